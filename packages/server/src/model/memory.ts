@@ -30,7 +30,13 @@ export interface Temporal {
   recorded_at: string | null;
   /** ISO 8601 duration. */
   ttl: string | null;
-  decay: { model?: string; half_life?: string; current_strength?: number } | null;
+  decay: {
+    model?: string;
+    half_life?: string;
+    current_strength?: number;
+    /** Unknown MIF decay properties (e.g. `lastReinforced`), kept verbatim. */
+    extra?: Record<string, unknown>;
+  } | null;
   access_count: number | null;
   last_accessed: string | null;
   /** Unknown MIF temporal properties (e.g. `reinforcementHistory`), kept verbatim. */
@@ -59,6 +65,8 @@ export interface EmbeddingRef {
   source_text: string | null;
   vector_uri: string | null;
   normalized: boolean | null;
+  /** Unknown MIF embedding properties, kept verbatim. */
+  extra?: Record<string, unknown>;
 }
 
 /** One memory, complete (what a `full` record line carries). */
@@ -84,7 +92,11 @@ export interface Memory {
   summary: string | null;
   blocks: Record<string, string> | null;
   citations: Record<string, unknown>[];
-  /** Provider extensions and every unknown MIF top-level property, kept verbatim. */
+  /**
+   * Provider extensions (MIF `extensions`), kept verbatim. MIF top-level properties the
+   * model has no field for (`ontology`, `compressedAt`, a non-default `@context`, ...) are
+   * kept under the reserved key `atlatl:mif` (see `../mif/keys.ts`).
+   */
   extensions: Record<string, unknown>;
 }
 
