@@ -1,1 +1,4 @@
-export {};
+/** `@atlatl/lro/mcp`: LRO for `@modelcontextprotocol/sdk` servers. */
+
+export { OFFLOAD_RESOURCE_PREFIX, offloadResourceUri } from "./mcp/offload-resource-uri.js";
+export * from "./mcp/with-offload.js";

@@ -1,1 +1,22 @@
-export {};
+/**
+ * `@atlatl/lro/node`: the Node-only parts: the `Offloader` engine, the JSONL
+ * writer, the config loader (TOML file + environment) and the sweeper.
+ */
+
+// The layered resolver is platform-neutral (also in `@atlatl/lro`); re-exported for config loaders.
+export * from "./config/layered.js";
+export * from "./config/offload-config.js";
+export {
+  nodeOffloadFs,
+  type OffloadFileHandle,
+  type OffloadFs,
+  type OffloadStat,
+} from "./materialize/offload-fs.js";
+export {
+  ensureOutputDir,
+  WriteFailedError,
+  type WriteJsonlOptions,
+  writeJsonlFile,
+} from "./materialize/write-jsonl.js";
+export * from "./offload/offloader.js";
+export * from "./sweep/sweep.js";

@@ -1,0 +1,82 @@
+/**
+ * A compact JSON Schema inferred from observed values: the fields and types the
+ * lines of a generic section actually have. Nested objects are described two
+ * levels deep and at most {@link MAX_PROPERTIES} keys per object, so a schema
+ * stays small whatever the data.
+ */
+import type { JsonSchema } from "../types.js";
+
+const MAX_PROPERTIES = 40;
+const MAX_DEPTH = 2;
+
+type JsonType = "string" | "integer" | "number" | "boolean" | "null" | "array" | "object";
+
+interface Shape {
+  types: Set<JsonType>;
+  /** Keys of object values (insertion order = first seen). */
+  props?: Map<string, Shape>;
+  /** Elements of array values. */
+  items?: Shape;
+}
+
+function typeOf(value: unknown): JsonType {
+  if (value === null || value === undefined) return "null";
+  if (Array.isArray(value)) return "array";
+  switch (typeof value) {
+    case "string":
+      return "string";
+    case "number":
+      return Number.isInteger(value) ? "integer" : "number";
+    case "boolean":
+      return "boolean";
+    case "object":
+      return "object";
+    default:
+      // bigint, function, symbol: JSON.stringify turns them into strings or nothing.
+      return "string";
+  }
+}
+
+function observe(shape: Shape, value: unknown, depth: number): void {
+  const t = typeOf(value);
+  shape.types.add(t);
+  if (depth >= MAX_DEPTH) return;
+  if (t === "object") {
+    shape.props ??= new Map();
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      let child = shape.props.get(k);
+      if (!child) {
+        if (shape.props.size >= MAX_PROPERTIES) continue;
+        child = { types: new Set() };
+        shape.props.set(k, child);
+      }
+      observe(child, v, depth + 1);
+    }
+  } else if (t === "array") {
+    shape.items ??= { types: new Set() };
+    for (const v of value as unknown[]) observe(shape.items, v, depth + 1);
+  }
+}
+
+function toSchema(shape: Shape): JsonSchema {
+  const types = [...shape.types];
+  // An integer that is sometimes fractional is a number.
+  const merged = types.includes("number") ? types.filter((t) => t !== "integer") : types;
+  const schema: JsonSchema = {};
+  if (merged.length === 1) schema.type = merged[0];
+  else if (merged.length > 1) schema.type = merged;
+  if (shape.props && shape.props.size > 0) {
+    schema.properties = Object.fromEntries(
+      [...shape.props.entries()].map(([k, v]) => [k, toSchema(v)]),
+    );
+  }
+  if (shape.items && shape.items.types.size > 0) schema.items = toSchema(shape.items);
+  return schema;
+}
+
+/** The schema of one line, inferred from every item (each item is one line). */
+export function inferLineSchema(items: readonly unknown[]): JsonSchema {
+  const shape: Shape = { types: new Set() };
+  for (const item of items) observe(shape, item, 0);
+  return toSchema(shape);
+}

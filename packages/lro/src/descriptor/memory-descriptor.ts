@@ -1,0 +1,133 @@
+/**
+ * The memory profile's descriptor: the specification's `OffloadResponse` with
+ * summary, line schema, exactly ten ready-to-run recipes and guidance.
+ */
+import {
+  memoryRecipes,
+  type RecipeParamName,
+  renderRecipeCommand,
+} from "../recipes/memory-recipes.js";
+import type { DetailLevel, JqRecipe, OffloadResponse, OffloadSummary } from "../types.js";
+import { nativeGuidance, shellGuidance } from "./guidance.js";
+import { memoryLineSchema } from "./memory-schema.js";
+
+/** Frequencies the descriptor needs, gathered in one pass over the records. */
+export interface RecordStats {
+  /** Namespaces by frequency, most frequent first (ties by name). */
+  namespaces: string[];
+  /** Most common `memory_type`, if any record has one. */
+  topMemoryType: string | undefined;
+  /** Most common tag, if any record has tags. */
+  topTag: string | undefined;
+}
+
+function ranked(counts: Map<string, number>): string[] {
+  return [...counts.entries()]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .map(([k]) => k);
+}
+
+function bump(counts: Map<string, number>, key: unknown): void {
+  if (typeof key === "string") counts.set(key, (counts.get(key) ?? 0) + 1);
+}
+
+/** Count namespaces, memory types and tags of the (projected) records. */
+export function recordStats(records: readonly object[]): RecordStats {
+  const ns = new Map<string, number>();
+  const types = new Map<string, number>();
+  const tags = new Map<string, number>();
+  for (const rec of records) {
+    const r = rec as Record<string, unknown>;
+    bump(ns, r.namespace);
+    bump(types, r.memory_type);
+    if (Array.isArray(r.tags)) for (const t of r.tags) bump(tags, t);
+  }
+  return {
+    namespaces: ranked(ns),
+    topMemoryType: ranked(types)[0],
+    topTag: ranked(tags)[0],
+  };
+}
+
+/**
+ * Parameter values for the shell commands, drawn from the data so the commands
+ * return something: the top namespace's first segment (recipe 2), the most
+ * common memory type (5), the most common tag (7). Others keep their defaults.
+ */
+export function recipeParamsFromStats(
+  stats: RecordStats,
+): Partial<Record<RecipeParamName, string>> {
+  const params: Partial<Record<RecipeParamName, string>> = {};
+  const ns = stats.namespaces[0];
+  if (ns !== undefined) params.namespace = ns.split("/")[0] ?? ns;
+  if (stats.topMemoryType !== undefined) params.memory_type = stats.topMemoryType;
+  if (stats.topTag !== undefined) params.tag = stats.topTag;
+  return params;
+}
+
+/** `[min, max]` of finite scores, or null when there are none. */
+export function scoreRange(scores: readonly number[] | undefined): [number, number] | null {
+  if (!scores) return null;
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  for (const s of scores) {
+    if (typeof s !== "number" || !Number.isFinite(s)) continue;
+    if (s < min) min = s;
+    if (s > max) max = s;
+  }
+  return min === Number.POSITIVE_INFINITY ? null : [min, max];
+}
+
+/** The ten recipes at `detail`, rendered against `filePath` with `params`. */
+export function renderMemoryRecipes(
+  detail: DetailLevel,
+  filePath: string,
+  params: Partial<Record<RecipeParamName, string>> = {},
+): JqRecipe[] {
+  return memoryRecipes(detail).map((spec) => ({
+    description: spec.description,
+    command: renderRecipeCommand(spec, filePath, params),
+  }));
+}
+
+/** Inputs of {@link buildMemoryDescriptor}. */
+export interface MemoryDescriptorInput {
+  filePath: string;
+  operation: string;
+  detail: DetailLevel;
+  count: number;
+  estimatedTokens: number;
+  stats: RecordStats;
+  /** Scores of the hits, when the operation has scores. */
+  scores?: readonly number[] | undefined;
+  /** Guidance points to `lro_extract` instead of the shell. */
+  nativeExtraction?: boolean;
+}
+
+/** The specification's `OffloadResponse`, every field, in the specification's order. */
+export function buildMemoryDescriptor(input: MemoryDescriptorInput): OffloadResponse {
+  const summary: OffloadSummary = {
+    count: input.count,
+    estimated_tokens: input.estimatedTokens,
+    operation: input.operation,
+    top_namespaces: input.stats.namespaces.slice(0, 5),
+    score_range: scoreRange(input.scores),
+    detail: input.detail,
+  };
+  const params = recipeParamsFromStats(input.stats);
+  const g = {
+    count: input.count,
+    tokens: input.estimatedTokens,
+    path: input.filePath,
+    detail: input.detail,
+    namespace: params.namespace,
+  };
+  return {
+    offloaded: true,
+    summary,
+    file_path: input.filePath,
+    line_schema: memoryLineSchema(input.detail),
+    jq_recipes: renderMemoryRecipes(input.detail, input.filePath, params),
+    guidance: input.nativeExtraction ? nativeGuidance(g) : shellGuidance(g),
+  };
+}

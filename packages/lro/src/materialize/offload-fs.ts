@@ -1,0 +1,44 @@
+/**
+ * The few file-system primitives the writer and the sweeper use, behind an
+ * interface so fault tests can inject a failing write without mocking Node.
+ */
+import * as fsp from "node:fs/promises";
+
+/** What `lstat` must tell us. */
+export interface OffloadStat {
+  isDirectory(): boolean;
+  isFile(): boolean;
+  isSymbolicLink(): boolean;
+  size: number;
+  mtimeMs: number;
+  uid: number;
+}
+
+/** An open file being written. */
+export interface OffloadFileHandle {
+  write(buffer: Uint8Array, offset: number, length: number): Promise<{ bytesWritten: number }>;
+  close(): Promise<void>;
+}
+
+/** File-system primitives of the offload path (defaults: `node:fs/promises`). */
+export interface OffloadFs {
+  lstat(path: string): Promise<OffloadStat>;
+  mkdir(path: string, options: { recursive: true; mode: number }): Promise<string | undefined>;
+  chmod(path: string, mode: number): Promise<void>;
+  /** Open for writing; `flags` is `"wx"` (create, fail if it exists). */
+  open(path: string, flags: string, mode: number): Promise<OffloadFileHandle>;
+  rename(from: string, to: string): Promise<void>;
+  unlink(path: string): Promise<void>;
+  readdir(path: string): Promise<string[]>;
+}
+
+/** The real file system. */
+export const nodeOffloadFs: OffloadFs = {
+  lstat: (path) => fsp.lstat(path),
+  mkdir: (path, options) => fsp.mkdir(path, options),
+  chmod: (path, mode) => fsp.chmod(path, mode),
+  open: (path, flags, mode) => fsp.open(path, flags, mode),
+  rename: (from, to) => fsp.rename(from, to),
+  unlink: (path) => fsp.unlink(path),
+  readdir: (path) => fsp.readdir(path),
+};

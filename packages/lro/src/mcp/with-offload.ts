@@ -1,0 +1,142 @@
+/**
+ * LRO as middleware for `@modelcontextprotocol/sdk` tool callbacks. The wrapped
+ * handler returns either a ready `CallToolResult` (passed through untouched) or
+ * the records of a result set; the middleware estimates them at the requested
+ * detail level and builds the response: inline JSON (or the caller's inline
+ * text), the `OffloadResponse` descriptor, or the truncated fallback. Services
+ * stay unaware of LRO; only this layer sees records and the serialized result.
+ */
+import { basename } from "node:path";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { Offloader, OffloadRecordsResult } from "../offload/offloader.js";
+import { reserveFor } from "../offload/truncate.js";
+import type { DetailLevel } from "../types.js";
+import { offloadResourceUri } from "./offload-resource-uri.js";
+
+/** What a wrapped handler returns instead of a `CallToolResult` to have LRO applied. */
+export interface OffloadableRecords {
+  /** `recall`, `search`, `inject`, `list`, or a producer's own. */
+  operation: string;
+  query?: string | null;
+  detail: DetailLevel;
+  /** The complete (for `inject`: pre-budget) result set. */
+  records: readonly object[];
+  /** Hit scores aligned with `records`, when the operation has them. */
+  scores?: readonly number[] | undefined;
+  /**
+   * What to return when the result stays inline: a string is returned as the
+   * text (e.g. `inject_context`'s formatted Markdown), any other value as JSON.
+   * Default: `{count, records, next_cursor?}` built from the same serialized lines.
+   */
+  inline?: unknown;
+  /** Pagination cursor for the inline case only (offloaded results carry none). */
+  nextCursor?: string | null;
+}
+
+/** Either a finished tool result or records to decide on. */
+export type OffloadHandlerResult = CallToolResult | OffloadableRecords;
+
+/** Options of {@link withOffload}. */
+export interface WithOffloadOptions {
+  offloader: Offloader;
+  /** Add a `resource_link` to the offloaded file (`atlatl://offload/{name}`). */
+  resourceLinks?: boolean;
+}
+
+/** MIME type of offload files. */
+export const OFFLOAD_MIME_TYPE = "application/x-ndjson";
+
+/** True when a handler's result asks for LRO (has `records`, is not a `CallToolResult`). */
+export function isOffloadableRecords(value: unknown): value is OffloadableRecords {
+  if (value === null || typeof value !== "object") return false;
+  const v = value as Record<string, unknown>;
+  return Array.isArray(v.records) && !Array.isArray(v.content) && typeof v.operation === "string";
+}
+
+function text(t: string): CallToolResult {
+  return { content: [{ type: "text", text: t }] };
+}
+
+function defaultInline(lines: readonly string[], nextCursor: string | null | undefined): string {
+  const cursor = nextCursor === undefined ? "" : `,"next_cursor":${JSON.stringify(nextCursor)}`;
+  return `{"count":${lines.length},"records":[${lines.join(",")}]${cursor}}`;
+}
+
+/** Cut Markdown to about `tokens` (chars / 4), at a line break when there is one. */
+function truncateText(s: string, tokens: number): string {
+  const max = Math.max(0, tokens * 4);
+  if (s.length <= max) return s;
+  const cut = s.lastIndexOf("\n", max);
+  return s.slice(0, cut > 0 ? cut : max);
+}
+
+/** Turn an offload decision into the tool result. */
+export function offloadOutcomeToResult(
+  outcome: OffloadRecordsResult,
+  result: OffloadableRecords,
+  options: Pick<WithOffloadOptions, "resourceLinks"> & { thresholdTokens: number },
+): CallToolResult {
+  switch (outcome.kind) {
+    case "inline": {
+      if (typeof result.inline === "string") return text(result.inline);
+      if (result.inline !== undefined) return text(JSON.stringify(result.inline));
+      return text(defaultInline(outcome.lines, result.nextCursor));
+    }
+    case "offloaded": {
+      const out = text(JSON.stringify(outcome.response));
+      if (options.resourceLinks) {
+        out.content.push({
+          type: "resource_link",
+          uri: offloadResourceUri(outcome.file.path),
+          name: basename(outcome.file.path),
+          mimeType: OFFLOAD_MIME_TYPE,
+          description: `Offloaded ${outcome.file.header.operation} result (${outcome.file.header.count} records, JSONL; line 1 is the header)`,
+        });
+      }
+      return out;
+    }
+    case "truncated": {
+      if (typeof result.inline === "string") {
+        const budget = options.thresholdTokens - reserveFor(outcome.warning);
+        return text(`${truncateText(result.inline, budget)}\n\n> Warning: ${outcome.warning}`);
+      }
+      return text(
+        `{"count":${outcome.lines.length},"records":[${outcome.lines.join(",")}],"truncated":true,` +
+          `"total_count":${outcome.total},"warning":${JSON.stringify(outcome.warning)}}`,
+      );
+    }
+  }
+}
+
+/** What {@link withOffload} returns: wraps a handler into a tool callback. */
+export type OffloadMiddleware = <A extends unknown[]>(
+  next: (...args: A) => OffloadHandlerResult | Promise<OffloadHandlerResult>,
+) => (...args: A) => Promise<CallToolResult>;
+
+/**
+ * Middleware: `withOffload({ offloader })(handler)` is a tool callback for
+ * `McpServer.registerTool`. The handler may return a `CallToolResult` (passed
+ * through) or {@link OffloadableRecords} (estimated, then inline, offloaded or
+ * truncated). Works for callbacks with and without arguments.
+ */
+export function withOffload(options: WithOffloadOptions): OffloadMiddleware {
+  const { offloader } = options;
+  return <A extends unknown[]>(
+    next: (...args: A) => OffloadHandlerResult | Promise<OffloadHandlerResult>,
+  ) =>
+    async (...args: A): Promise<CallToolResult> => {
+      const result = await next(...args);
+      if (!isOffloadableRecords(result)) return result;
+      const outcome = await offloader.offloadRecords({
+        operation: result.operation,
+        query: result.query ?? null,
+        detail: result.detail,
+        records: result.records,
+        scores: result.scores,
+      });
+      return offloadOutcomeToResult(outcome, result, {
+        resourceLinks: options.resourceLinks ?? false,
+        thresholdTokens: offloader.config.thresholdTokens,
+      });
+    };
+}
