@@ -1,1 +1,16 @@
 export {};
+export * from "./model/cursor.js";
+export * from "./model/detail.js";
+export * from "./model/memory.js";
+export * from "./model/new-memory.js";
+export * from "./services/args.js";
+export * from "./services/context-service.js";
+export * from "./services/create-services.js";
+export * from "./services/errors.js";
+export * from "./services/list-service.js";
+export * from "./services/memory-service.js";
+export * from "./services/recall-service.js";
+export * from "./services/search-service.js";
+export * from "./store/errors.js";
+export * from "./store/sqlite/sqlite-store.js";
+export * from "./store/store.js";

@@ -2,10 +2,10 @@ import type { Memory, MemoryStatus, MemoryType } from "../model/memory.js";
 
 /** Filters shared by list, search and recall. All given conditions must hold. */
 export interface MemoryFilter {
-  /** Namespace prefix on whole segments: `_semantic` matches `_semantic/decisions`. */
+  /** Namespace prefix on whole segments: `_semantic` matches `_semantic/decisions`, not `_semanticx`. */
   namespace?: string | undefined;
   memory_type?: MemoryType | undefined;
-  /** Every listed tag must be present. */
+  /** Every listed tag must be present (exact, case-sensitive). */
   tags?: readonly string[] | undefined;
   /** Defaults to `active`; `any` disables the status filter. */
   status?: MemoryStatus | "any" | undefined;
@@ -14,9 +14,13 @@ export interface MemoryFilter {
 export type ListSort = "created" | "modified" | "title";
 export type SortOrder = "asc" | "desc";
 
-/** Keyset position: the sort key and id of the last row already seen. */
+/**
+ * Keyset position: the sort key and id of the last row already seen. The key is
+ * the value {@link listSortKey} gives for that row (epoch milliseconds for
+ * `created`/`modified`, the title for `title`).
+ */
 export interface ListPosition {
-  key: string;
+  key: string | number;
   id: string;
 }
 
@@ -25,24 +29,82 @@ export interface ListQuery {
   sort: ListSort;
   order: SortOrder;
   limit: number;
-  /** Rows strictly after this position in (sort key, id) order. */
+  /**
+   * Rows strictly after this position in (sort key, id) order; `id` follows the
+   * direction of `order`. Title order is case-insensitive for ASCII letters.
+   */
   after?: ListPosition | undefined;
+}
+
+/** Keyset position in a ranked result: rows strictly after (value desc, id asc). */
+export interface RankPosition {
+  value: number;
+  id: string;
 }
 
 export interface TextQuery {
   /**
-   * Full-text query. `syntax: "plain"` treats it as words (any may match);
-   * `syntax: "native"` passes the backend's own query language (FTS5 MATCH syntax).
+   * Full-text query. `syntax: "plain"` treats it as words (any may match, the
+   * last also as a prefix); `syntax: "native"` passes the backend's own query
+   * language (FTS5 MATCH syntax). A query the backend cannot parse fails with a
+   * `StoreError` of code `QUERY_INVALID`.
    */
   text: string;
   syntax: "plain" | "native";
   filter?: MemoryFilter | undefined;
   limit: number;
+  /** Hits strictly after this (relevance, id) position. */
+  after?: RankPosition | undefined;
+  /** Only memories whose sequence number is at most this (see {@link MemoryStore.horizon}). */
+  horizon?: number | undefined;
 }
 
-/** A full-text hit with the backend's raw relevance (higher is better). */
+/** A full-text hit with the backend's raw relevance (higher is better, >= 0). */
 export interface TextHit {
   memory: Memory;
+  relevance: number;
+}
+
+/**
+ * How {@link MemoryStore.rank} scores a memory, all terms in [0, 1]:
+ *
+ *   score = w.relevance  * r
+ *         + w.confidence * (provenance.confidence ?? defaultConfidence)
+ *         + w.recency    * 0.5 ^ (max(0, asOf - modified) / halfLife)
+ *
+ * where r = x / (x + relevanceHalf) and x is the raw relevance of
+ * {@link TextHit} (r = 0 when `text` is empty, i.e. no text condition). With
+ * weights summing to 1 the score lies in [0, 1]. The formula is fixed here so
+ * every backend ranks alike; callers choose the numbers.
+ */
+export interface Scoring {
+  weights: { relevance: number; confidence: number; recency: number };
+  /** Raw relevance at which r = 0.5. */
+  relevanceHalf: number;
+  /** Used when a memory has no confidence. */
+  defaultConfidence: number;
+  /** Half-life of the recency term, in milliseconds. */
+  halfLifeMs: number;
+  /** The clock for recency, epoch milliseconds; fixed across pages of one walk. */
+  asOf: number;
+}
+
+export interface RankQuery {
+  /** Plain words (any may match); empty means every memory matching the filter. */
+  text: string;
+  filter?: MemoryFilter | undefined;
+  scoring: Scoring;
+  limit: number;
+  /** Hits strictly after this (score, id) position. */
+  after?: RankPosition | undefined;
+  /** Only memories whose sequence number is at most this. */
+  horizon?: number | undefined;
+}
+
+/** A ranked hit: the combined score of {@link Scoring} and the raw text relevance. */
+export interface RankedHit {
+  memory: Memory;
+  score: number;
   relevance: number;
 }
 
@@ -61,24 +123,51 @@ export interface StoreCapabilities {
 
 /**
  * The storage seam. `store/sqlite/` implements it now; a PostgreSQL implementation
- * follows without touching the services. Every method is async so that a network
- * backend fits the same shape.
+ * follows without touching the services (and runs `test/store/store.contract.ts`).
+ * Every method is async so that a network backend fits the same shape. Failures
+ * are `StoreError`s with a string code.
  */
 export interface MemoryStore {
   readonly capabilities: StoreCapabilities;
   get(id: string): Promise<Memory | undefined>;
+  /** The memories with these ids, in the order given; unknown ids are skipped. */
+  getMany(ids: readonly string[]): Promise<Memory[]>;
   /** Fails with a `StoreError` of code `DUPLICATE_ID` when the id exists. */
   insert(memory: Memory): Promise<void>;
-  /** Insert or replace by id, all in one transaction: either every memory is stored or none. */
+  /**
+   * Insert or replace by id, all in one transaction: either every memory is stored
+   * or none (a bad row fails the whole call with `INVALID_MEMORY`).
+   */
   upsertMany(memories: readonly Memory[]): Promise<UpsertReport>;
   /** Replace a stored memory; false when the id is unknown. */
   update(memory: Memory): Promise<boolean>;
   /** False when the id is unknown. */
   delete(id: string): Promise<boolean>;
   list(query: ListQuery): Promise<Memory[]>;
+  /** Full-text hits by raw relevance desc, then id asc. */
   search(query: TextQuery): Promise<TextHit[]>;
+  /** Hits by combined score desc, then id asc (see {@link Scoring}). */
+  rank(query: RankQuery): Promise<RankedHit[]>;
   count(filter?: MemoryFilter): Promise<number>;
   /** Every matching memory, in (created, id) order, read in pages. */
   iterate(filter?: MemoryFilter): AsyncIterable<Memory>;
+  /**
+   * The current sequence mark: every stored memory has a sequence number, new
+   * inserts get larger ones (updates keep theirs). Ranked walks pass it as
+   * `horizon` so memories added mid-walk do not shift later pages.
+   */
+  horizon(): Promise<number>;
   close(): Promise<void>;
+}
+
+/** The value a memory has for `sort`, as {@link ListPosition.key} expects it. */
+export function listSortKey(memory: Memory, sort: ListSort): string | number {
+  switch (sort) {
+    case "created":
+      return Date.parse(memory.created);
+    case "modified":
+      return Date.parse(memory.modified);
+    case "title":
+      return memory.title;
+  }
 }

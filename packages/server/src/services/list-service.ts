@@ -1,0 +1,76 @@
+/**
+ * List: memories by filter in a stable order with keyset pagination on
+ * (sort key, id). A cursor holds the last row's key and id, so a walk visits
+ * every memory that existed when it started exactly once, however many are
+ * added meanwhile (new ones appear when they sort after the position reached).
+ */
+import { encodeCursor, fingerprint } from "../model/cursor.js";
+import type { Memory } from "../model/memory.js";
+import { type ListSort, listSortKey, type MemoryStore, type SortOrder } from "../store/store.js";
+import { checkCursorArg, checkLimit, type FilterInput, normalizeFilter } from "./args.js";
+import { member, openCursor } from "./cursor-args.js";
+import { invalidArgument } from "./errors.js";
+
+/** Default page size of list. */
+export const DEFAULT_LIST_LIMIT = 50;
+
+const SORTS: readonly ListSort[] = ["created", "modified", "title"];
+const ORDERS: readonly SortOrder[] = ["asc", "desc"];
+
+export interface ListInput {
+  filter?: FilterInput | undefined;
+  /** `created` (default), `modified` or `title` (case-insensitive). */
+  sort?: ListSort | undefined;
+  /** `desc` (default) or `asc`. */
+  order?: SortOrder | undefined;
+  /** 1 to 1000, default 50. */
+  limit?: number | undefined;
+  /** `next_cursor` of the previous page, with the same filter, sort and order. */
+  cursor?: string | null | undefined;
+}
+
+export interface ListResult {
+  memories: Memory[];
+  /** Pass back to get the next page; null when this page is the last. */
+  next_cursor: string | null;
+}
+
+/** Filtered, sorted listing. Knows nothing of offloading. */
+export class ListService {
+  constructor(private readonly store: MemoryStore) {}
+
+  async list(input: ListInput = {}): Promise<ListResult> {
+    const sort = input.sort ?? "created";
+    if (!SORTS.includes(sort)) {
+      throw invalidArgument(
+        "sort",
+        `sort must be one of ${SORTS.join(", ")}; got ${JSON.stringify(sort)}.`,
+      );
+    }
+    const order = input.order ?? "desc";
+    if (!ORDERS.includes(order)) {
+      throw invalidArgument("order", `order must be asc or desc; got ${JSON.stringify(order)}.`);
+    }
+    const filter = normalizeFilter(input.filter);
+    const limit = checkLimit(input.limit, DEFAULT_LIST_LIMIT);
+    const cursor = checkCursorArg(input.cursor);
+    const print = fingerprint({ op: "list", filter, sort, order });
+
+    let after: { key: string | number; id: string } | undefined;
+    if (cursor !== undefined) {
+      const p = openCursor(cursor, "list", print);
+      after = {
+        key: member(p, "k", sort === "title" ? "string" : "number"),
+        id: member(p, "i", "string"),
+      };
+    }
+    const rows = await this.store.list({ filter, sort, order, limit: limit + 1, after });
+    const memories = rows.slice(0, limit);
+    const last = memories[memories.length - 1];
+    const next_cursor =
+      rows.length > limit && last
+        ? encodeCursor("list", print, { k: listSortKey(last, sort), i: last.id })
+        : null;
+    return { memories, next_cursor };
+  }
+}

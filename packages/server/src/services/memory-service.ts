@@ -1,0 +1,81 @@
+/** Capture, get, update and forget single memories. */
+import type { Memory } from "../model/memory.js";
+import {
+  applyPatch,
+  buildMemory,
+  type CaptureInput,
+  isProblem,
+  type MemoryPatch,
+} from "../model/new-memory.js";
+import type { MemoryStore } from "../store/store.js";
+import { fromStoreError, invalidArgument } from "./errors.js";
+
+/** Options shared by the services: an injectable clock for tests. */
+export interface ServiceOptions {
+  now?: () => Date;
+}
+
+function checkId(id: unknown): string {
+  if (typeof id !== "string" || id.length === 0 || id.length > 200) {
+    throw invalidArgument(
+      "id",
+      "id must be the id string of a memory (from capture, recall or list).",
+    );
+  }
+  return id;
+}
+
+/** Single-memory operations. Validation failures are `ServiceError` `INVALID_ARGUMENT`. */
+export class MemoryService {
+  private readonly now: () => Date;
+  constructor(
+    private readonly store: MemoryStore,
+    options: ServiceOptions = {},
+  ) {
+    this.now = options.now ?? (() => new Date());
+  }
+
+  /**
+   * Store a new memory. Only `content` is required; the id is a fresh UUID, the
+   * title defaults to the content's first line, `memory_type` to `semantic`, the
+   * namespace to `_{memory_type}/general`.
+   */
+  async capture(input: CaptureInput): Promise<Memory> {
+    const memory = buildMemory(input, { now: this.now() });
+    if (isProblem(memory)) throw invalidArgument(memory.field, memory.message);
+    try {
+      await this.store.insert(memory);
+    } catch (err) {
+      fromStoreError(err, "memory");
+    }
+    return memory;
+  }
+
+  /** The memory with `id`, or undefined when there is none. */
+  async get(id: string): Promise<Memory | undefined> {
+    return this.store.get(checkId(id));
+  }
+
+  /**
+   * Apply a partial change and bump `modified`. Returns the updated memory, or
+   * undefined when there is no memory with `id`.
+   */
+  async update(id: string, patch: MemoryPatch): Promise<Memory | undefined> {
+    const current = await this.store.get(checkId(id));
+    if (!current) return undefined;
+    const next = applyPatch(current, patch, this.now());
+    if (isProblem(next)) throw invalidArgument(next.field, next.message);
+    let stored = false;
+    try {
+      stored = await this.store.update(next);
+    } catch (err) {
+      fromStoreError(err, "memory");
+    }
+    return stored ? next : undefined;
+  }
+
+  /** Delete the memory with `id`; false when there was none. */
+  async forget(id: string): Promise<boolean> {
+    return this.store.delete(checkId(id));
+  }
+}

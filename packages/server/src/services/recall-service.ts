@@ -1,0 +1,146 @@
+/**
+ * Recall: memories ranked for a query by one score in [0, 1].
+ *
+ * Scoring (evaluated by the store, see `Scoring` in `store/store.ts`):
+ *
+ *   score = 0.7 * r + 0.2 * c + 0.1 * 0.5 ^ (age / 30 days)
+ *
+ *   r   = x / (x + 5): the raw text relevance x (FTS5 bm25 with title weighted
+ *         4, tags 2, content 1, sign flipped so higher is better) squashed into
+ *         [0, 1); a title hit on a rare word lands near 0.8, a single content
+ *         hit near 0.5. Monotone in x, and independent of the other hits, so
+ *         a score means the same on every page.
+ *   c   = provenance.confidence, 0.5 when unknown.
+ *   age = time since `modified`, measured from the first page's clock.
+ *
+ * An empty query has no text term: score = (2/3) c + (1/3) recency, so
+ * "everything, most trusted and freshest first" still spans [0, 1].
+ *
+ * Pages: keyset on (score desc, id asc), the exact position after the last
+ * hit. The cursor pins the clock (recency does not drift between pages) and a
+ * horizon (the store's sequence mark at the first page), so memories captured
+ * during the walk never enter it. bm25 reads corpus-wide statistics (row
+ * count, document frequencies, average length), so memories added between
+ * pages can nudge the relevance of the others slightly, and a hit within that
+ * nudge of a page boundary could be skipped or repeated. Over an unchanged
+ * store a walk visits every hit exactly once; `list` is the exact walk under
+ * concurrent inserts.
+ */
+import { encodeCursor, fingerprint } from "../model/cursor.js";
+import type { Memory } from "../model/memory.js";
+import type { MemoryStore, Scoring } from "../store/store.js";
+import { checkCursorArg, checkLimit, type FilterInput, normalizeFilter } from "./args.js";
+import { member, openCursor } from "./cursor-args.js";
+import { fromStoreError, invalidArgument } from "./errors.js";
+import type { ServiceOptions } from "./memory-service.js";
+
+/** Default number of recall hits. */
+export const DEFAULT_RECALL_LIMIT = 20;
+
+/** Longest accepted query, in characters. */
+export const MAX_QUERY_CHARS = 2000;
+
+const DAY_MS = 86_400_000;
+
+/** The scoring of a query with words (see the module comment); `asOf` is set per walk. */
+export const RECALL_SCORING: Omit<Scoring, "asOf"> = {
+  weights: { relevance: 0.7, confidence: 0.2, recency: 0.1 },
+  relevanceHalf: 5,
+  defaultConfidence: 0.5,
+  halfLifeMs: 30 * DAY_MS,
+};
+
+/** The scoring of an empty query: confidence and recency only, still in [0, 1]. */
+export const RECALL_SCORING_NO_TEXT: Omit<Scoring, "asOf"> = {
+  ...RECALL_SCORING,
+  weights: { relevance: 0, confidence: 2 / 3, recency: 1 / 3 },
+};
+
+export interface RecallInput {
+  /** Plain words (any may match, the last also as a prefix); empty recalls by confidence and recency. */
+  query: string;
+  filter?: FilterInput | undefined;
+  /** 1 to 1000, default 20. */
+  limit?: number | undefined;
+  /** `next_cursor` of the previous page, with the same query and filter. */
+  cursor?: string | null | undefined;
+}
+
+/** One recalled memory and its score in [0, 1]. */
+export interface RecallHit {
+  memory: Memory;
+  score: number;
+}
+
+export interface RecallResult {
+  /** Best first: score desc, then id asc. */
+  hits: RecallHit[];
+  /** Pass back to get the next page; null when this page is the last. */
+  next_cursor: string | null;
+}
+
+/** Ranked recall over the store. Knows nothing of offloading. */
+export class RecallService {
+  private readonly now: () => Date;
+  constructor(
+    private readonly store: MemoryStore,
+    options: ServiceOptions = {},
+  ) {
+    this.now = options.now ?? (() => new Date());
+  }
+
+  async recall(input: RecallInput): Promise<RecallResult> {
+    const query = input?.query ?? "";
+    if (typeof query !== "string") throw invalidArgument("query", "query must be text.");
+    if (query.length > MAX_QUERY_CHARS) {
+      throw invalidArgument("query", `query must be at most ${MAX_QUERY_CHARS} characters.`);
+    }
+    const filter = normalizeFilter(input.filter);
+    const limit = checkLimit(input.limit, DEFAULT_RECALL_LIMIT);
+    const cursor = checkCursorArg(input.cursor);
+    const text = query.trim();
+    const print = fingerprint({ op: "recall", query: text, filter });
+
+    let asOf: number;
+    let horizon: number;
+    let after: { value: number; id: string } | undefined;
+    if (cursor !== undefined) {
+      const p = openCursor(cursor, "recall", print);
+      asOf = member(p, "t", "number");
+      horizon = member(p, "h", "number");
+      after = { value: member(p, "s", "number"), id: member(p, "i", "string") };
+    } else {
+      asOf = this.now().getTime();
+      horizon = await this.store.horizon();
+    }
+
+    const base = text.length > 0 ? RECALL_SCORING : RECALL_SCORING_NO_TEXT;
+    let ranked: Awaited<ReturnType<MemoryStore["rank"]>>;
+    try {
+      ranked = await this.store.rank({
+        text,
+        filter,
+        scoring: { ...base, asOf },
+        limit: limit + 1,
+        after,
+        horizon,
+      });
+    } catch (err) {
+      fromStoreError(err, "query");
+    }
+    const page = ranked.slice(0, limit);
+    const last = page[page.length - 1];
+    const next_cursor =
+      ranked.length > limit && last
+        ? encodeCursor("recall", print, { s: last.score, i: last.memory.id, h: horizon, t: asOf })
+        : null;
+    return {
+      hits: page.map((h) => ({ memory: h.memory, score: clamp01(h.score) })),
+      next_cursor,
+    };
+  }
+}
+
+function clamp01(x: number): number {
+  return Math.min(1, Math.max(0, x));
+}

@@ -1,0 +1,101 @@
+/**
+ * Search: full-text queries in the store's native syntax (FTS5 MATCH for
+ * SQLite), hits with the backend's raw relevance (for FTS5: -bm25 with title
+ * weighted 4, tags 2, content 1; higher is better, unbounded, comparable only
+ * within one query).
+ *
+ * Pages: keyset on (relevance desc, id asc) with a horizon, as in recall (see
+ * `recall-service.ts` for what that guarantees while memories are added).
+ */
+import { encodeCursor, fingerprint } from "../model/cursor.js";
+import type { Memory } from "../model/memory.js";
+import type { MemoryStore, TextHit } from "../store/store.js";
+import { checkCursorArg, checkLimit, type FilterInput, normalizeFilter } from "./args.js";
+import { member, openCursor } from "./cursor-args.js";
+import { fromStoreError, invalidArgument } from "./errors.js";
+import { MAX_QUERY_CHARS } from "./recall-service.js";
+
+/** Default number of search hits. */
+export const DEFAULT_SEARCH_LIMIT = 20;
+
+export interface SearchInput {
+  /** A query in the store's syntax (FTS5: words, "phrases", prefix*, AND/OR/NOT, NEAR, column:). */
+  query: string;
+  /** `native` (default) passes the query through; `plain` treats it as words, any of which may match. */
+  syntax?: "native" | "plain" | undefined;
+  filter?: FilterInput | undefined;
+  /** 1 to 1000, default 20. */
+  limit?: number | undefined;
+  /** `next_cursor` of the previous page, with the same query and filter. */
+  cursor?: string | null | undefined;
+}
+
+/** One search hit with its raw relevance (higher is better). */
+export interface SearchHit {
+  memory: Memory;
+  score: number;
+}
+
+export interface SearchResult {
+  /** Most relevant first: relevance desc, then id asc. */
+  hits: SearchHit[];
+  next_cursor: string | null;
+}
+
+/** Full-text search over the store. Knows nothing of offloading. */
+export class SearchService {
+  constructor(private readonly store: MemoryStore) {}
+
+  async search(input: SearchInput): Promise<SearchResult> {
+    const query = input?.query;
+    if (typeof query !== "string" || query.trim().length === 0) {
+      throw invalidArgument(
+        "query",
+        "query is required: a full-text query such as `cache AND redis`.",
+      );
+    }
+    if (query.length > MAX_QUERY_CHARS) {
+      throw invalidArgument("query", `query must be at most ${MAX_QUERY_CHARS} characters.`);
+    }
+    const syntax =
+      input.syntax === "plain" || !this.store.capabilities.nativeQuerySyntax ? "plain" : "native";
+    if (input.syntax !== undefined && input.syntax !== "plain" && input.syntax !== "native") {
+      throw invalidArgument("syntax", 'syntax must be "native" or "plain".');
+    }
+    const filter = normalizeFilter(input.filter);
+    const limit = checkLimit(input.limit, DEFAULT_SEARCH_LIMIT);
+    const cursor = checkCursorArg(input.cursor);
+    const print = fingerprint({ op: "search", query, syntax, filter });
+
+    let horizon: number;
+    let after: { value: number; id: string } | undefined;
+    if (cursor !== undefined) {
+      const p = openCursor(cursor, "search", print);
+      horizon = member(p, "h", "number");
+      after = { value: member(p, "r", "number"), id: member(p, "i", "string") };
+    } else {
+      horizon = await this.store.horizon();
+    }
+
+    let found: TextHit[];
+    try {
+      found = await this.store.search({
+        text: query,
+        syntax,
+        filter,
+        limit: limit + 1,
+        after,
+        horizon,
+      });
+    } catch (err) {
+      fromStoreError(err, "query");
+    }
+    const page = found.slice(0, limit);
+    const last = page[page.length - 1];
+    const next_cursor =
+      found.length > limit && last
+        ? encodeCursor("search", print, { r: last.relevance, i: last.memory.id, h: horizon })
+        : null;
+    return { hits: page.map((h) => ({ memory: h.memory, score: h.relevance })), next_cursor };
+  }
+}

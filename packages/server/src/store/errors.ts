@@ -1,0 +1,33 @@
+/** Stable string codes of store failures. */
+export type StoreErrorCode =
+  /** `insert` of an id that is already stored. */
+  | "DUPLICATE_ID"
+  /** The id is not stored (for operations that require it). */
+  | "NOT_FOUND"
+  /** A full-text query the backend cannot parse, or one with no searchable words. */
+  | "QUERY_INVALID"
+  /** A memory the store cannot hold (bad type, status, timestamp, ...). */
+  | "INVALID_MEMORY"
+  /** The database was written by a newer version of atlatl. */
+  | "SCHEMA_TOO_NEW"
+  /** The database file cannot be opened or created. */
+  | "OPEN_FAILED"
+  /** The store was closed. */
+  | "CLOSED"
+  /** Any other backend failure (I/O, locking, corruption). */
+  | "BACKEND";
+
+/** A store failure with a machine-readable code and a message a person or model can act on. */
+export class StoreError extends Error {
+  readonly code: StoreErrorCode;
+  constructor(code: StoreErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "StoreError";
+    this.code = code;
+  }
+}
+
+/** True when `err` is a {@link StoreError}, optionally of one code. */
+export function isStoreError(err: unknown, code?: StoreErrorCode): err is StoreError {
+  return err instanceof StoreError && (code === undefined || err.code === code);
+}

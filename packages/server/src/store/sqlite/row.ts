@@ -1,0 +1,129 @@
+/**
+ * Memory <-> row. Filtered and sorted fields are columns; the rest of the
+ * memory (provenance, temporal, entities, extensions, and any field a newer
+ * model adds) is the JSON `doc`, so nothing is lost and no migration is needed
+ * when the model grows a field.
+ */
+import { toFullRecord } from "../../model/detail.js";
+import type { Memory } from "../../model/memory.js";
+import { StoreError } from "../errors.js";
+
+/** Columns read back for a memory, in table order. */
+export const MEMORY_COLUMNS =
+  "m.id, m.memory_type, m.status, m.namespace, m.created, m.modified, m.title, m.tags, m.content, m.doc";
+
+/** A row as {@link MEMORY_COLUMNS} returns it. */
+export interface MemoryRow {
+  id: string;
+  memory_type: string;
+  status: string;
+  namespace: string;
+  created: string;
+  modified: string;
+  title: string;
+  tags: string;
+  content: string;
+  doc: string;
+}
+
+/** Named parameters of the insert and update statements. */
+export interface RowParams {
+  id: string;
+  memory_type: string;
+  status: string;
+  namespace: string;
+  created_ms: number;
+  modified_ms: number;
+  confidence: number | null;
+  created: string;
+  modified: string;
+  title: string;
+  tags: string;
+  content: string;
+  doc: string;
+}
+
+const COLUMN_FIELDS = new Set([
+  "id",
+  "memory_type",
+  "status",
+  "namespace",
+  "created",
+  "modified",
+  "title",
+  "tags",
+  "content",
+]);
+
+function invalid(memory: { id?: unknown }, what: string): StoreError {
+  const id = typeof memory?.id === "string" ? ` ${JSON.stringify(memory.id)}` : "";
+  return new StoreError("INVALID_MEMORY", `memory${id}: ${what}`);
+}
+
+function timestamp(memory: Memory, field: "created" | "modified"): number {
+  const value = memory[field];
+  const ms = typeof value === "string" ? Date.parse(value) : Number.NaN;
+  if (!Number.isFinite(ms)) {
+    throw invalid(memory, `${field} must be an ISO 8601 date-time, got ${JSON.stringify(value)}`);
+  }
+  return ms;
+}
+
+function text(memory: Memory, field: "id" | "title" | "content" | "namespace"): string {
+  const value = memory[field];
+  if (typeof value !== "string" || (field !== "content" && value.length === 0)) {
+    throw invalid(memory, `${field} must be a non-empty string`);
+  }
+  return value;
+}
+
+/** The row for `memory`; throws `INVALID_MEMORY` for what the schema cannot hold. */
+export function toRow(memory: Memory): RowParams {
+  if (memory === null || typeof memory !== "object") {
+    throw new StoreError("INVALID_MEMORY", "a memory must be an object");
+  }
+  const tags = memory.tags;
+  if (!Array.isArray(tags) || tags.some((t) => typeof t !== "string")) {
+    throw invalid(memory, "tags must be an array of strings");
+  }
+  const confidence = memory.provenance?.confidence ?? null;
+  if (confidence !== null && (typeof confidence !== "number" || !Number.isFinite(confidence))) {
+    throw invalid(memory, "provenance.confidence must be a number from 0 to 1 or null");
+  }
+  const doc: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(memory)) {
+    if (!COLUMN_FIELDS.has(key) && value !== undefined) doc[key] = value;
+  }
+  return {
+    id: text(memory, "id"),
+    memory_type: String(memory.memory_type),
+    status: String(memory.status ?? "active"),
+    namespace: text(memory, "namespace"),
+    created_ms: timestamp(memory, "created"),
+    modified_ms: timestamp(memory, "modified"),
+    confidence,
+    created: memory.created,
+    modified: memory.modified,
+    title: text(memory, "title"),
+    tags: JSON.stringify(tags),
+    content: text(memory, "content"),
+    doc: JSON.stringify(doc),
+  };
+}
+
+/** The memory stored in `row`, with the canonical key order of a full record. */
+export function fromRow(row: MemoryRow): Memory {
+  const doc = JSON.parse(row.doc) as Partial<Memory>;
+  return toFullRecord({
+    ...doc,
+    id: row.id,
+    memory_type: row.memory_type as Memory["memory_type"],
+    status: row.status as Memory["status"],
+    namespace: row.namespace,
+    created: row.created,
+    modified: row.modified,
+    title: row.title,
+    tags: JSON.parse(row.tags) as string[],
+    content: row.content,
+  } as Memory);
+}
