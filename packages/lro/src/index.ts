@@ -47,5 +47,5 @@ export {
   sanitizeOperation,
 } from "./materialize/file-name.js";
 export * from "./recipes/memory-recipes.js";
-export { shellQuote } from "./recipes/shell-quote.js";
+export { shellQuote, shellWord } from "./recipes/shell-quote.js";
 export * from "./types.js";

@@ -1,61 +1,50 @@
 /**
  * Compact JSON Schemas of one memory record line at each detail level. Written
  * here (not derived from the server's types) because the engine must not depend
- * on the server; kept small because every descriptor carries one.
+ * on the server. Every descriptor carries one, so they are kept small: `required`
+ * lists every field a line has (in line order), and `properties` types only the
+ * fields whose shape is not obvious from the name (enums, arrays, the nullable
+ * flattened or nested confidence the recipes sort on). Measured in the
+ * `lro-engine` benchmark: a fully typed schema cost ~250 tokens at full detail.
  */
 import type { DetailLevel, JsonSchema } from "../types.js";
+import { LIGHT_FIELDS } from "./project.js";
 
-const str = { type: "string" };
-const strOrNull = { type: ["string", "null"] };
-const strings = { type: "array", items: str };
-const objects = { type: "array", items: { type: "object" } };
-const objOrNull = { type: ["object", "null"] };
+const nullableNumber = { type: ["number", "null"] };
 
 const lightProps = {
-  id: str,
-  title: str,
-  namespace: str,
   memory_type: { enum: ["semantic", "episodic", "procedural"] },
-  tags: strings,
-  created: { type: "string", format: "date-time" },
-  modified: { type: "string", format: "date-time" },
-  status: { enum: ["active", "archived", "superseded"] },
+  tags: { type: "array", items: { type: "string" } },
 };
 
+/** Fields of a `full` line beyond `light`, in the record's order. */
+const FULL_EXTRA_FIELDS = [
+  "content",
+  "summary",
+  "aliases",
+  "provenance",
+  "entities",
+  "relationships",
+  "temporal",
+  "embedding",
+  "blocks",
+  "citations",
+  "extensions",
+] as const;
+
 const schemas: Record<DetailLevel, JsonSchema> = {
-  light: { type: "object", properties: lightProps },
+  light: { type: "object", required: [...LIGHT_FIELDS], properties: lightProps },
   medium: {
     type: "object",
-    properties: {
-      ...lightProps,
-      content: str,
-      summary: strOrNull,
-      confidence: { type: ["number", "null"] },
-    },
+    required: [...LIGHT_FIELDS, "content", "summary", "confidence"],
+    properties: { ...lightProps, confidence: nullableNumber },
   },
   full: {
     type: "object",
+    required: [...LIGHT_FIELDS, ...FULL_EXTRA_FIELDS],
     properties: {
       ...lightProps,
-      content: str,
-      summary: strOrNull,
-      aliases: strings,
-      provenance: {
-        type: "object",
-        properties: {
-          confidence: { type: ["number", "null"] },
-          trust_level: strOrNull,
-          source_type: strOrNull,
-          agent: strOrNull,
-        },
-      },
-      entities: objects,
-      relationships: objects,
-      temporal: objOrNull,
-      embedding: objOrNull,
-      blocks: objOrNull,
-      citations: objects,
-      extensions: { type: "object" },
+      provenance: { type: "object", properties: { confidence: nullableNumber } },
     },
   },
 };

@@ -1,5 +1,5 @@
 import type { DetailLevel } from "../types.js";
-import { shellQuote } from "./shell-quote.js";
+import { shellQuote, shellWord } from "./shell-quote.js";
 
 /** Names of the values a parameterized recipe takes (jq variables `$name`). */
 export type RecipeParamName = "namespace" | "keyword" | "memory_type" | "tag" | "pattern";
@@ -52,8 +52,8 @@ const universal: readonly RecipeSpec[] = [
   },
   {
     number: 3,
-    description: "Search titles by keyword (case-insensitive regex)",
-    filter: 'select(.title // "" | test($keyword; "i"))',
+    description: "Search titles by keyword",
+    filter: 'select(.title | test($keyword; "i"))',
     slurp: false,
     raw: false,
     params: ["keyword"],
@@ -102,8 +102,8 @@ const universal: readonly RecipeSpec[] = [
 
 const contentSearch: RecipeSpec = {
   number: 10,
-  description: "Full-text search in content (case-insensitive regex)",
-  filter: 'select(.content // "" | test($pattern; "i"))',
+  description: "Full-text search in content",
+  filter: 'select(.content | test($pattern; "i"))',
   slurp: false,
   raw: false,
   params: ["pattern"],
@@ -132,7 +132,7 @@ const adaptive: Readonly<Record<DetailLevel, readonly [RecipeSpec, RecipeSpec]>>
   medium: [
     {
       number: 9,
-      description: "Sort by confidence, descending (.confidence)",
+      description: "Sort by confidence desc (.confidence)",
       filter: "sort_by(-(.confidence // 0))",
       slurp: true,
       raw: false,
@@ -143,7 +143,7 @@ const adaptive: Readonly<Record<DetailLevel, readonly [RecipeSpec, RecipeSpec]>>
   full: [
     {
       number: 9,
-      description: "Sort by confidence, descending (.provenance.confidence)",
+      description: "Sort by confidence desc (.provenance.confidence)",
       filter: "sort_by(-(.provenance.confidence // 0))",
       slurp: true,
       raw: false,
@@ -181,7 +181,8 @@ export function inlineRecipeParams(
 
 /**
  * The shell command of a recipe against `filePath`:
- * `tail -n +2 '<path>' | jq [-r] [-s] '<filter>'`, every word quoted for POSIX sh.
+ * `tail -n +2 <path> | jq [-r] [-s] '<filter>'`, every word safe for POSIX sh
+ * (the path quoted when it has any character a shell would interpret).
  */
 export function renderRecipeCommand(
   spec: RecipeSpec,
@@ -189,5 +190,5 @@ export function renderRecipeCommand(
   values: Partial<Record<RecipeParamName, string>> = {},
 ): string {
   const flags = `${spec.raw ? " -r" : ""}${spec.slurp ? " -s" : ""}`;
-  return `tail -n +2 ${shellQuote(filePath)} | jq${flags} ${shellQuote(inlineRecipeParams(spec, values))}`;
+  return `tail -n +2 ${shellWord(filePath)} | jq${flags} ${shellQuote(inlineRecipeParams(spec, values))}`;
 }
