@@ -1,0 +1,20 @@
+import type { Command } from "commander";
+import { loadServerConfig } from "../../config/server-config.js";
+import { globalOverrides } from "../global-options.js";
+import { renderTable } from "../table.js";
+
+/** `atlatl config`: the effective configuration and where each value came from. */
+export function runConfig(opts: { json?: boolean }, cmd: Command): void {
+  const config = loadServerConfig(globalOverrides(cmd));
+  if (opts.json) {
+    process.stdout.write(
+      `${JSON.stringify({ config_file: config.configFile, entries: config.entries }, null, 2)}\n`,
+    );
+    return;
+  }
+  process.stdout.write(`config file: ${config.configFile ?? "(none)"}\n\n`);
+  const rows = config.entries.map((e) => [e.key, JSON.stringify(e.value), e.source, e.env]);
+  process.stdout.write(
+    `${renderTable(["key", "value", "source", "environment variable"], rows)}\n`,
+  );
+}

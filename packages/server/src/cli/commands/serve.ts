@@ -1,0 +1,54 @@
+import { startSweeper } from "@atlatl/lro/node";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { Command } from "commander";
+import { openApp } from "../../app/open-app.js";
+import { createAtlatlServer } from "../../mcp/create-server.js";
+import { globalOverrides } from "../global-options.js";
+
+interface ServeOptions {
+  threshold?: number;
+  outputDir?: string;
+  ttl?: number;
+  /** commander's `--no-offload`: false when given. */
+  offload: boolean;
+}
+
+/**
+ * `atlatl serve`: the MCP server over stdio. stdout carries only the protocol;
+ * logs and LRO events go to stderr. Exits when the client closes stdin or on
+ * SIGINT/SIGTERM, after closing the store.
+ */
+export async function runServe(opts: ServeOptions, cmd: Command): Promise<void> {
+  const app = await openApp({
+    ...globalOverrides(cmd),
+    offload: {
+      ...(opts.threshold !== undefined ? { thresholdTokens: opts.threshold } : {}),
+      ...(opts.outputDir !== undefined ? { outputDir: opts.outputDir } : {}),
+      ...(opts.ttl !== undefined ? { ttlSeconds: opts.ttl } : {}),
+      ...(opts.offload === false ? { enabled: false } : {}),
+    },
+  });
+  const { offload, store } = app.config;
+  const sweeper = offload.enabled
+    ? startSweeper({ dir: offload.outputDir, ttlSeconds: offload.ttlSeconds, events: app.events })
+    : undefined;
+  const atlatl = createAtlatlServer(app);
+
+  let closing = false;
+  const shutdown = async (code: number) => {
+    if (closing) return;
+    closing = true;
+    sweeper?.stop();
+    await atlatl.close().catch(() => {});
+    await app.close().catch(() => {});
+    process.exit(code);
+  };
+  process.on("SIGINT", () => void shutdown(0));
+  process.on("SIGTERM", () => void shutdown(0));
+  process.stdin.on("end", () => void shutdown(0));
+
+  await atlatl.server.connect(new StdioServerTransport());
+  process.stderr.write(
+    `atlatl: serving MCP on stdio (db ${store.path}; LRO ${offload.enabled ? `on, threshold ${offload.thresholdTokens} tokens, files in ${offload.outputDir}` : "off"})\n`,
+  );
+}

@@ -1,0 +1,132 @@
+/**
+ * The `atlatl` command line. `atlatl serve` is the stdio MCP server (stdout is the
+ * protocol channel there, so every command logs to stderr); the other commands
+ * are for people and scripts.
+ */
+import { Command, InvalidArgumentError, Option } from "commander";
+import { runConfig } from "./commands/config.js";
+import { runExport } from "./commands/export.js";
+import { runImport } from "./commands/import.js";
+import { runOffloadLs, runOffloadSweep } from "./commands/offload.js";
+import { runList, runRecall, runSearch } from "./commands/query.js";
+import { runSeed } from "./commands/seed.js";
+import { runServe } from "./commands/serve.js";
+import { fail } from "./fail.js";
+
+function positiveInt(name: string, max = Number.MAX_SAFE_INTEGER) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1 || n > max) {
+      throw new InvalidArgumentError(`${name} must be an integer from 1 to ${max}.`);
+    }
+    return n;
+  };
+}
+
+const program = new Command()
+  .name("atlatl")
+  .description("MIF memory MCP server with Large Result Offloading (LRO).")
+  .version("0.1.0")
+  .option(
+    "-c, --config <file>",
+    "TOML config file (default: $ATLATL_CONFIG, else ~/.config/atlatl/config.toml if present)",
+  )
+  .option("--db <path>", "SQLite database (default: $ATLATL_STORE__PATH, else the user data dir)")
+  .showHelpAfterError();
+
+program
+  .command("serve")
+  .description("Run the MCP server over stdio (add it to your MCP client with this command)")
+  .option("--threshold <tokens>", "offload threshold in tokens", positiveInt("--threshold"))
+  .option("--output-dir <dir>", "directory for offload files (default: system temp dir)")
+  .option("--ttl <seconds>", "lifetime of offload files", positiveInt("--ttl"))
+  .option("--no-offload", "disable Large Result Offloading (inline results with cursors)")
+  .action(runServe);
+
+program
+  .command("import")
+  .description("Import MIF .json, MIF Markdown .memory.md or JSONL, from a file or a directory")
+  .argument("<path>", "file or directory")
+  .option("--batch-size <n>", "memories per transaction", positiveInt("--batch-size", 100_000), 500)
+  .option("--json", "print the report as JSON")
+  .action(runImport);
+
+program
+  .command("export")
+  .description("Export memories as MIF JSON-LD (default) or JSONL")
+  .addOption(
+    new Option("-f, --format <format>", "output format")
+      .choices(["mif-json", "jsonl"])
+      .default("mif-json"),
+  )
+  .option("-o, --out <file>", "write to a file instead of stdout")
+  .option("--namespace <prefix>", "only this namespace prefix")
+  .action(runExport);
+
+program
+  .command("seed")
+  .description("Fill the store with a realistic synthetic corpus (for demos and benchmarks)")
+  .requiredOption("-n, --count <n>", "how many memories", positiveInt("--count", 10_000_000))
+  .option("--seed <n>", "random seed, for a reproducible corpus", (v) => Number(v), 1)
+  .action(runSeed);
+
+function queryOptions(cmd: Command): Command {
+  return cmd
+    .option("--namespace <prefix>", "namespace prefix, e.g. _semantic")
+    .addOption(
+      new Option("--type <memory_type>", "memory type").choices([
+        "semantic",
+        "episodic",
+        "procedural",
+      ]),
+    )
+    .option("--tag <tag...>", "require these tags")
+    .option("-l, --limit <n>", "maximum results", positiveInt("--limit", 1000), 20)
+    .option("--json", "print JSON records instead of a table");
+}
+
+queryOptions(
+  program
+    .command("recall")
+    .description("Recall memories for a query (ranked)")
+    .argument("[query]", "what to recall", ""),
+).action(runRecall);
+queryOptions(
+  program
+    .command("search")
+    .description("Full-text search (FTS5 syntax)")
+    .argument("<query>", "FTS5 query"),
+).action(runSearch);
+queryOptions(program.command("list").description("List memories, newest first"))
+  .addOption(
+    new Option("--sort <field>", "sort field")
+      .choices(["created", "modified", "title"])
+      .default("created"),
+  )
+  .addOption(new Option("--order <order>", "sort order").choices(["asc", "desc"]).default("desc"))
+  .action(runList);
+
+const offload = program.command("offload").description("Inspect and clean offloaded result files");
+offload
+  .command("ls")
+  .description("List live offload files")
+  .option("--all", "include expired files")
+  .option("--json", "JSON output")
+  .action(runOffloadLs);
+offload
+  .command("sweep")
+  .description("Delete expired offload files and orphaned temporary files now")
+  .option("--json", "JSON output")
+  .action(runOffloadSweep);
+
+program
+  .command("config")
+  .description("Print the effective configuration and where each value came from")
+  .option("--json", "JSON output")
+  .action(runConfig);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  fail(err);
+}

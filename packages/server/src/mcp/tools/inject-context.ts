@@ -1,0 +1,53 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import { toRecord } from "../../model/detail.js";
+import type { ToolContext } from "../tool-context.js";
+import { detailArg, filterShape, limitArg, pickFilter } from "./schemas.js";
+
+/**
+ * `inject_context`: recall, then format a Markdown context block within a token
+ * budget. LRO judges the pre-budget result set (spec, "Integration with
+ * inject_context"): when it is above the threshold the whole set is offloaded and
+ * the formatted string is discarded.
+ */
+export function registerInjectContext(server: McpServer, ctx: ToolContext): void {
+  server.registerTool(
+    "inject_context",
+    {
+      title: "Inject context",
+      description:
+        "Recall memories for a query and return them as a Markdown context block that fits " +
+        "budget_tokens (default 2000). When the recalled set before budgeting is above the offload " +
+        "threshold, the whole set is written to a JSONL file and a descriptor comes back instead. " +
+        "Default detail: medium.",
+      inputSchema: {
+        query: z.string().max(2000).describe("What the context is for."),
+        budget_tokens: z.number().int().min(50).max(100_000).default(2000),
+        ...filterShape,
+        limit: limitArg
+          .default(100)
+          .describe("Memories recalled before budgeting, 1 to 1000 (default 100)."),
+        detail: detailArg
+          .default("medium")
+          .describe("Detail of offloaded records: light, medium or full."),
+      },
+      annotations: { readOnlyHint: true },
+    },
+    ctx.offload(async (args) => {
+      const { hits } = await ctx.services.recall.recall({
+        query: args.query,
+        filter: pickFilter(args),
+        limit: args.limit,
+      });
+      const { context } = ctx.services.context.format(hits, args.budget_tokens);
+      return {
+        operation: "inject",
+        query: args.query,
+        detail: args.detail,
+        records: hits.map((h) => toRecord(h.memory, args.detail)),
+        scores: hits.map((h) => h.score),
+        inline: context,
+      };
+    }),
+  );
+}

@@ -1,0 +1,85 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import { toRecord } from "../../model/detail.js";
+import { MEMORY_STATUSES } from "../../model/memory.js";
+import type { ToolContext } from "../tool-context.js";
+import { jsonResult, toolError } from "./json-result.js";
+import { memoryTypeArg, namespaceArg, tagsArg } from "./schemas.js";
+
+const idArg = z.string().min(1).max(200).describe("Memory id, as returned by capture or recall.");
+
+const notFound = (id: string) =>
+  toolError(`No memory with id "${id}". Use recall_memories or list_memories to find ids.`);
+
+/** `capture_memory`, `get_memory`, `update_memory`, `forget_memory`. */
+export function registerMemoryCrud(server: McpServer, ctx: ToolContext): void {
+  const { memories } = ctx.services;
+
+  server.registerTool(
+    "capture_memory",
+    {
+      title: "Capture a memory",
+      description:
+        "Store a new memory. Only content is required; title defaults to its first line, namespace " +
+        "to one for its type (e.g. _semantic/general), memory_type to semantic.",
+      inputSchema: {
+        content: z.string().min(1).max(200_000).describe("Markdown content."),
+        title: z.string().min(1).max(500).optional(),
+        namespace: namespaceArg
+          .optional()
+          .describe("e.g. _semantic/decisions, _episodic/sessions."),
+        memory_type: memoryTypeArg.optional(),
+        tags: tagsArg.optional(),
+        confidence: z.number().min(0).max(1).optional().describe("0 to 1."),
+      },
+    },
+    async (args) => jsonResult(toRecord(await memories.capture(args), "full")),
+  );
+
+  server.registerTool(
+    "get_memory",
+    {
+      title: "Get a memory",
+      description: "Fetch one memory by id, at full detail.",
+      inputSchema: { id: idArg },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ id }) => {
+      const memory = await memories.get(id);
+      return memory ? jsonResult(toRecord(memory, "full")) : notFound(id);
+    },
+  );
+
+  server.registerTool(
+    "update_memory",
+    {
+      title: "Update a memory",
+      description: "Change some fields of a memory; the others stay. Bumps `modified`.",
+      inputSchema: {
+        id: idArg,
+        content: z.string().min(1).max(200_000).optional(),
+        title: z.string().min(1).max(500).optional(),
+        namespace: namespaceArg.optional(),
+        memory_type: memoryTypeArg.optional(),
+        tags: tagsArg.optional(),
+        confidence: z.number().min(0).max(1).optional(),
+        status: z.enum(MEMORY_STATUSES).optional(),
+      },
+    },
+    async ({ id, ...patch }) => {
+      const memory = await memories.update(id, patch);
+      return memory ? jsonResult(toRecord(memory, "full")) : notFound(id);
+    },
+  );
+
+  server.registerTool(
+    "forget_memory",
+    {
+      title: "Forget a memory",
+      description: "Delete a memory permanently.",
+      inputSchema: { id: idArg },
+      annotations: { destructiveHint: true },
+    },
+    async ({ id }) => ((await memories.forget(id)) ? jsonResult({ forgotten: id }) : notFound(id)),
+  );
+}
