@@ -1,0 +1,52 @@
+/** 200 concurrent offloads: 200 distinct, complete, valid files. */
+import { readdirSync, readFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import { afterAll, expect, it } from "vitest";
+import { OFFLOAD_FILE_PATTERN, type OffloadHeader, parseOffloadFileName } from "../src/index.js";
+import { Offloader } from "../src/node.js";
+import { recordingEvents, tempDir } from "./fixtures/helpers.js";
+import { makeMemories } from "./fixtures/memory-records.js";
+
+const t = tempDir("lro-concurrency-");
+afterAll(() => t.cleanup());
+
+it("200 concurrent offloads produce 200 distinct, complete, valid files", async () => {
+  const outputDir = join(t.dir, "out");
+  const { events, seen } = recordingEvents();
+  const o = new Offloader({
+    config: { enabled: true, thresholdTokens: 1600, ttlSeconds: 3600, outputDir },
+    events,
+  });
+  const base = makeMemories(40);
+  const sets = Array.from({ length: 200 }, (_, k) =>
+    base.map((m, i) => ({ ...m, id: `call-${k}-rec-${i}` })),
+  );
+  const results = await Promise.all(
+    sets.map((records, k) =>
+      o.offloadRecords({
+        operation: k % 2 ? "recall" : "search",
+        query: `q${k}`,
+        detail: "full",
+        records,
+      }),
+    ),
+  );
+  const paths = results.map((r) => {
+    if (r.kind !== "offloaded") throw new Error(`call ended ${r.kind}`);
+    return r.response.file_path;
+  });
+  expect(new Set(paths).size).toBe(200);
+  const names = readdirSync(outputDir).sort();
+  expect(names).toHaveLength(200);
+  expect(names).toEqual(paths.map((p) => basename(p)).sort());
+  for (const [k, path] of paths.entries()) {
+    expect(basename(path)).toMatch(OFFLOAD_FILE_PATTERN);
+    expect(parseOffloadFileName(basename(path))?.operation).toBe(k % 2 ? "recall" : "search");
+    const lines = readFileSync(path, "utf8").split("\n");
+    expect(lines.pop()).toBe("");
+    const header = JSON.parse(lines[0] as string) as OffloadHeader;
+    expect(header).toMatchObject({ type: "lro_header", query: `q${k}`, count: 40 });
+    expect(lines.slice(1).map((l) => JSON.parse(l))).toEqual(sets[k]);
+  }
+  expect(seen.filter((e) => e.type === "OffloadCreated")).toHaveLength(200);
+});
