@@ -1,0 +1,86 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+
+export const serverRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const cliSource = join(serverRoot, "src/cli/main.ts");
+export const binPath = join(serverRoot, "bin/atlatl.js");
+
+export interface RunningServer {
+  client: Client;
+  dir: string;
+  dbPath: string;
+  outputDir: string;
+  stderr: () => string;
+  close(): Promise<void>;
+}
+
+/**
+ * Start `atlatl serve` as a child process over stdio with a temporary database and
+ * offload directory, and connect the SDK's real `Client` to it. `useBin` runs the
+ * published launcher (needs `npm run build`); otherwise the TypeScript source runs
+ * through tsx, so the test sees the code under test without a build.
+ */
+export async function startServer(
+  options: { args?: string[]; env?: Record<string, string>; useBin?: boolean } = {},
+): Promise<RunningServer> {
+  const dir = mkdtempSync(join(tmpdir(), "atlatl-e2e-"));
+  const dbPath = join(dir, "db", "atlatl.db");
+  const outputDir = join(dir, "offload");
+  const entry = options.useBin ? [binPath] : ["--conditions=source", "--import", "tsx", cliSource];
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [...entry, "serve", "--db", dbPath, ...(options.args ?? [])],
+    env: {
+      ...(process.env as Record<string, string>),
+      ATLATL_CONFIG: "",
+      ATLATL_PROMPT__OFFLOAD__OUTPUT_DIR: outputDir,
+      ...options.env,
+    },
+    cwd: serverRoot,
+    stderr: "pipe",
+  });
+  let err = "";
+  transport.stderr?.on("data", (chunk: Buffer) => {
+    err += chunk.toString();
+  });
+  const client = new Client({ name: "atlatl-e2e", version: "1.0.0" });
+  await client.connect(transport);
+  return {
+    client,
+    dir,
+    dbPath,
+    outputDir,
+    stderr: () => err,
+    async close() {
+      await client.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Call a tool and return its result (errors stay results: `isError`). */
+export async function call(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+/** The first text content of a tool result. */
+export function textOf(result: CallToolResult): string {
+  const first = result.content[0];
+  if (!first || first.type !== "text")
+    throw new Error(`no text content: ${JSON.stringify(result)}`);
+  return first.text;
+}
+
+/** The first text content parsed as JSON. */
+export function jsonOf<T = Record<string, unknown>>(result: CallToolResult): T {
+  return JSON.parse(textOf(result)) as T;
+}
