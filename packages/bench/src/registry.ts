@@ -1,4 +1,5 @@
 import type { Benchmark } from "./harness.js";
+import { serverMcpBenchmark } from "./server-mcp.js";
 
 /** Every benchmark `npm run bench` knows, in run order. Add yours here. */
-export const benchmarks: Benchmark[] = [];
+export const benchmarks: Benchmark[] = [serverMcpBenchmark];

@@ -14,3 +14,5 @@ export * from "./services/search-service.js";
 export * from "./store/errors.js";
 export * from "./store/sqlite/sqlite-store.js";
 export * from "./store/store.js";
+export * from "./seed/generate.js";
+export * from "./seed/seed-store.js";
