@@ -122,15 +122,19 @@ function lookupTable(data: Record<string, unknown>, section: string): unknown {
 const TRUE_WORDS = new Set(["true", "1", "yes", "on"]);
 const FALSE_WORDS = new Set(["false", "0", "no", "off"]);
 
-/** Parse one raw value for `spec`; strings (environment) are parsed, typed values checked. */
+/**
+ * Parse one raw value for `spec`. Text (environment variables, command-line
+ * options) is parsed; a TOML file has types, so there a string is not a number.
+ */
 function parseValue(
   spec: ConfigKeySpec,
   raw: unknown,
+  textAllowed: boolean,
 ): { ok: true; value: unknown } | { ok: false; expected: string } {
   switch (spec.type) {
     case "boolean": {
       if (typeof raw === "boolean") return { ok: true, value: raw };
-      if (typeof raw === "string") {
+      if (typeof raw === "string" && textAllowed) {
         const word = raw.trim().toLowerCase();
         if (TRUE_WORDS.has(word)) return { ok: true, value: true };
         if (FALSE_WORDS.has(word)) return { ok: true, value: false };
@@ -141,7 +145,9 @@ function parseValue(
       let n: number | undefined;
       if (typeof raw === "number") n = raw;
       else if (typeof raw === "bigint") n = Number(raw);
-      else if (typeof raw === "string" && /^\s*[+-]?\d+\s*$/.test(raw)) n = Number(raw.trim());
+      else if (typeof raw === "string" && textAllowed && /^\s*[+-]?\d+\s*$/.test(raw)) {
+        n = Number(raw.trim());
+      }
       const min = spec.min ?? Number.MIN_SAFE_INTEGER;
       const max = spec.max ?? Number.MAX_SAFE_INTEGER;
       const expected =
@@ -211,7 +217,7 @@ export function resolveConfigSection<S extends ConfigSectionSpec>(
     } else {
       raw = typeof spec.default === "function" ? spec.default() : spec.default;
     }
-    const parsed = parseValue(spec, raw);
+    const parsed = parseValue(spec, raw, origin.kind === "env" || origin.kind === "option");
     if (!parsed.ok) throw new ConfigValueError(dotted, raw, source, parsed.expected);
     let value = parsed.value;
     const problem = (spec.check as ((v: unknown) => string | undefined) | undefined)?.(value);
