@@ -6,6 +6,13 @@
 // The layered resolver is platform-neutral (also in `@atlatl/lro`); re-exported for config loaders.
 export * from "./config/layered.js";
 export * from "./config/offload-config.js";
+export * from "./extract/confine.js";
+export * from "./extract/extract-args.js";
+export * from "./extract/extractor.js";
+export * from "./extract/fast-recipes.js";
+export * from "./extract/jq-engine.js";
+export * from "./extract/offload-reader.js";
+export * from "./extract/reoffload.js";
 export {
   nodeOffloadFs,
   type OffloadFileHandle,

@@ -1,0 +1,273 @@
+/**
+ * Native extraction from offload files (the specification's "Native Extraction
+ * via MCP Tools"), framework-free: confine and open the file, load it (cached),
+ * run a standard recipe (checked fast path, else jq) or a custom jq filter in
+ * the sandboxed engine, apply `limit` and raw printing, and offload the output
+ * again when it is itself too large. Never throws: failures are values.
+ *
+ * Output format: jq's own text, as the jq CLI prints it with `-c` (one JSON
+ * value per line), strings printed raw for raw recipes (1) and `raw` queries
+ * (`-r`). The values are exactly those of `tail -n +2 FILE | jq ...`.
+ */
+import type { OffloadConfig } from "../config/offload-config.js";
+import { LroError } from "../errors.js";
+import { estimateTokens } from "../estimate/estimate.js";
+import { memoryRecipe, memoryRecipes, type RecipeSpec } from "../recipes/memory-recipes.js";
+import { DETAIL_LEVELS, type DetailLevel } from "../types.js";
+import { openOffloadFile } from "./confine.js";
+import {
+  checkRecipeParams,
+  type ExtractArgs,
+  type ExtractRequest,
+  validateExtractArgs,
+} from "./extract-args.js";
+import { type RegexOracle, runFastRecipe } from "./fast-recipes.js";
+import { JqEngine, type JsonValue } from "./jq-engine.js";
+import { type LoadedOffload, OffloadFileCache } from "./offload-reader.js";
+
+/** Where the output went when it was too large to return. */
+export interface ReoffloadInput {
+  /** The output values (`jq -c` lines). */
+  lines: readonly string[];
+  /** The source file. */
+  source: LoadedOffload;
+  /** What ran: `recipe 3` or the query text. */
+  description: string;
+  /** Detail level for the derived file's header, when its lines are records. */
+  detail: string;
+  /** Estimated tokens of the output text. */
+  estimatedTokens: number;
+}
+
+/** A too-large output written to a derived file: the text returned instead. */
+export interface ReoffloadOutcome {
+  /** The descriptor (JSON text) to return in place of the output. */
+  text: string;
+  /** The derived file(s). */
+  paths: string[];
+}
+
+/** Writes a too-large output to a derived file; undefined means "return it inline". */
+export type Reoffload = (input: ReoffloadInput) => Promise<ReoffloadOutcome | undefined>;
+
+/** Options of an {@link LroExtractor}. */
+export interface LroExtractorOptions {
+  /** Output directory, TTL, threshold (and `enabled`, which gates re-offloading). */
+  config: Pick<OffloadConfig, "outputDir" | "ttlSeconds" | "thresholdTokens"> &
+    Partial<Pick<OffloadConfig, "enabled">>;
+  /** The jq engine (default: a new one with default limits). */
+  engine?: JqEngine;
+  /** Parsed-file cache (default: a new one). */
+  cache?: OffloadFileCache;
+  /** Clock, epoch ms (expiry). */
+  now?: () => number;
+  /** Re-offloading of large outputs (without it, large outputs are returned inline). */
+  reoffload?: Reoffload;
+  /** Largest file read (default: the engine's input limit). */
+  maxFileBytes?: number;
+}
+
+/** A successful extraction. */
+export interface ExtractSuccess {
+  ok: true;
+  /** What to show: jq's output text, or the descriptor of the derived file. */
+  text: string;
+  /** Output values returned (after `limit`). */
+  count: number;
+  /** Output values the filter produced. */
+  total: number;
+  /** `limit` cut the output. */
+  truncated: boolean;
+  /** Which engine answered. */
+  engine: "fast" | "jq";
+  /** The source file. */
+  file: { path: string; name: string; detail: string };
+  /** Set when the output was written to a derived file instead of returned. */
+  offloaded?: { paths: string[] };
+}
+
+/** Outcome of {@link LroExtractor.extract}. */
+export type ExtractResult = ExtractSuccess | { ok: false; error: LroError };
+
+const ALL_DETAILS = DETAIL_LEVELS;
+
+function isDetail(d: unknown): d is DetailLevel {
+  return typeof d === "string" && (ALL_DETAILS as readonly string[]).includes(d);
+}
+
+/** Print `jq -c` lines as jq would with `-r` when `raw`: strings without quotes. */
+export function renderOutput(lines: readonly string[], raw: boolean): string {
+  if (lines.length === 0) return "";
+  if (!raw) return `${lines.join("\n")}\n`;
+  let out = "";
+  for (const line of lines)
+    out += `${line.startsWith('"') ? (JSON.parse(line) as string) : line}\n`;
+  return out;
+}
+
+/** The engine behind `lro_extract`: one per server (it owns a jq worker). */
+export class LroExtractor {
+  readonly engine: JqEngine;
+  readonly cache: OffloadFileCache;
+  private readonly options: LroExtractorOptions;
+  private readonly ownsEngine: boolean;
+
+  constructor(options: LroExtractorOptions) {
+    this.options = options;
+    this.ownsEngine = options.engine === undefined;
+    this.engine = options.engine ?? new JqEngine();
+    this.cache = options.cache ?? new OffloadFileCache();
+  }
+
+  /** Run one extraction. Never throws. */
+  async extract(args: ExtractArgs): Promise<ExtractResult> {
+    try {
+      const request = validateExtractArgs(args);
+      if (request instanceof LroError) return { ok: false, error: request };
+      return await this.run(request);
+    } catch (err) {
+      if (err instanceof LroError) return { ok: false, error: err };
+      return {
+        ok: false,
+        error: new LroError(
+          "FILTER_ABORTED",
+          `extraction failed: ${(err as Error)?.message ?? err}`,
+          {
+            cause: err,
+          },
+        ),
+      };
+    }
+  }
+
+  /** Stop the jq worker if this extractor created it. */
+  async close(): Promise<void> {
+    if (this.ownsEngine) await this.engine.close();
+  }
+
+  private async load(filePath: string): Promise<LoadedOffload> {
+    const { config } = this.options;
+    const file = await openOffloadFile(filePath, {
+      outputDir: config.outputDir,
+      ttlSeconds: config.ttlSeconds,
+      ...(this.options.now ? { now: this.options.now } : {}),
+    });
+    try {
+      return await this.cache.load(
+        file,
+        this.options.maxFileBytes ?? this.engine.limits.maxInputBytes,
+      );
+    } finally {
+      await file.handle.close().catch(() => {});
+    }
+  }
+
+  private async run(request: ExtractRequest): Promise<ExtractResult> {
+    const source = await this.load(request.filePath);
+    const detail = source.header.detail;
+    let lines: string[];
+    let raw: boolean;
+    let engine: "fast" | "jq" = "jq";
+    let description: string;
+    let recordsOut = false;
+
+    if (request.kind === "recipe") {
+      const spec = this.recipeFor(detail, request.recipe);
+      const paramError = checkRecipeParams(spec, request.params, detail);
+      if (paramError) throw paramError;
+      raw = spec.raw;
+      description = `recipe ${spec.number} (${spec.description})`;
+      recordsOut = spec.filter.startsWith("select(") || spec.filter.startsWith("sort_by(");
+      const fastData = source.fast();
+      const fast = fastData
+        ? await runFastRecipe(spec, fastData, request.params, this.oracle)
+        : undefined;
+      if (fast) {
+        lines = fast;
+        engine = "fast";
+      } else {
+        lines = await this.jq(source, spec.filter, spec.slurp, request.params);
+      }
+    } else {
+      raw = request.raw;
+      description = request.query;
+      lines = await this.jq(source, request.query, request.slurp, request.params);
+    }
+
+    const total = lines.length;
+    const truncated = request.limit !== undefined && total > request.limit;
+    if (truncated) lines = lines.slice(0, request.limit);
+    const text = renderOutput(lines, raw);
+    const file = { path: source.path, name: source.name, detail };
+    const base = { ok: true as const, count: lines.length, total, truncated, engine, file };
+
+    const reoffloaded = await this.maybeReoffload(text, lines, source, description, recordsOut);
+    if (reoffloaded) {
+      return { ...base, text: reoffloaded.text, offloaded: { paths: reoffloaded.paths } };
+    }
+    return { ...base, text };
+  }
+
+  /** jq's own verdict on `test($pattern; "i")` for texts the fast path cannot decide. */
+  private readonly oracle: RegexOracle = async (texts, pattern) => {
+    const result = await this.engine.run({
+      input: { key: `oracle:${this.oracleRuns++}`, bytes: Buffer.from(JSON.stringify(texts)) },
+      filter: '.[] | test($pattern; "i")',
+      args: { pattern },
+    });
+    if (!result.ok) return undefined;
+    return result.lines.map((l) => l === "true");
+  };
+  private oracleRuns = 0;
+
+  private recipeFor(detail: string, recipe: number): RecipeSpec {
+    if (!isDetail(detail)) {
+      // Recipes 1-8 do not depend on the level; 9 and 10 do.
+      if (recipe <= 8) return memoryRecipes("full")[recipe - 1] as RecipeSpec;
+      throw new LroError(
+        "BAD_ARGUMENTS",
+        `recipe ${recipe} depends on the detail level (light, medium or full), and this file's header says ${JSON.stringify(detail)}; use a custom query instead`,
+      );
+    }
+    return memoryRecipe(detail, recipe) as RecipeSpec;
+  }
+
+  private async jq(
+    source: LoadedOffload,
+    filter: string,
+    slurp: boolean,
+    params: Readonly<Record<string, JsonValue>>,
+  ): Promise<string[]> {
+    const result = await this.engine.run({
+      input: { key: source.key, bytes: source.body },
+      filter,
+      slurp,
+      args: params,
+    });
+    if (!result.ok) throw result.error;
+    return result.lines;
+  }
+
+  private async maybeReoffload(
+    text: string,
+    lines: string[],
+    source: LoadedOffload,
+    description: string,
+    recordsOut: boolean,
+  ): Promise<ReoffloadOutcome | undefined> {
+    const { config, reoffload } = this.options;
+    if (!reoffload || config.enabled === false) return undefined;
+    const threshold = config.thresholdTokens;
+    // Far above the threshold needs no tokenizer to decide.
+    const tokens =
+      text.length > threshold * 16 ? Math.ceil(text.length / 4) : await estimateTokens(text);
+    if (tokens <= threshold) return undefined;
+    return reoffload({
+      lines,
+      source,
+      description,
+      detail: recordsOut ? source.header.detail : "raw",
+      estimatedTokens: tokens,
+    });
+  }
+}

@@ -1,0 +1,390 @@
+/**
+ * A real jq (jq 1.7.1 compiled to WebAssembly by `jq-web`) run off the main
+ * thread in a warm worker, with a wall-clock limit and a memory bound. A filter
+ * that runs away is stopped, reported as `FILTER_ABORTED`, and the worker is
+ * replaced at once, so the next call is answered normally.
+ */
+import { createRequire } from "node:module";
+import { Worker } from "node:worker_threads";
+import { LroError } from "../errors.js";
+import { JQ_WORKER_SOURCE } from "./jq-worker-source.js";
+
+/** A JSON value (what a jq `--argjson` takes). */
+export type JsonValue =
+  | string
+  | number
+  | boolean
+  | null
+  | JsonValue[]
+  | { [key: string]: JsonValue };
+
+/** Limits and knobs of a {@link JqEngine}. */
+export interface JqEngineOptions {
+  /** Wall-clock limit of one run, in milliseconds (default 2000). */
+  timeoutMs?: number;
+  /** Cap on jq's WebAssembly heap, in bytes (default 1 GiB). */
+  maxMemoryBytes?: number;
+  /** Largest input accepted, in bytes (default 256 MiB): the input is copied into jq's in-memory file system. */
+  maxInputBytes?: number;
+  /** V8 heap limit of the worker (jq-web buffers output there), in MiB (default 768). */
+  maxHeapMb?: number;
+}
+
+/** One jq run. */
+export interface JqRunRequest {
+  /**
+   * The JSON text jq reads (concatenated values, e.g. JSONL records), with a key
+   * naming its identity: the worker keeps the last input and skips the copy
+   * when the key matches.
+   */
+  input: { key: string; bytes: Uint8Array };
+  /** The jq program, exactly as the user wrote it. */
+  filter: string;
+  /** `-s`: the program sees one array of every input value. */
+  slurp?: boolean;
+  /** `-n`: the program starts from `null` (it may read the input with `inputs`). */
+  nullInput?: boolean;
+  /**
+   * Named jq variables: strings are passed as `--arg` (never spliced into the
+   * program), other JSON values as `--argjson`.
+   */
+  args?: Readonly<Record<string, JsonValue>>;
+}
+
+/** The outcome of a run: jq's output values (one compact JSON text each), or an error. */
+export type JqRunResult = { ok: true; lines: string[] } | { ok: false; error: LroError };
+
+interface WorkerReply {
+  id?: number;
+  ready?: boolean;
+  ok?: boolean;
+  kind?: "jq" | "no-input";
+  stdout?: string;
+  exitCode?: number | null;
+  stderr?: string;
+  message?: string;
+  poisoned?: boolean;
+}
+
+interface Job {
+  request: JqRunRequest;
+  resolve: (result: JqRunResult) => void;
+}
+
+const DEFAULTS = {
+  timeoutMs: 2000,
+  maxMemoryBytes: 1 << 30,
+  maxInputBytes: 256 * 1024 * 1024,
+  maxHeapMb: 768,
+};
+
+/** Names a jq variable may take here: identifiers, not jq's own `$ENV` / `$__loc__`. */
+const ARG_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+
+let jqWebPath: string | undefined;
+function resolveJqWeb(): string {
+  jqWebPath ??= createRequire(import.meta.url).resolve("jq-web");
+  return jqWebPath;
+}
+
+/** A live worker and what it holds. */
+class JqWorker {
+  readonly worker: Worker;
+  readonly ready: Promise<void>;
+  inputKey: string | null = null;
+  private pending: ((reply: WorkerReply | Error) => void) | null = null;
+  dead = false;
+
+  constructor(options: Required<JqEngineOptions>) {
+    this.worker = new Worker(JQ_WORKER_SOURCE, {
+      eval: true,
+      workerData: { jqPath: resolveJqWeb(), maxMemoryBytes: options.maxMemoryBytes },
+      env: {},
+      stdout: true,
+      stderr: true,
+      resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb },
+    });
+    // Nothing the worker prints may reach our stdout (the protocol channel).
+    this.worker.stdout.resume();
+    this.worker.stderr.resume();
+    this.worker.unref();
+    this.ready = new Promise((resolve, reject) => {
+      const onFirst = (reply: WorkerReply) => {
+        if (reply.ready) resolve();
+        else reject(new Error(`jq worker failed to start: ${reply.message ?? "unknown error"}`));
+      };
+      this.worker.once("message", onFirst);
+      this.worker.once("error", reject);
+    });
+    this.ready.catch(() => {
+      this.dead = true;
+    });
+    this.worker.on("message", (reply: WorkerReply) => {
+      if (reply.id === undefined) return;
+      const pending = this.pending;
+      this.pending = null;
+      pending?.(reply);
+    });
+    this.worker.on("error", (err) => {
+      this.dead = true;
+      const pending = this.pending;
+      this.pending = null;
+      pending?.(err);
+    });
+    this.worker.on("exit", () => {
+      this.dead = true;
+      const pending = this.pending;
+      this.pending = null;
+      pending?.(new Error("jq worker exited"));
+    });
+  }
+
+  send(message: Record<string, unknown>): Promise<WorkerReply | Error> {
+    return new Promise((resolve) => {
+      this.pending = resolve;
+      this.worker.ref();
+      this.worker.postMessage(message);
+    }).finally(() => {
+      if (!this.dead) this.worker.unref();
+    }) as Promise<WorkerReply | Error>;
+  }
+
+  kill(): void {
+    this.dead = true;
+    void this.worker.terminate();
+  }
+}
+
+/**
+ * jq in-process, sandboxed: one warm worker runs one job at a time (jobs
+ * queue); a job past its time limit, or one that exhausts the memory cap, kills
+ * the worker, which is replaced immediately.
+ */
+export class JqEngine {
+  private readonly options: Required<JqEngineOptions>;
+  private current: JqWorker | null = null;
+  private readonly queue: Job[] = [];
+  private running = false;
+  private closed = false;
+  private nextId = 1;
+
+  constructor(options: JqEngineOptions = {}) {
+    this.options = {
+      timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
+      maxMemoryBytes: options.maxMemoryBytes ?? DEFAULTS.maxMemoryBytes,
+      maxInputBytes: options.maxInputBytes ?? DEFAULTS.maxInputBytes,
+      maxHeapMb: options.maxHeapMb ?? DEFAULTS.maxHeapMb,
+    };
+  }
+
+  /** The limits in force. */
+  get limits(): Readonly<Required<JqEngineOptions>> {
+    return this.options;
+  }
+
+  /** Start the worker now (it is otherwise started by the first run). */
+  async warm(): Promise<void> {
+    await this.worker().ready;
+  }
+
+  /** Run jq; never throws: failures come back as `{ ok: false, error }`. */
+  run(request: JqRunRequest): Promise<JqRunResult> {
+    if (this.closed) {
+      return Promise.resolve({
+        ok: false,
+        error: new LroError("FILTER_ABORTED", "the jq engine has been closed"),
+      });
+    }
+    const refused = this.check(request);
+    if (refused) return Promise.resolve({ ok: false, error: refused });
+    return new Promise((resolve) => {
+      this.queue.push({ request, resolve });
+      void this.pump();
+    });
+  }
+
+  /** Stop the worker; later runs fail. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const w = this.current;
+    this.current = null;
+    for (const job of this.queue.splice(0)) {
+      job.resolve({ ok: false, error: new LroError("FILTER_ABORTED", "the jq engine was closed") });
+    }
+    if (w) await w.worker.terminate();
+  }
+
+  private check(request: JqRunRequest): LroError | undefined {
+    if (request.input.bytes.byteLength > this.options.maxInputBytes) {
+      return new LroError(
+        "INPUT_TOO_LARGE",
+        `the input is ${request.input.bytes.byteLength} bytes, above the ${this.options.maxInputBytes}-byte limit of in-process jq`,
+      );
+    }
+    if (request.filter.includes("\0")) {
+      return new LroError("FILTER_INVALID", "the jq filter contains a NUL byte");
+    }
+    for (const name of Object.keys(request.args ?? {})) {
+      if (!ARG_NAME.test(name) || name === "ENV" || name.startsWith("__")) {
+        return new LroError(
+          "BAD_ARGUMENTS",
+          `parameter name ${JSON.stringify(name)} cannot be a jq variable: use letters, digits and _ (not ENV, not a leading __)`,
+        );
+      }
+    }
+    return undefined;
+  }
+
+  private worker(): JqWorker {
+    if (!this.current || this.current.dead) this.current = new JqWorker(this.options);
+    return this.current;
+  }
+
+  /** Kill the current worker and start a fresh one, so the next job finds it warm. */
+  private replace(): void {
+    this.current?.kill();
+    this.current = null;
+    if (!this.closed) {
+      const fresh = this.worker();
+      fresh.ready.catch(() => {});
+    }
+  }
+
+  private async pump(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      for (let job = this.queue.shift(); job; job = this.queue.shift()) {
+        job.resolve(await this.execute(job.request));
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async execute(request: JqRunRequest): Promise<JqRunResult> {
+    let w: JqWorker;
+    try {
+      w = this.worker();
+      await w.ready;
+    } catch (err) {
+      this.replace();
+      return {
+        ok: false,
+        error: new LroError("FILTER_ABORTED", `jq is unavailable: ${(err as Error).message}`),
+      };
+    }
+    const { flags, program } = buildInvocation(request);
+    const id = this.nextId++;
+    const message: Record<string, unknown> = {
+      id,
+      filter: request.filter,
+      flags,
+      inputKey: request.input.key,
+    };
+    if (w.inputKey !== request.input.key) message.input = request.input.bytes;
+    w.inputKey = request.input.key;
+
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<"timeout">((resolve) => {
+      timer = setTimeout(() => resolve("timeout"), this.options.timeoutMs);
+    });
+    const reply = await Promise.race([w.send(message), timedOut]);
+    clearTimeout(timer);
+
+    if (reply === "timeout") {
+      this.replace();
+      return {
+        ok: false,
+        error: new LroError(
+          "FILTER_ABORTED",
+          `the jq filter was stopped after ${this.options.timeoutMs} ms (time limit); simplify it, or narrow it (select early, use limit)`,
+        ),
+      };
+    }
+    if (reply instanceof Error) {
+      this.replace();
+      const oom = (reply as { code?: string }).code === "ERR_WORKER_OUT_OF_MEMORY";
+      return {
+        ok: false,
+        error: new LroError(
+          "FILTER_ABORTED",
+          oom
+            ? "the jq filter was stopped: its output or working set exceeded the memory limit; narrow the filter or use limit"
+            : `the jq filter was stopped: ${reply.message}`,
+        ),
+      };
+    }
+    if (reply.kind === "no-input") {
+      // The worker lost its copy (it was poisoned and cleared); send it again.
+      w.inputKey = null;
+      return this.execute(request);
+    }
+    if (reply.ok) {
+      const stdout = reply.stdout ?? "";
+      return { ok: true, lines: stdout === "" ? [] : splitLines(stdout) };
+    }
+    if (reply.poisoned) this.replace();
+    return { ok: false, error: jqFailure(reply, program, request.filter, this.options) };
+  }
+}
+
+function splitLines(stdout: string): string[] {
+  const lines = stdout.split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  return lines;
+}
+
+/**
+ * The flags of one run, and the program text jq will actually compile: jq-web
+ * turns each `--argjson NAME JSON` into `--slurpfile` plus a `$NAME[0] as $NAME | `
+ * prefix, and error messages quote that text, so it is mapped back.
+ */
+function buildInvocation(request: JqRunRequest): { flags: string[]; program: string } {
+  const flags = ["-c"];
+  if (request.slurp) flags.push("-s");
+  if (request.nullInput) flags.push("-n");
+  let program = request.filter;
+  for (const [name, value] of Object.entries(request.args ?? {})) {
+    if (typeof value === "string") {
+      flags.push("--arg", name, value);
+    } else {
+      flags.push("--argjson", name, JSON.stringify(value));
+      program = `$${name}[0] as $${name} | ${program}`;
+    }
+  }
+  return { flags, program };
+}
+
+function jqFailure(
+  reply: WorkerReply,
+  program: string,
+  filter: string,
+  options: Required<JqEngineOptions>,
+): LroError {
+  let stderr = (reply.stderr ?? "").trim();
+  if (program !== filter) stderr = stderr.split(program).join(filter);
+  // jq pads the quoted program with spaces; they only confuse a reader.
+  stderr = stderr
+    .split("\n")
+    .map((line) => line.trimEnd())
+    .join("\n");
+  if (reply.poisoned) {
+    const memory = /cannot allocate memory|memory cap|out of memory/i.test(
+      `${stderr}\n${reply.message ?? ""}`,
+    );
+    return new LroError(
+      "FILTER_ABORTED",
+      memory
+        ? `the jq filter was stopped: it needed more than the ${Math.round(options.maxMemoryBytes / 2 ** 20)} MiB memory limit; narrow it (select early, use limit)`
+        : `the jq filter was stopped: ${stderr || reply.message || "jq aborted"}`,
+    );
+  }
+  if (reply.exitCode === 3) {
+    return new LroError("FILTER_INVALID", stderr || "jq: compile error");
+  }
+  return new LroError(
+    "FILTER_INVALID",
+    stderr || `jq exited with status ${reply.exitCode ?? "unknown"} and no message`,
+  );
+}

@@ -1,0 +1,213 @@
+/**
+ * `lro_extract` for `@modelcontextprotocol/sdk` servers: offloaded results
+ * reachable without a shell (the specification's "Native Extraction via MCP
+ * Tools"). Registering it switches the offloader's guidance to the native
+ * template; descriptors keep their `jq_recipes` for shell users.
+ */
+import { basename } from "node:path";
+import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import type { OffloadConfig } from "../config/offload-config.js";
+import { type ExtractResult, LroExtractor } from "../extract/extractor.js";
+import type { JqEngine, JsonValue } from "../extract/jq-engine.js";
+import { offloaderReoffload } from "../extract/reoffload.js";
+import { Offloader } from "../offload/offloader.js";
+import { memoryRecipes } from "../recipes/memory-recipes.js";
+import { offloadResourceUri } from "./offload-resource-uri.js";
+import { OFFLOAD_MIME_TYPE } from "./with-offload.js";
+
+/** Name under which the tool is registered. */
+export const LRO_EXTRACT_TOOL_NAME = "lro_extract";
+
+/** Options of {@link registerLroExtract}: an offloader, or a config to make one. */
+export interface RegisterLroExtractOptions {
+  /** The server's offloader: its config confines reads; its guidance turns native. */
+  offloader?: Offloader;
+  /** Used when no offloader is given (one is created for re-offloading large outputs). */
+  config?: OffloadConfig;
+  /** A jq engine to share (default: a new one owned by the registration). */
+  engine?: JqEngine;
+  /** Add `resource_link`s to derived files of re-offloaded outputs. */
+  resourceLinks?: boolean;
+  /** Clock, epoch ms (expiry checks); default the offloader's or `Date.now`. */
+  now?: () => number;
+}
+
+/** What {@link registerLroExtract} returns. */
+export interface LroExtractRegistration {
+  tool: RegisteredTool;
+  extractor: LroExtractor;
+  offloader: Offloader;
+  /** Remove the tool and stop the jq worker it owns. */
+  close(): Promise<void>;
+}
+
+function recipeList(): string {
+  const light = memoryRecipes("light");
+  const medium = memoryRecipes("medium");
+  const lines = light
+    .slice(0, 8)
+    .map(
+      (r) =>
+        `${r.number}=${r.description}${r.params.length ? ` (params: ${r.params.join(", ")})` : ""}`,
+    );
+  lines.push(
+    `9=${light[8]?.description} at light detail; ${medium[8]?.description} at medium/full`,
+    `10=${light[9]?.description} at light detail; ${medium[9]?.description} at medium/full (params: pattern)`,
+  );
+  return lines.join("; ");
+}
+
+const DESCRIPTION = [
+  "Query an offloaded result file (the file_path of an offload descriptor) without a shell: run a standard recipe or your own jq filter over its records and get jq's output.",
+  `Recipes: ${recipeList()}.`,
+  "Output: one JSON value per line, as `jq -c` prints it (recipe 1 and raw=true print strings without quotes). Outputs above the offload threshold are written to a new file and described instead.",
+  'Parameters reach jq as variables ($namespace, $keyword, ...): e.g. query="select(.namespace == $ns)" with params={"ns": "_semantic/decisions"}.',
+].join("\n");
+
+const jsonValue: z.ZodType<JsonValue> = z.lazy(() =>
+  z.union([
+    z.string(),
+    z.number(),
+    z.boolean(),
+    z.null(),
+    z.array(jsonValue),
+    z.record(z.string(), jsonValue),
+  ]),
+);
+
+const inputSchema = {
+  file_path: z
+    .string()
+    .describe(
+      "The offload file: file_path from the offload descriptor (or its atlatl://offload/ URI)",
+    ),
+  recipe: z
+    .number()
+    .int()
+    .min(1)
+    .max(10)
+    .nullish()
+    .describe("A standard recipe, 1-10 (exactly one of recipe and query)"),
+  query: z
+    .string()
+    .nullish()
+    .describe(
+      'A jq filter run on each record, e.g. "select(.tags | index(\\"api\\")) | .title" (exactly one of recipe and query)',
+    ),
+  params: z
+    .record(z.string(), jsonValue)
+    .nullish()
+    .describe(
+      'Values of the jq variables: recipes 2, 3, 5, 7 and 10 (medium/full) take namespace, keyword, memory_type, tag, pattern; queries any names, e.g. {"ns": "_semantic"} for $ns. Strings arrive like jq --arg, other JSON values like --argjson.',
+    ),
+  slurp: z
+    .boolean()
+    .nullish()
+    .describe(
+      "Custom queries only: the filter sees one array of all records (jq -s), e.g. for length, group_by, sort_by",
+    ),
+  raw: z.boolean().nullish().describe("Custom queries only: print strings without quotes (jq -r)"),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .nullish()
+    .describe("Return at most this many output values (lines)"),
+};
+
+/** Turn an extraction outcome into the tool result. */
+export function extractResultToToolResult(
+  result: ExtractResult,
+  options: { resourceLinks?: boolean } = {},
+): CallToolResult {
+  if (!result.ok) {
+    return {
+      isError: true,
+      content: [{ type: "text", text: `${result.error.code}: ${result.error.message}` }],
+    };
+  }
+  const out: CallToolResult = {
+    content: [{ type: "text", text: result.text }],
+    // For clients and benchmarks that want the numbers; models read the text.
+    _meta: {
+      "atlatl/engine": result.engine,
+      "atlatl/values": result.count,
+      "atlatl/total_values": result.total,
+      "atlatl/source": result.file.name,
+    },
+  };
+  if (result.offloaded) {
+    if (options.resourceLinks) {
+      for (const path of result.offloaded.paths) {
+        out.content.push({
+          type: "resource_link",
+          uri: offloadResourceUri(path),
+          name: basename(path),
+          mimeType: OFFLOAD_MIME_TYPE,
+          description: "Offloaded lro_extract output (JSONL; line 1 is the header)",
+        });
+      }
+    }
+    return out;
+  }
+  if (result.truncated) {
+    out.content.push({
+      type: "text",
+      text: `lro_extract: returned the first ${result.count} of ${result.total} output values (limit).`,
+    });
+  } else if (result.total === 0) {
+    out.content.push({
+      type: "text",
+      text: "lro_extract: the filter produced no output (0 values).",
+    });
+  }
+  return out;
+}
+
+/**
+ * Register `lro_extract` on `server`. Reads are confined to the offloader's
+ * output directory; recipes use a checked TypeScript fast path where it gives
+ * exactly jq's output, and jq itself (sandboxed worker, time and memory
+ * limits) otherwise. Sets `offloader.nativeExtraction`, so offload guidance
+ * points to this tool.
+ */
+export function registerLroExtract(
+  server: McpServer,
+  options: RegisterLroExtractOptions,
+): LroExtractRegistration {
+  const offloader =
+    options.offloader ??
+    (options.config
+      ? new Offloader({ config: options.config, ...(options.now ? { now: options.now } : {}) })
+      : undefined);
+  if (!offloader) throw new TypeError("registerLroExtract needs an offloader or a config");
+  offloader.nativeExtraction = true;
+  const extractor = new LroExtractor({
+    config: offloader.config,
+    ...(options.engine ? { engine: options.engine } : {}),
+    ...(options.now ? { now: options.now } : {}),
+    reoffload: offloaderReoffload(offloader),
+  });
+  const resourceLinks = options.resourceLinks ?? false;
+  const tool = server.registerTool(
+    LRO_EXTRACT_TOOL_NAME,
+    {
+      title: "Extract from an offloaded result",
+      description: DESCRIPTION,
+      inputSchema,
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    async (args) => extractResultToToolResult(await extractor.extract(args), { resourceLinks }),
+  );
+  return {
+    tool,
+    extractor,
+    offloader,
+    async close() {
+      tool.remove();
+      await extractor.close();
+    },
+  };
+}

@@ -1,0 +1,231 @@
+/**
+ * Offload files as MCP resources, for clients that cannot touch the server's
+ * disk: every live file is listed as `atlatl://offload/{file name}` while it
+ * lives, and `resources/read` returns its text (`application/x-ndjson`).
+ *
+ * Paging: a read returns whole lines, at most `pageBytes` of them (default
+ * 1 MiB, always at least one line). Lines are numbered from 0, line 0 being the
+ * header, and `atlatl://offload/{name}?offset=N&limit=M` reads M lines from
+ * line N (M optional). When lines remain, the content's `_meta` carries
+ * `atlatl/next_uri` (the next page), `atlatl/total_lines`, `atlatl/offset` and
+ * `atlatl/lines`; concatenating the pages gives the file byte for byte.
+ * An expired or deleted file drops out of the list and is refused on read.
+ */
+
+import type { RegisteredResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
+import {
+  ErrorCode,
+  type ListResourcesResult,
+  McpError,
+  type ReadResourceResult,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { OffloadConfig } from "../config/offload-config.js";
+import { LroError } from "../errors.js";
+import type { LroEvents } from "../events/events.js";
+import { openOffloadFile } from "../extract/confine.js";
+import { type LoadedOffload, OffloadFileCache } from "../extract/offload-reader.js";
+import { listOffloadFiles } from "../sweep/sweep.js";
+import { OFFLOAD_RESOURCE_PREFIX, offloadResourceUri } from "./offload-resource-uri.js";
+import { OFFLOAD_MIME_TYPE } from "./with-offload.js";
+
+/** Name of the resource template. */
+export const OFFLOAD_RESOURCE_TEMPLATE_NAME = "offload-file";
+
+/** Options of {@link registerOffloadResources}. */
+export interface RegisterOffloadResourcesOptions {
+  /** Where the files are and how long they live. */
+  config: Pick<OffloadConfig, "outputDir" | "ttlSeconds">;
+  /** Largest page returned by one read, in bytes (default 1 MiB). */
+  pageBytes?: number;
+  /** Largest file served at all (default 256 MiB). */
+  maxFileBytes?: number;
+  /** Share the extractor's parsed-file cache (default: a new one). */
+  cache?: OffloadFileCache;
+  /** Events of the offloader: new and expired files notify `list_changed`. */
+  events?: LroEvents;
+  /** Clock, epoch ms. */
+  now?: () => number;
+}
+
+/** What {@link registerOffloadResources} returns. */
+export interface OffloadResourcesRegistration {
+  template: RegisteredResourceTemplate;
+  /** Remove the template and stop listening to events. */
+  close(): void;
+}
+
+interface LineIndex {
+  /** Byte offset of each record line in the body, plus the body's end. */
+  starts: number[];
+}
+
+const lineIndexes = new WeakMap<LoadedOffload, LineIndex>();
+
+function indexLines(file: LoadedOffload): LineIndex {
+  let index = lineIndexes.get(file);
+  if (index) return index;
+  const body = file.body;
+  const starts: number[] = [];
+  let pos = 0;
+  while (pos < body.length) {
+    starts.push(pos);
+    const nl = body.indexOf(0x0a, pos);
+    pos = nl < 0 ? body.length : nl + 1;
+  }
+  starts.push(body.length);
+  index = { starts };
+  lineIndexes.set(file, index);
+  return index;
+}
+
+function invalid(message: string): McpError {
+  return new McpError(ErrorCode.InvalidParams, message);
+}
+
+function parseCount(value: string | null, name: string): number | undefined {
+  if (value === null) return undefined;
+  if (!/^\d{1,15}$/.test(value)) throw invalid(`${name} must be a non-negative integer`);
+  return Number(value);
+}
+
+/** Name, offset and limit of an `atlatl://offload/...` URI. */
+function parseOffloadUri(uri: URL): { name: string; offset: number; limit: number | undefined } {
+  const text = uri.toString();
+  if (!text.startsWith(OFFLOAD_RESOURCE_PREFIX)) throw invalid(`not an offload resource: ${text}`);
+  let name: string;
+  try {
+    name = decodeURIComponent(uri.pathname.replace(/^\//, ""));
+  } catch {
+    throw invalid("malformed offload resource URI");
+  }
+  const offset = parseCount(uri.searchParams.get("offset"), "offset") ?? 0;
+  const limit = parseCount(uri.searchParams.get("limit"), "limit");
+  if (limit === 0) throw invalid("limit must be at least 1");
+  return { name, offset, limit };
+}
+
+/**
+ * Register live offload files as resources on `server` (a resource template
+ * with a `list` callback). Reads go through the same confinement as
+ * `lro_extract`.
+ */
+export function registerOffloadResources(
+  server: McpServer,
+  options: RegisterOffloadResourcesOptions,
+): OffloadResourcesRegistration {
+  const { config } = options;
+  const pageBytes = Math.max(1, options.pageBytes ?? 1 << 20);
+  const maxFileBytes = options.maxFileBytes ?? 256 * 1024 * 1024;
+  const cache = options.cache ?? new OffloadFileCache();
+  const now = options.now ?? Date.now;
+
+  const list = async (): Promise<ListResourcesResult> => {
+    const files = await listOffloadFiles(config.outputDir, { ttlSeconds: config.ttlSeconds, now });
+    return {
+      resources: files.map((f) => ({
+        uri: offloadResourceUri(f.path),
+        name: f.name,
+        title: `Offloaded ${f.operation} result`,
+        mimeType: OFFLOAD_MIME_TYPE,
+        size: f.bytes,
+        description:
+          `Offloaded ${f.operation} result, created ${new Date(f.createdAt).toISOString()}, ` +
+          `available until ${new Date(f.expiresAt).toISOString()}. JSONL: line 0 is the header, ` +
+          "then one record per line; read a page with ?offset=N&limit=M (lines).",
+      })),
+    };
+  };
+
+  const read = async (uri: URL): Promise<ReadResourceResult> => {
+    const { name, offset, limit } = parseOffloadUri(uri);
+    let file: LoadedOffload;
+    try {
+      const opened = await openOffloadFile(name, {
+        outputDir: config.outputDir,
+        ttlSeconds: config.ttlSeconds,
+        now,
+      });
+      try {
+        file = await cache.load(opened, maxFileBytes);
+      } finally {
+        await opened.handle.close().catch(() => {});
+      }
+    } catch (err) {
+      if (err instanceof LroError) throw invalid(`${err.code}: ${err.message}`);
+      throw err;
+    }
+    const { starts } = indexLines(file);
+    const recordLines = starts.length - 1;
+    const totalLines = recordLines + 1;
+    if (offset >= totalLines) {
+      throw invalid(
+        `offset ${offset} is past the end: the file has ${totalLines} lines (0 to ${totalLines - 1})`,
+      );
+    }
+    const headerText = `${file.headerLine}\n`;
+    let text = "";
+    let bytes = 0;
+    let line = offset;
+    const end = Math.min(totalLines, limit === undefined ? totalLines : offset + limit);
+    if (line === 0) {
+      text = headerText;
+      bytes = Buffer.byteLength(headerText);
+      line = 1;
+    }
+    const first = line;
+    while (line < end) {
+      const size = (starts[line] as number) - (starts[line - 1] as number);
+      if (line > offset && bytes + size > pageBytes) break;
+      bytes += size;
+      line++;
+    }
+    if (line > first) {
+      const from = starts[first - 1] as number;
+      const to = starts[line - 1] as number;
+      text += file.body.subarray(from, to).toString("utf8");
+    }
+    const returned = line - offset;
+    const meta: Record<string, unknown> = {
+      "atlatl/total_lines": totalLines,
+      "atlatl/offset": offset,
+      "atlatl/lines": returned,
+    };
+    if (line < totalLines) {
+      // The next page, of the same size when one was asked for.
+      const next = new URL(offloadResourceUri(file.path));
+      next.searchParams.set("offset", String(line));
+      if (limit !== undefined) next.searchParams.set("limit", String(limit));
+      meta["atlatl/next_uri"] = next.toString();
+    }
+    return { contents: [{ uri: uri.toString(), mimeType: OFFLOAD_MIME_TYPE, text, _meta: meta }] };
+  };
+
+  const template = server.registerResource(
+    OFFLOAD_RESOURCE_TEMPLATE_NAME,
+    new ResourceTemplate(`${OFFLOAD_RESOURCE_PREFIX}{name}`, { list }),
+    {
+      title: "Offloaded result files",
+      description:
+        "Large tool results written to JSONL while they live. Line 0 is the header; read pages with ?offset=N&limit=M (lines); a partial read's _meta has atlatl/next_uri.",
+      mimeType: OFFLOAD_MIME_TYPE,
+    },
+    (uri) => read(uri),
+  );
+
+  const unsubscribe: (() => void)[] = [];
+  if (options.events) {
+    const notify = () => {
+      if (server.isConnected()) server.sendResourceListChanged();
+    };
+    unsubscribe.push(options.events.on("OffloadCreated", notify));
+    unsubscribe.push(options.events.on("OffloadFileExpired", notify));
+  }
+  return {
+    template,
+    close() {
+      for (const u of unsubscribe) u();
+      template.remove();
+    },
+  };
+}
