@@ -1,4 +1,24 @@
 export {};
+export { type Conversion, convertJsonValue } from "./mif/convert.js";
+export { MifError, type MifErrorCode } from "./mif/errors.js";
+export {
+  type ExportFormat,
+  type ExportOptions,
+  type ExportReport,
+  exportMemories,
+} from "./mif/export.js";
+export { type MemoryFromMif, mifToMemory } from "./mif/from-mif.js";
+export {
+  DEFAULT_IMPORT_BATCH_SIZE,
+  type ImportOptions,
+  type ImportProgress,
+  type ImportReport,
+  importPath,
+} from "./mif/import.js";
+export { MIF_CONTEXT_URL, STATUS_EXTENSION_KEY, UNMAPPED_EXTENSION_KEY } from "./mif/keys.js";
+export type { ImportRejection } from "./mif/sources.js";
+export { memoryToMif } from "./mif/to-mif.js";
+export { type MifIssue, type MifValidation, validateMifDocument } from "./mif/validate.js";
 export * from "./model/cursor.js";
 export * from "./model/detail.js";
 export * from "./model/memory.js";

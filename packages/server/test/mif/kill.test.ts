@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { createWriteStream } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,12 +22,12 @@ async function writeCorpus(file: string): Promise<string[]> {
     ids.push(memory.id);
     chunk += `${JSON.stringify(memoryToMif(memory))}\n`;
     if (chunk.length > 1 << 20) {
-      if (!out.write(chunk)) await new Promise((r) => out.once("drain", r));
+      if (!out.write(chunk)) await once(out, "drain");
       chunk = "";
     }
   }
   out.end(chunk);
-  await new Promise((r) => out.once("finish", r));
+  await once(out, "finish");
   return ids;
 }
 
