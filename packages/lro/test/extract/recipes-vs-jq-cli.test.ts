@@ -23,14 +23,26 @@ import { makeMemories } from "./memory-fixtures.js";
 
 const JQ = process.env.ATLATL_TEST_JQ ?? "/usr/bin/jq";
 
-/** Run a descriptor command with bash; `-c` re-emission makes the CLI's pretty output parseable. */
-function runShell(command: string, raw: boolean): string {
-  const script = raw ? command : `(${command}) | ${JQ} -c .`;
-  return execFileSync("bash", ["-o", "pipefail", "-c", script], {
+const SEPARATOR = "@@atlatl-case-separator@@";
+
+/**
+ * Run descriptor commands through one `bash` (one process start for a whole
+ * level keeps the test fast); JSON outputs are re-emitted with `jq -c .` so the
+ * CLI's pretty output parses line by line.
+ */
+function runShell(commands: readonly { command: string; raw: boolean }[]): string[] {
+  const script = commands
+    .map(({ command, raw }) => `${raw ? command : `(${command}) | ${JQ} -c .`}\necho ${SEPARATOR}`)
+    .join("\n");
+  const out = execFileSync("bash", ["-o", "pipefail", "-e", "-c", script], {
     encoding: "utf8",
     env: { ...process.env, PATH: `${JQ.replace(/\/jq$/, "")}:${process.env.PATH ?? ""}` },
     maxBuffer: 256 * 1024 * 1024,
   });
+  const parts = out.split(`${SEPARATOR}\n`);
+  parts.pop();
+  expect(parts).toHaveLength(commands.length);
+  return parts;
 }
 
 /** Extra parameter sets per recipe parameter, beyond the descriptor's. */
@@ -77,31 +89,43 @@ afterAll(async () => {
   await h?.close();
 });
 
-async function compare(
-  detail: DetailLevel,
-  recipeNumber: number,
-  params: Partial<Record<RecipeParamName, string>>,
-  expectedCommand?: string,
-) {
+interface Case {
+  recipe: number;
+  params: Partial<Record<RecipeParamName, string>>;
+  /** The descriptor's own command, which the rendered one must equal. */
+  expectedCommand?: string | undefined;
+}
+
+/** Run every case through bash + jq CLI, then through lro_extract, and compare. */
+async function compareAll(detail: DetailLevel, cases: readonly Case[]) {
   const { response } = files.get(detail) as { response: OffloadResponse };
-  const spec = memoryRecipes(detail)[recipeNumber - 1];
-  if (!spec) throw new Error(`no recipe ${recipeNumber}`);
-  const command = renderRecipeCommand(spec, response.file_path, params);
-  if (expectedCommand !== undefined) expect(command).toBe(expectedCommand);
-  const cli = runShell(command, spec.raw);
-  const toolParams = Object.fromEntries(spec.params.map((p) => [p, params[p] as string]));
-  const { isError, text, result } = await h.call({
-    file_path: response.file_path,
-    recipe: recipeNumber,
-    ...(spec.params.length ? { params: toolParams } : {}),
+  const specs = cases.map((c) => {
+    const spec = memoryRecipes(detail)[c.recipe - 1];
+    if (!spec) throw new Error(`no recipe ${c.recipe}`);
+    const command = renderRecipeCommand(spec, response.file_path, c.params);
+    if (c.expectedCommand !== undefined) expect(command).toBe(c.expectedCommand);
+    return { spec, command, raw: spec.raw };
   });
-  expect(isError, text).toBe(false);
-  if (spec.raw) {
-    expect(text).toBe(cli);
-  } else {
-    expect(parseJsonLines(text)).toEqual(parseJsonLines(cli));
+  const cli = runShell(specs);
+  const out: { text: string; engine: unknown }[] = [];
+  for (const [i, { spec }] of specs.entries()) {
+    const params = (cases[i] as Case).params;
+    const toolParams = Object.fromEntries(spec.params.map((p) => [p, params[p] as string]));
+    const { isError, text, result } = await h.call({
+      file_path: response.file_path,
+      recipe: spec.number,
+      ...(spec.params.length ? { params: toolParams } : {}),
+    });
+    const label = `recipe ${spec.number} ${JSON.stringify(toolParams)}`;
+    expect(isError, `${label}: ${text}`).toBe(false);
+    if (spec.raw) {
+      expect(text, label).toBe(cli[i]);
+    } else {
+      expect(parseJsonLines(text), label).toEqual(parseJsonLines(cli[i] as string));
+    }
+    out.push({ text, engine: result._meta?.["atlatl/engine"] });
   }
-  return { text, engine: result._meta?.["atlatl/engine"] };
+  return out;
 }
 
 describe.each(DETAIL_LEVELS)("lro_extract vs bash + jq CLI at %s detail", (detail) => {
@@ -112,27 +136,24 @@ describe.each(DETAIL_LEVELS)("lro_extract vs bash + jq CLI at %s detail", (detai
     };
     expect(response.jq_recipes).toHaveLength(10);
     const params = { ...DEFAULT_RECIPE_PARAMS, ...recipeParamsFromStats(recordStats(records)) };
-    const engines: unknown[] = [];
-    for (let n = 1; n <= 10; n++) {
-      const { engine } = await compare(detail, n, params, response.jq_recipes[n - 1]?.command);
-      engines.push(engine);
-    }
+    const results = await compareAll(
+      detail,
+      response.jq_recipes.map((r, i) => ({ recipe: i + 1, params, expectedCommand: r.command })),
+    );
     // The ten fixed recipes on realistic records take the fast path.
-    expect(engines.filter((e) => e === "fast").length).toBeGreaterThanOrEqual(9);
+    expect(results.map((r) => r.engine)).toEqual(Array(10).fill("fast"));
   });
 
   it("agrees with the CLI on harder parameters (regexes, case folding, empty prefixes)", async () => {
-    const withParams = memoryRecipes(detail).filter((r) => r.params.length > 0);
-    expect(withParams.length).toBeGreaterThanOrEqual(4);
-    let nonEmpty = 0;
-    for (const spec of withParams) {
+    const cases: Case[] = [];
+    for (const spec of memoryRecipes(detail)) {
       for (const name of spec.params) {
-        for (const value of EXTRA[name]) {
-          const { text } = await compare(detail, spec.number, { [name]: value });
-          if (text !== "") nonEmpty++;
-        }
+        for (const value of EXTRA[name])
+          cases.push({ recipe: spec.number, params: { [name]: value } });
       }
     }
-    expect(nonEmpty).toBeGreaterThan(5);
+    expect(cases.length).toBeGreaterThan(15);
+    const results = await compareAll(detail, cases);
+    expect(results.filter((r) => r.text !== "").length).toBeGreaterThan(5);
   });
 });
