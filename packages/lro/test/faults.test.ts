@@ -5,7 +5,15 @@
  * `OffloadWriteFailed` event, and never a partial `atlatl-*.jsonl`.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { chmodSync, mkdirSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
@@ -82,14 +90,14 @@ describe("write failures fall back to a truncated inline result", () => {
         tempPath = path;
         const handle = await nodeOffloadFs.open(path, flags, mode);
         return {
-          async write(buf, offset, length) {
+          async write(data) {
             writes++;
             if (writes === 3) {
               throw Object.assign(new Error("ENOSPC: no space left on device, write"), {
                 code: "ENOSPC",
               });
             }
-            return handle.write(buf, offset, length);
+            return handle.write(data);
           },
           close: () => handle.close(),
         };
@@ -131,6 +139,40 @@ describe("write failures fall back to a truncated inline result", () => {
     expect(basename(e.path ?? "")).toMatch(OFFLOAD_FILE_PATTERN);
     expect(e.error).toContain("no space left");
     expect(ourFiles(d)).toEqual([]);
+  });
+
+  it("a short write (as when a disk fills up) is resumed: the file is complete", async () => {
+    const d = dir();
+    const { events, seen } = recordingEvents();
+    let shortWrites = 0;
+    const stingy: OffloadFs = {
+      ...nodeOffloadFs,
+      async open(path, flags, mode) {
+        const handle = await nodeOffloadFs.open(path, flags, mode);
+        return {
+          async write(data) {
+            // Write only the first half of every string chunk, as write(2) may.
+            if (typeof data === "string") {
+              shortWrites++;
+              const bytes = Buffer.from(data, "utf8");
+              return handle.write(bytes.subarray(0, Math.floor(bytes.length / 2)));
+            }
+            return handle.write(data);
+          },
+          close: () => handle.close(),
+        };
+      },
+    };
+    const records = makeMemories(3000);
+    const o = new Offloader({ config: config(d), events, fs: stingy });
+    const r = await o.offloadRecords({ operation: "recall", detail: "full", records });
+    if (r.kind !== "offloaded") throw new Error(`expected offload, got ${r.kind}`);
+    expect(shortWrites).toBeGreaterThan(1);
+    const text = readFileSync(r.file.path, "utf8");
+    expect(Buffer.byteLength(text)).toBe(r.file.bytes);
+    const lines = text.trimEnd().split("\n");
+    expect(lines.slice(1).map((l) => JSON.parse(l))).toEqual(records);
+    expect(seen.map((e) => e.type)).toEqual(["OffloadCreated"]);
   });
 
   it("a failing rename leaves neither the temp file nor a live file", async () => {

@@ -56,16 +56,31 @@ export async function ensureOutputDir(fs: OffloadFs, dir: string): Promise<void>
   }
 }
 
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** UTF-8 size of a line: its length when ASCII (the common case, no encoding pass). */
+function utf8Bytes(line: string): number {
+  return NON_ASCII.test(line) ? Buffer.byteLength(line, "utf8") : line.length;
+}
+
+/**
+ * Write `text` (whose UTF-8 size is `bytes`) completely. Strings are handed to
+ * Node as strings; a short write (disk filling up) is resumed from the encoded
+ * remainder, so a file is never silently missing bytes.
+ */
 async function writeAll(
   handle: Awaited<ReturnType<OffloadFs["open"]>>,
   text: string,
+  bytes: number,
 ): Promise<number> {
+  const { bytesWritten } = await handle.write(text);
+  if (bytesWritten === bytes) return bytes;
   const buf = Buffer.from(text, "utf8");
-  let offset = 0;
+  let offset = bytesWritten;
   while (offset < buf.length) {
-    const { bytesWritten } = await handle.write(buf, offset, buf.length - offset);
-    if (bytesWritten <= 0) throw new Error("write made no progress");
-    offset += bytesWritten;
+    const { bytesWritten: n } = await handle.write(buf.subarray(offset));
+    if (n <= 0) throw new Error("write made no progress");
+    offset += n;
   }
   return buf.length;
 }
@@ -95,6 +110,8 @@ export interface WriteJsonlOptions {
   headerLine: string;
   /** Record lines, already serialized (no newline). */
   lines: readonly string[];
+  /** Chunk size in UTF-16 units (default 1 MiB). */
+  chunkChars?: number;
   /** Called with the temporary path once it is open (tests kill the process there). */
   onTempOpened?: (tempPath: string) => void;
 }
@@ -110,29 +127,34 @@ export async function writeJsonlFile(
 ): Promise<{ path: string; bytes: number }> {
   const finalPath = join(o.dir, offloadFileName(o.operation, o.id));
   const tempPath = join(o.dir, offloadTempName(o.operation, o.id, process.pid));
+  const chunkChars = o.chunkChars ?? CHUNK_CHARS;
   let handle: Awaited<ReturnType<OffloadFs["open"]>> | undefined;
   let created = false;
   try {
     handle = await o.fs.open(tempPath, "wx", 0o600);
     created = true;
     o.onTempOpened?.(tempPath);
-    let bytes = await writeAll(handle, `${o.headerLine}\n`);
-    // Join lines into ~1 MiB chunks: one syscall per chunk, never a copy of the whole file.
-    let parts: string[] = [];
-    let size = 0;
+    // Header and lines joined into ~1 MiB chunks: one write per chunk, never a
+    // copy of the whole file in memory.
+    let parts: string[] = [o.headerLine];
+    let size = o.headerLine.length + 1;
+    let chunkBytes = utf8Bytes(o.headerLine) + 1;
+    let bytes = 0;
     for (const line of o.lines) {
       parts.push(line);
       size += line.length + 1;
-      if (size >= CHUNK_CHARS) {
+      chunkBytes += utf8Bytes(line) + 1;
+      if (size >= chunkChars) {
         parts.push("");
-        bytes += await writeAll(handle, parts.join("\n"));
+        bytes += await writeAll(handle, parts.join("\n"), chunkBytes);
         parts = [];
         size = 0;
+        chunkBytes = 0;
       }
     }
     if (parts.length > 0) {
       parts.push("");
-      bytes += await writeAll(handle, parts.join("\n"));
+      bytes += await writeAll(handle, parts.join("\n"), chunkBytes);
     }
     const h = handle;
     handle = undefined;
