@@ -1,5 +1,6 @@
 import type { Benchmark } from "./harness.js";
+import { serverImportBenchmark } from "./server-import.js";
 import { serverMcpBenchmark } from "./server-mcp.js";
 
 /** Every benchmark `npm run bench` knows, in run order. Add yours here. */
-export const benchmarks: Benchmark[] = [serverMcpBenchmark];
+export const benchmarks: Benchmark[] = [serverMcpBenchmark, serverImportBenchmark];
