@@ -28,3 +28,21 @@ export function member<T extends "string" | "number">(
   }
   return value as T extends "string" ? string : number;
 }
+
+/** Ids of the hits before the last one of a page, nearest first (fallback anchors). */
+export function previousIds(ids: readonly string[], count = 2): string[] {
+  return ids.slice(Math.max(0, ids.length - 1 - count), -1).reverse();
+}
+
+/** The optional list of fallback anchor ids of a position. */
+export function previousMember(position: Record<string, unknown>): string[] {
+  const value = position.p;
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.some((v) => typeof v !== "string")) {
+    throw invalidArgument(
+      "cursor",
+      "cursor is damaged. Call again without a cursor to start from the first page.",
+    );
+  }
+  return value as string[];
+}

@@ -16,21 +16,21 @@
  * An empty query has no text term: score = (2/3) c + (1/3) recency, so
  * "everything, most trusted and freshest first" still spans [0, 1].
  *
- * Pages: keyset on (score desc, id asc), the exact position after the last
- * hit. The cursor pins the clock (recency does not drift between pages) and a
- * horizon (the store's sequence mark at the first page), so memories captured
- * during the walk never enter it. bm25 reads corpus-wide statistics (row
- * count, document frequencies, average length), so memories added between
- * pages can nudge the relevance of the others slightly, and a hit within that
- * nudge of a page boundary could be skipped or repeated. Over an unchanged
- * store a walk visits every hit exactly once; `list` is the exact walk under
- * concurrent inserts.
+ * Pages: keyset on (score desc, id asc) after the last hit returned. The
+ * cursor pins the clock (recency does not drift between pages) and a horizon
+ * (the store's sequence mark at the first page), so memories captured during
+ * the walk never enter it. bm25 reads corpus-wide statistics, so adding
+ * memories nudges every score; the store therefore re-scores the cursor's last
+ * hit under the current statistics and continues after that value, not the
+ * stale one (see `RankPosition`). A walk visits every hit exactly once unless
+ * two hits swap places across a page boundary between calls; `list` is the
+ * exact walk.
  */
 import { encodeCursor, fingerprint } from "../model/cursor.js";
 import type { Memory } from "../model/memory.js";
 import type { MemoryStore, Scoring } from "../store/store.js";
 import { checkCursorArg, checkLimit, type FilterInput, normalizeFilter } from "./args.js";
-import { member, openCursor } from "./cursor-args.js";
+import { member, openCursor, previousIds, previousMember } from "./cursor-args.js";
 import { fromStoreError, invalidArgument } from "./errors.js";
 import type { ServiceOptions } from "./memory-service.js";
 
@@ -103,12 +103,16 @@ export class RecallService {
 
     let asOf: number;
     let horizon: number;
-    let after: { value: number; id: string } | undefined;
+    let after: { value: number; id: string; previous: string[] } | undefined;
     if (cursor !== undefined) {
       const p = openCursor(cursor, "recall", print);
       asOf = member(p, "t", "number");
       horizon = member(p, "h", "number");
-      after = { value: member(p, "s", "number"), id: member(p, "i", "string") };
+      after = {
+        value: member(p, "s", "number"),
+        id: member(p, "i", "string"),
+        previous: previousMember(p),
+      };
     } else {
       asOf = this.now().getTime();
       horizon = await this.store.horizon();
@@ -132,7 +136,13 @@ export class RecallService {
     const last = page[page.length - 1];
     const next_cursor =
       ranked.length > limit && last
-        ? encodeCursor("recall", print, { s: last.score, i: last.memory.id, h: horizon, t: asOf })
+        ? encodeCursor("recall", print, {
+            s: last.score,
+            i: last.memory.id,
+            p: previousIds(page.map((h) => h.memory.id)),
+            h: horizon,
+            t: asOf,
+          })
         : null;
     return {
       hits: page.map((h) => ({ memory: h.memory, score: clamp01(h.score) })),

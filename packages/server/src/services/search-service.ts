@@ -11,7 +11,7 @@ import { encodeCursor, fingerprint } from "../model/cursor.js";
 import type { Memory } from "../model/memory.js";
 import type { MemoryStore, TextHit } from "../store/store.js";
 import { checkCursorArg, checkLimit, type FilterInput, normalizeFilter } from "./args.js";
-import { member, openCursor } from "./cursor-args.js";
+import { member, openCursor, previousIds, previousMember } from "./cursor-args.js";
 import { fromStoreError, invalidArgument } from "./errors.js";
 import { MAX_QUERY_CHARS } from "./recall-service.js";
 
@@ -68,11 +68,15 @@ export class SearchService {
     const print = fingerprint({ op: "search", query, syntax, filter });
 
     let horizon: number;
-    let after: { value: number; id: string } | undefined;
+    let after: { value: number; id: string; previous: string[] } | undefined;
     if (cursor !== undefined) {
       const p = openCursor(cursor, "search", print);
       horizon = member(p, "h", "number");
-      after = { value: member(p, "r", "number"), id: member(p, "i", "string") };
+      after = {
+        value: member(p, "r", "number"),
+        id: member(p, "i", "string"),
+        previous: previousMember(p),
+      };
     } else {
       horizon = await this.store.horizon();
     }
@@ -94,7 +98,12 @@ export class SearchService {
     const last = page[page.length - 1];
     const next_cursor =
       found.length > limit && last
-        ? encodeCursor("search", print, { r: last.relevance, i: last.memory.id, h: horizon })
+        ? encodeCursor("search", print, {
+            r: last.relevance,
+            i: last.memory.id,
+            p: previousIds(page.map((h) => h.memory.id)),
+            h: horizon,
+          })
         : null;
     return { hits: page.map((h) => ({ memory: h.memory, score: h.relevance })), next_cursor };
   }

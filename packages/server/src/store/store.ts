@@ -36,10 +36,18 @@ export interface ListQuery {
   after?: ListPosition | undefined;
 }
 
-/** Keyset position in a ranked result: rows strictly after (value desc, id asc). */
+/**
+ * Keyset position in a ranked result: rows strictly after (value desc, id asc).
+ * Relevance drifts with corpus statistics as memories are added or removed, so
+ * backends re-anchor on the *current* value of memory `id` when it is still a
+ * hit, else of the first of `previous` that is, and use `value` only when none
+ * is.
+ */
 export interface RankPosition {
   value: number;
   id: string;
+  /** Ids of the hits just before `id`, nearest first: fallback anchors if `id` is gone. */
+  previous?: readonly string[] | undefined;
 }
 
 export interface TextQuery {
@@ -53,7 +61,7 @@ export interface TextQuery {
   syntax: "plain" | "native";
   filter?: MemoryFilter | undefined;
   limit: number;
-  /** Hits strictly after this (relevance, id) position. */
+  /** Hits strictly after this (relevance, id) position (see {@link RankPosition}). */
   after?: RankPosition | undefined;
   /** Only memories whose sequence number is at most this (see {@link MemoryStore.horizon}). */
   horizon?: number | undefined;
@@ -95,7 +103,7 @@ export interface RankQuery {
   filter?: MemoryFilter | undefined;
   scoring: Scoring;
   limit: number;
-  /** Hits strictly after this (score, id) position. */
+  /** Hits strictly after this (score, id) position (see {@link RankPosition}). */
   after?: RankPosition | undefined;
   /** Only memories whose sequence number is at most this. */
   horizon?: number | undefined;

@@ -13,8 +13,8 @@ import type {
   MemoryFilter,
   MemoryStore,
   RankedHit,
+  RankPosition,
   RankQuery,
-  Scoring,
   StoreCapabilities,
   TextHit,
   TextQuery,
@@ -23,6 +23,7 @@ import type {
 import { filterSql, whereClause } from "./filter-sql.js";
 import { plainToFts, queryInvalid } from "./fts-query.js";
 import { migrate } from "./migrations.js";
+import { type RankedSelect, rankedSelect } from "./ranked-sql.js";
 import { fromRow, MEMORY_COLUMNS, type MemoryRow, type RowParams, toRow } from "./row.js";
 
 /** Options of {@link openSqliteStore}. */
@@ -32,12 +33,6 @@ export interface SqliteStoreOptions {
   /** How long a write waits for another process's lock, in ms (default 5000). */
   busyTimeoutMs?: number;
 }
-
-/**
- * FTS5 column weights for bm25 (title, content, tags): a word in the title says
- * more about what a memory is than the same word deep in its content.
- */
-const BM25 = "bm25(memories_fts, 4.0, 1.0, 2.0)";
 
 /** Rows per page of {@link SqliteMemoryStore.iterate}. */
 const ITERATE_PAGE = 500;
@@ -82,21 +77,10 @@ function storeError(err: unknown, context: string): StoreError {
   return new StoreError("BACKEND", `${context}: ${message}`, { cause: err });
 }
 
-/** The SQL score expression of {@link Scoring} over relevance expression `x`, with its params. */
-function scoreSql(x: string, scoring: Scoring): { sql: string; params: unknown[] } {
-  const { weights: w } = scoring;
-  return {
-    sql: `(? * ((${x}) / ((${x}) + ?)) + ? * coalesce(m.confidence, ?) + ? * pow(0.5, max(0.0, ? - m.modified_ms) / ?))`,
-    params: [
-      w.relevance,
-      scoring.relevanceHalf,
-      w.confidence,
-      scoring.defaultConfidence,
-      w.recency,
-      scoring.asOf,
-      scoring.halfLifeMs,
-    ],
-  };
+interface RankedRow {
+  seq: number;
+  relevance: number;
+  score?: number;
 }
 
 /** A {@link MemoryStore} over one SQLite database. */
@@ -236,34 +220,9 @@ export class SqliteMemoryStore implements MemoryStore {
           `The query ${JSON.stringify(query.text)} has no searchable words; give at least one word.`,
         );
       }
-      const { where, params } = filterSql(query.filter);
-      where.unshift("memories_fts MATCH ?");
-      params.unshift(match);
-      if (query.horizon !== undefined) {
-        where.push("m.seq <= ?");
-        params.push(query.horizon);
-      }
-      // Inner: every match with its relevance; outer: keyset, order, limit. The
-      // wide columns are read afterwards for the page only, so the sorter never
-      // carries long content.
-      const inner = `SELECT m.seq AS seq, m.id AS id, -${BM25} AS relevance
-        FROM memories_fts CROSS JOIN memories m ON m.seq = memories_fts.rowid${whereClause(where)}`;
-      let keyset = "";
-      if (query.after) {
-        keyset = " WHERE relevance < ? OR (relevance = ? AND id > ?)";
-        params.push(query.after.value, query.after.value, query.after.id);
-      }
-      const sql = `SELECT seq, relevance FROM (${inner})${keyset} ORDER BY relevance DESC, id ASC LIMIT ?`;
-      const rows = this.runMatch(sql, [...params, query.limit], query.text) as {
-        seq: number;
-        relevance: number;
-      }[];
-      const hits: TextHit[] = [];
-      for (const r of rows) {
-        const memory = this.readBySeq(r.seq);
-        if (memory) hits.push({ memory, relevance: r.relevance });
-      }
-      return hits;
+      const select = { match, filter: query.filter, horizon: query.horizon };
+      const rows = this.ranked("relevance", select, query.after, query.limit, query.text);
+      return this.withMemories(rows, (memory, r) => ({ memory, relevance: r.relevance }));
     });
   }
 
@@ -277,43 +236,84 @@ export class SqliteMemoryStore implements MemoryStore {
           `The query ${JSON.stringify(query.text)} has no searchable words; give at least one word, or an empty query to rank by confidence and recency.`,
         );
       }
-      const { where, params } = filterSql(query.filter);
-      if (query.horizon !== undefined) {
-        where.push("m.seq <= ?");
-        params.push(query.horizon);
-      }
-      let inner: string;
-      let innerParams: unknown[];
-      if (match !== undefined) {
-        const score = scoreSql(`-${BM25}`, query.scoring);
-        inner = `SELECT m.seq AS seq, m.id AS id, -${BM25} AS relevance, ${score.sql} AS score
-          FROM memories_fts CROSS JOIN memories m ON m.seq = memories_fts.rowid
-          ${whereClause(["memories_fts MATCH ?", ...where])}`;
-        innerParams = [...score.params, match, ...params];
-      } else {
-        const score = scoreSql("0.0", query.scoring);
-        inner = `SELECT m.seq AS seq, m.id AS id, 0.0 AS relevance, ${score.sql} AS score
-          FROM memories m${whereClause(where)}`;
-        innerParams = [...score.params, ...params];
-      }
-      let keyset = "";
-      if (query.after) {
-        keyset = " WHERE score < ? OR (score = ? AND id > ?)";
-        innerParams.push(query.after.value, query.after.value, query.after.id);
-      }
-      const sql = `SELECT seq, relevance, score FROM (${inner})${keyset} ORDER BY score DESC, id ASC LIMIT ?`;
-      const rows = this.runMatch(sql, [...innerParams, query.limit], query.text) as {
-        seq: number;
-        relevance: number;
-        score: number;
-      }[];
-      const hits: RankedHit[] = [];
-      for (const r of rows) {
-        const memory = this.readBySeq(r.seq);
-        if (memory) hits.push({ memory, score: r.score, relevance: r.relevance });
-      }
-      return hits;
+      const select = {
+        match,
+        filter: query.filter,
+        horizon: query.horizon,
+        scoring: query.scoring,
+      };
+      const rows = this.ranked("score", select, query.after, query.limit, query.text);
+      return this.withMemories(rows, (memory, r) => ({
+        memory,
+        score: r.score ?? 0,
+        relevance: r.relevance,
+      }));
     });
+  }
+
+  /**
+   * Hits of `select` ordered by `key` desc then id asc, strictly after `after`.
+   * The position is re-anchored on the anchor memory's *current* value when it
+   * is still a hit (else on a previous hit of the page): bm25 depends on corpus
+   * statistics, so values drift as memories are added or removed, and comparing
+   * against the stale value would repeat or skip hits near the page boundary.
+   * Only when no anchor is left does the stored value serve. The SELECT yields narrow rows; the wide columns are
+   * read for the page only, so the sorter never carries long content.
+   */
+  private ranked(
+    key: "relevance" | "score",
+    select: RankedSelect,
+    after: RankPosition | undefined,
+    limit: number,
+    text: string,
+  ): RankedRow[] {
+    let position: { value: number; id: string } | undefined = after;
+    if (after) {
+      for (const id of [after.id, ...(after.previous ?? [])]) {
+        const current = this.currentValue(key, select, id, text);
+        if (current !== undefined) {
+          position = { value: current, id };
+          break;
+        }
+      }
+    }
+    const inner = rankedSelect(select);
+    const params = [...inner.params];
+    let keyset = "";
+    if (position) {
+      keyset = ` WHERE ${key} < ? OR (${key} = ? AND id > ?)`;
+      params.push(position.value, position.value, position.id);
+    }
+    const columns = key === "score" ? "seq, relevance, score" : "seq, relevance";
+    const sql = `SELECT ${columns} FROM (${inner.sql})${keyset} ORDER BY ${key} DESC, id ASC LIMIT ?`;
+    return this.runMatch(sql, [...params, limit], text) as RankedRow[];
+  }
+
+  /** The current `key` value of memory `id` under `select`, if it is a hit. */
+  private currentValue(
+    key: "relevance" | "score",
+    select: RankedSelect,
+    id: string,
+    text: string,
+  ): number | undefined {
+    const seq = this.stmt("SELECT seq FROM memories WHERE id = ?").pluck().get(id) as
+      | number
+      | undefined;
+    if (seq === undefined) return undefined;
+    const anchor = rankedSelect({ ...select, onlySeq: seq });
+    const rows = this.runMatch(`SELECT ${key} AS v FROM (${anchor.sql})`, anchor.params, text) as {
+      v: number;
+    }[];
+    return rows[0]?.v;
+  }
+
+  private withMemories<T>(rows: RankedRow[], make: (memory: Memory, row: RankedRow) => T): T[] {
+    const out: T[] = [];
+    for (const r of rows) {
+      const memory = this.readBySeq(r.seq);
+      if (memory) out.push(make(memory, r));
+    }
+    return out;
   }
 
   /** Run a statement with a MATCH; FTS5 parse errors surface here, at step time. */

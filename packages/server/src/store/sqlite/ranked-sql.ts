@@ -1,0 +1,79 @@
+/**
+ * SQL for ranked reads (search and rank): one SELECT yielding `seq`, `id`,
+ * `relevance` and optionally `score` per hit, which the store wraps with a
+ * keyset, an order and a limit.
+ */
+import type { MemoryFilter, Scoring } from "../store.js";
+import { filterSql, whereClause } from "./filter-sql.js";
+
+/**
+ * bm25 with FTS5 column weights (title, content, tags): a word in the title says
+ * more about what a memory is than the same word deep in its content. Negated,
+ * so that higher is better and a match is >= 0.
+ */
+export const RELEVANCE_SQL = "-bm25(memories_fts, 4.0, 1.0, 2.0)";
+
+export interface RankedSelect {
+  /** FTS5 MATCH expression; undefined selects every memory (relevance 0). */
+  match: string | undefined;
+  filter: MemoryFilter | undefined;
+  /** Only rows with `seq <= horizon`. */
+  horizon: number | undefined;
+  /** When given, a `score` column per {@link Scoring}. */
+  scoring?: Scoring | undefined;
+  /** Restrict to the row with this `seq` (to re-score a cursor's anchor). */
+  onlySeq?: number | undefined;
+}
+
+/** The SQL score expression of {@link Scoring} over relevance expression `x`, with its params. */
+function scoreSql(x: string, scoring: Scoring): { sql: string; params: unknown[] } {
+  const { weights: w } = scoring;
+  return {
+    sql: `(? * ((${x}) / ((${x}) + ?)) + ? * coalesce(m.confidence, ?) + ? * pow(0.5, max(0.0, ? - m.modified_ms) / ?))`,
+    params: [
+      w.relevance,
+      scoring.relevanceHalf,
+      w.confidence,
+      scoring.defaultConfidence,
+      w.recency,
+      scoring.asOf,
+      scoring.halfLifeMs,
+    ],
+  };
+}
+
+/**
+ * The SELECT for `options` and its parameters, in textual order. With a MATCH
+ * the join is forced to start from the full-text index (CROSS JOIN): probing
+ * FTS5 once per row of a filter index would be far slower.
+ */
+export function rankedSelect(options: RankedSelect): { sql: string; params: unknown[] } {
+  const relevance = options.match !== undefined ? RELEVANCE_SQL : "0.0";
+  const score = options.scoring ? scoreSql(relevance, options.scoring) : undefined;
+  const columns = `m.seq AS seq, m.id AS id, ${relevance} AS relevance${score ? `, ${score.sql} AS score` : ""}`;
+  const params: unknown[] = [...(score?.params ?? [])];
+  const conditions: string[] = [];
+  let from = "memories m";
+  if (options.match !== undefined) {
+    from = "memories_fts CROSS JOIN memories m ON m.seq = memories_fts.rowid";
+    conditions.push("memories_fts MATCH ?");
+    params.push(options.match);
+    if (options.onlySeq !== undefined) {
+      // CAST: FTS5 silently ignores a rowid constraint bound as a REAL (every
+      // JS number binds as one), returning every match instead of one row.
+      conditions.push("memories_fts.rowid = CAST(? AS INTEGER)");
+      params.push(options.onlySeq);
+    }
+  } else if (options.onlySeq !== undefined) {
+    conditions.push("m.seq = ?");
+    params.push(options.onlySeq);
+  }
+  const filter = filterSql(options.filter);
+  conditions.push(...filter.where);
+  params.push(...filter.params);
+  if (options.horizon !== undefined) {
+    conditions.push("m.seq <= ?");
+    params.push(options.horizon);
+  }
+  return { sql: `SELECT ${columns} FROM ${from}${whereClause(conditions)}`, params };
+}

@@ -1,0 +1,102 @@
+import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { isStoreError } from "../../src/store/errors.js";
+import { plainToFts, plainTokens } from "../../src/store/sqlite/fts-query.js";
+import { MIGRATIONS } from "../../src/store/sqlite/migrations.js";
+import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
+import { makeMemory } from "./fixtures.js";
+import { describeMemoryStoreContract } from "./store.contract.js";
+
+describeMemoryStoreContract("sqlite :memory:", () => openSqliteStore({ path: ":memory:" }));
+
+describe("SQLite store on disk", () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "atlatl-store-"));
+  });
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("creates private directories and a private file, in WAL mode with migrations recorded", async () => {
+    const path = join(dir, "nested", "deeper", "memories.db");
+    const store = await openSqliteStore({ path });
+    await store.insert(makeMemory());
+    expect(statSync(join(dir, "nested")).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, "nested", "deeper")).mode & 0o777).toBe(0o700);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(statSync(`${path}-wal`).mode & 0o777).toBe(0o600);
+    await store.close();
+
+    const db = new Database(path, { readonly: true });
+    expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+    const versions = db.prepare("SELECT version FROM schema_migrations ORDER BY version").all();
+    expect(versions).toEqual(MIGRATIONS.map((m) => ({ version: m.version })));
+    db.close();
+  });
+
+  it("keeps committed memories across reopen and does not re-run migrations", async () => {
+    const path = join(dir, "memories.db");
+    const first = await openSqliteStore({ path });
+    const memories = [makeMemory({ content: "persisted walrus" }), makeMemory()];
+    await first.upsertMany(memories);
+    await first.close();
+    const second = await openSqliteStore({ path });
+    expect(await second.count()).toBe(2);
+    expect(await second.get(memories[0]?.id ?? "")).toEqual(memories[0]);
+    const hits = await second.search({ text: "walrus", syntax: "plain", limit: 5 });
+    expect(hits).toHaveLength(1);
+    await second.close();
+  });
+
+  it("refuses a database from a newer schema", async () => {
+    const path = join(dir, "memories.db");
+    await (await openSqliteStore({ path })).close();
+    const db = new Database(path);
+    db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)").run(
+      999,
+      "future",
+      new Date().toISOString(),
+    );
+    db.close();
+    const err = await openSqliteStore({ path }).catch((e: unknown) => e);
+    expect(isStoreError(err, "SCHEMA_TOO_NEW")).toBe(true);
+  });
+
+  it("reports an unusable path as OPEN_FAILED", async () => {
+    const blocker = join(dir, "a-file");
+    writeFileSync(blocker, "not a directory");
+    const err = await openSqliteStore({ path: join(blocker, "memories.db") }).catch(
+      (e: unknown) => e,
+    );
+    expect(isStoreError(err, "OPEN_FAILED")).toBe(true);
+    expect((err as Error).message).toContain(blocker);
+  });
+
+  it("fails with CLOSED after close", async () => {
+    const store = await openSqliteStore({ path: ":memory:" });
+    await store.close();
+    const err = await store.count().catch((e: unknown) => e);
+    expect(isStoreError(err, "CLOSED")).toBe(true);
+  });
+});
+
+describe("plain query building", () => {
+  it("quotes every word, ORs them and makes the last a prefix", () => {
+    expect(plainToFts("Database migra")).toBe('"database" OR "migra"*');
+    expect(plainToFts("NOT this: that")).toBe('"not" OR "this" OR "that"*');
+  });
+
+  it("uses no prefix after a trailing separator or for very short words", () => {
+    expect(plainToFts("cache ")).toBe('"cache"');
+    expect(plainToFts("go to")).toBe('"go" OR "to"');
+  });
+
+  it("de-duplicates, keeps Unicode words and yields nothing for punctuation", () => {
+    expect(plainTokens("Café café CAFÉ naïve 東京")).toEqual(["café", "naïve", "東京"]);
+    expect(plainToFts('"()*:-')).toBeUndefined();
+  });
+});

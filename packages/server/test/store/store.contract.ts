@@ -1,0 +1,552 @@
+/**
+ * The MemoryStore contract: behaviour every backend must show. A backend's test
+ * file calls {@link describeMemoryStoreContract} with a factory giving a fresh,
+ * empty store per test (SQLite `:memory:` here; PostgreSQL a fresh schema).
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Memory } from "../../src/model/memory.js";
+import { isStoreError, type StoreErrorCode } from "../../src/store/errors.js";
+import type { MemoryStore, RankQuery, Scoring } from "../../src/store/store.js";
+import { makeMemory, richMemory } from "./fixtures.js";
+
+/** Resolves to the StoreError code `promise` rejects with. */
+async function codeOf(promise: Promise<unknown>): Promise<StoreErrorCode | "resolved" | "other"> {
+  try {
+    await promise;
+    return "resolved";
+  } catch (err) {
+    return isStoreError(err) ? err.code : "other";
+  }
+}
+
+const SCORING: Scoring = {
+  weights: { relevance: 0.7, confidence: 0.2, recency: 0.1 },
+  relevanceHalf: 5,
+  defaultConfidence: 0.5,
+  halfLifeMs: 30 * 86_400_000,
+  asOf: Date.UTC(2025, 6, 1),
+};
+
+/** Filler memories so corpus statistics (bm25 IDF) behave as in a real store. */
+function filler(count: number): Memory[] {
+  const words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"];
+  return Array.from({ length: count }, (_, i) =>
+    makeMemory({
+      title: `Note ${words[i % words.length]} ${i}`,
+      content: `Routine note about ${words[(i * 3) % words.length]} and ${words[(i * 5 + 1) % words.length]}.`,
+    }),
+  );
+}
+
+async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of iterable) out.push(item);
+  return out;
+}
+
+export function describeMemoryStoreContract(
+  name: string,
+  factory: () => Promise<MemoryStore>,
+): void {
+  describe(`MemoryStore contract: ${name}`, () => {
+    let store: MemoryStore;
+    beforeEach(async () => {
+      store = await factory();
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+
+    describe("CRUD", () => {
+      it("round-trips a memory with every structure, unknown leftovers included", async () => {
+        const memory = richMemory();
+        await store.insert(memory);
+        expect(await store.get(memory.id)).toEqual(memory);
+      });
+
+      it("returns undefined for an unknown id", async () => {
+        expect(await store.get("no-such-id")).toBeUndefined();
+      });
+
+      it("refuses a second insert of the same id with DUPLICATE_ID", async () => {
+        const memory = makeMemory();
+        await store.insert(memory);
+        expect(await codeOf(store.insert({ ...memory, title: "other" }))).toBe("DUPLICATE_ID");
+        expect((await store.get(memory.id))?.title).toBe(memory.title);
+      });
+
+      it("updates a stored memory and reports unknown ids", async () => {
+        const memory = makeMemory({ title: "Before" });
+        await store.insert(memory);
+        expect(await store.update({ ...memory, title: "After", tags: ["x"] })).toBe(true);
+        const got = await store.get(memory.id);
+        expect(got?.title).toBe("After");
+        expect(got?.tags).toEqual(["x"]);
+        expect(await store.update(makeMemory())).toBe(false);
+      });
+
+      it("deletes, and a deleted memory is gone from get, list, count and search", async () => {
+        const memory = makeMemory({ content: "zanzibar harbour" });
+        await store.insert(memory);
+        expect(await store.delete(memory.id)).toBe(true);
+        expect(await store.delete(memory.id)).toBe(false);
+        expect(await store.get(memory.id)).toBeUndefined();
+        expect(await store.count()).toBe(0);
+        expect(await store.list({ sort: "created", order: "asc", limit: 10 })).toEqual([]);
+        expect(await store.search({ text: "zanzibar", syntax: "plain", limit: 10 })).toEqual([]);
+      });
+
+      it("getMany keeps the requested order and skips unknown ids", async () => {
+        const [a, b, c] = [makeMemory(), makeMemory(), makeMemory()];
+        await store.upsertMany([a, b, c]);
+        const got = await store.getMany([c.id, "missing", a.id]);
+        expect(got.map((m) => m.id)).toEqual([c.id, a.id]);
+      });
+    });
+
+    describe("upsertMany", () => {
+      it("inserts new ids and updates known ones, idempotently", async () => {
+        const batch = [makeMemory(), makeMemory(), makeMemory()];
+        expect(await store.upsertMany(batch)).toEqual({ inserted: 3, updated: 0 });
+        expect(await store.upsertMany(batch)).toEqual({ inserted: 0, updated: 3 });
+        expect(await store.count()).toBe(3);
+        const changed = { ...batch[1], title: "Changed title" } as Memory;
+        expect(await store.upsertMany([changed, makeMemory()])).toEqual({
+          inserted: 1,
+          updated: 1,
+        });
+        expect((await store.get(changed.id))?.title).toBe("Changed title");
+        expect(await store.count()).toBe(4);
+      });
+
+      it("stores nothing when one row is bad (one transaction)", async () => {
+        const existing = makeMemory({ title: "Existing" });
+        await store.insert(existing);
+        const good = makeMemory();
+        const bad = makeMemory({ created: "not a date" });
+        const err = await store
+          .upsertMany([good, { ...existing, title: "Overwritten" }, bad])
+          .catch((e: unknown) => e);
+        expect(isStoreError(err, "INVALID_MEMORY")).toBe(true);
+        expect((err as Error).message).toMatch(/created/);
+        expect(await store.get(good.id)).toBeUndefined();
+        expect((await store.get(existing.id))?.title).toBe("Existing");
+        expect(await store.count()).toBe(1);
+      });
+
+      it("rejects a memory type the model does not know, storing nothing", async () => {
+        const bad = { ...makeMemory(), memory_type: "dream" } as unknown as Memory;
+        expect(await codeOf(store.upsertMany([makeMemory(), bad]))).toBe("INVALID_MEMORY");
+        expect(await store.count()).toBe(0);
+      });
+
+      it("keeps the full-text index in sync with updates", async () => {
+        const memory = makeMemory({ content: "the quokka sleeps", tags: ["marsupial"] });
+        await store.upsertMany([memory, ...filler(5)]);
+        await store.upsertMany([{ ...memory, content: "the wombat digs", tags: ["burrow"] }]);
+        const find = async (text: string) =>
+          (await store.search({ text, syntax: "plain", limit: 5 })).map((h) => h.memory.id);
+        expect(await find("quokka")).toEqual([]);
+        expect(await find("marsupial")).toEqual([]);
+        expect(await find("wombat")).toEqual([memory.id]);
+        expect(await find("burrow")).toEqual([memory.id]);
+      });
+    });
+
+    describe("filters", () => {
+      it("matches namespace prefixes on whole segments only", async () => {
+        const ns = [
+          "_semantic",
+          "_semantic/decisions",
+          "_semantic/decisions/db",
+          "_semanticx/other",
+          "_semantic-extra",
+          "_episodic/sessions",
+        ];
+        const byNs = new Map(ns.map((n) => [n, makeMemory({ namespace: n })]));
+        await store.upsertMany([...byNs.values()]);
+        const listNs = async (namespace: string) =>
+          (await store.list({ filter: { namespace }, sort: "created", order: "asc", limit: 50 }))
+            .map((m) => m.namespace)
+            .sort();
+        expect(await listNs("_semantic")).toEqual([
+          "_semantic",
+          "_semantic/decisions",
+          "_semantic/decisions/db",
+        ]);
+        expect(await listNs("_semantic/decisions")).toEqual([
+          "_semantic/decisions",
+          "_semantic/decisions/db",
+        ]);
+        expect(await listNs("_semantic/dec")).toEqual([]);
+        expect(await store.count({ namespace: "_episodic" })).toBe(1);
+      });
+
+      it("requires every listed tag", async () => {
+        const a = makeMemory({ tags: ["db", "decision"] });
+        const b = makeMemory({ tags: ["db"] });
+        const c = makeMemory({ tags: ["decision", "ui"] });
+        await store.upsertMany([a, b, c]);
+        const ids = async (tags: string[]) =>
+          (await store.list({ filter: { tags }, sort: "created", order: "asc", limit: 10 })).map(
+            (m) => m.id,
+          );
+        expect(await ids(["db"])).toEqual([a.id, b.id]);
+        expect(await ids(["db", "decision"])).toEqual([a.id]);
+        expect(await ids(["decision", "missing"])).toEqual([]);
+        expect(await ids(["DB"])).toEqual([]);
+      });
+
+      it("filters by type and by status, active by default", async () => {
+        const sem = makeMemory();
+        const epi = makeMemory({ memory_type: "episodic", namespace: "_episodic/general" });
+        const old = makeMemory({ status: "archived" });
+        await store.upsertMany([sem, epi, old]);
+        expect(await store.count()).toBe(2);
+        expect(await store.count({ status: "any" })).toBe(3);
+        expect(await store.count({ status: "archived" })).toBe(1);
+        expect(await store.count({ memory_type: "episodic" })).toBe(1);
+        const hits = await store.search({
+          text: "content",
+          syntax: "plain",
+          filter: { memory_type: "semantic", status: "any" },
+          limit: 10,
+        });
+        expect(hits.map((h) => h.memory.id).sort()).toEqual([sem.id, old.id].sort());
+      });
+    });
+
+    describe("list and iterate", () => {
+      it("orders by each sort key both ways and continues strictly after a position", async () => {
+        const memories = ["delta", "Alpha", "charlie", "bravo"].map((t, i) =>
+          makeMemory({
+            title: t,
+            created: new Date(Date.UTC(2025, 1, 1 + i)).toISOString(),
+            modified: new Date(Date.UTC(2025, 5, 10 - i)).toISOString(),
+          }),
+        );
+        await store.upsertMany(memories);
+        const titles = async (sort: "created" | "modified" | "title", order: "asc" | "desc") =>
+          (await store.list({ sort, order, limit: 10 })).map((m) => m.title);
+        expect(await titles("created", "asc")).toEqual(["delta", "Alpha", "charlie", "bravo"]);
+        expect(await titles("created", "desc")).toEqual(["bravo", "charlie", "Alpha", "delta"]);
+        expect(await titles("modified", "asc")).toEqual(["bravo", "charlie", "Alpha", "delta"]);
+        expect(await titles("title", "asc")).toEqual(["Alpha", "bravo", "charlie", "delta"]);
+        expect(await titles("title", "desc")).toEqual(["delta", "charlie", "bravo", "Alpha"]);
+        const after = await store.list({
+          sort: "title",
+          order: "asc",
+          limit: 10,
+          after: { key: "bravo", id: memories[3]?.id ?? "" },
+        });
+        expect(after.map((m) => m.title)).toEqual(["charlie", "delta"]);
+      });
+
+      it("breaks ties on the sort key by id, so keyset pages never skip or repeat", async () => {
+        const created = "2025-03-01T00:00:00.000Z";
+        const same = Array.from({ length: 7 }, () => makeMemory({ created, modified: created }));
+        await store.upsertMany([...same].reverse());
+        const seen: string[] = [];
+        let after: { key: number; id: string } | undefined;
+        for (;;) {
+          const page = await store.list({ sort: "created", order: "desc", limit: 3, after });
+          seen.push(...page.map((m) => m.id));
+          const last = page[page.length - 1];
+          if (!last || page.length < 3) break;
+          after = { key: Date.parse(last.created), id: last.id };
+        }
+        expect(seen).toEqual(
+          same
+            .map((m) => m.id)
+            .sort()
+            .reverse(),
+        );
+      });
+
+      it("iterates every matching memory in (created, id) order across pages", async () => {
+        const many = Array.from({ length: 1203 }, (_, i) =>
+          makeMemory({
+            created: new Date(Date.UTC(2025, 0, 1) + (i % 400) * 1000).toISOString(),
+            status: i % 10 === 0 ? "archived" : "active",
+          }),
+        );
+        await store.upsertMany([...many].reverse());
+        const all = await collect(store.iterate({ status: "any" }));
+        const expected = [...many]
+          .sort((a, b) => Date.parse(a.created) - Date.parse(b.created) || (a.id < b.id ? -1 : 1))
+          .map((m) => m.id);
+        expect(all.map((m) => m.id)).toEqual(expected);
+        const active = await collect(store.iterate());
+        expect(active).toHaveLength(many.filter((m) => m.status === "active").length);
+      });
+    });
+
+    describe("full-text search", () => {
+      it("ranks a title match above a single mention in the content", async () => {
+        const titled = makeMemory({
+          title: "Kubernetes rollout plan",
+          content: "Roll out kubernetes in three waves.",
+        });
+        const mention = makeMemory({
+          title: "Weekly notes",
+          content: "Many topics this week; kubernetes came up once among budget and hiring.",
+        });
+        await store.upsertMany([mention, titled, ...filler(30)]);
+        const hits = await store.search({ text: "kubernetes", syntax: "plain", limit: 10 });
+        expect(hits.map((h) => h.memory.id)).toEqual([titled.id, mention.id]);
+        expect(hits[0]?.relevance).toBeGreaterThan(hits[1]?.relevance ?? Number.POSITIVE_INFINITY);
+        expect(hits.every((h) => h.relevance >= 0)).toBe(true);
+      });
+
+      it("treats plain text as words: operators and punctuation are just words", async () => {
+        const m = makeMemory({ content: "Use NOT null columns: gpt-4 said so (really)." });
+        await store.upsertMany([m, ...filler(10)]);
+        for (const text of ['NOT null "columns', "gpt-4 (really", "said AND so", "columns:"]) {
+          const hits = await store.search({ text, syntax: "plain", limit: 5 });
+          expect(hits.map((h) => h.memory.id)).toContain(m.id);
+        }
+      });
+
+      it("matches the last plain word as a prefix and stems words", async () => {
+        const m = makeMemory({ content: "The database migrations finished overnight." });
+        await store.upsertMany([m, ...filler(10)]);
+        const ids = async (text: string) =>
+          (await store.search({ text, syntax: "plain", limit: 5 })).map((h) => h.memory.id);
+        expect(await ids("migra")).toEqual([m.id]);
+        expect(await ids("migration")).toEqual([m.id]);
+        expect(await ids("overnight databases")).toEqual([m.id]);
+      });
+
+      it("fails with QUERY_INVALID when plain text has no words", async () => {
+        expect(await codeOf(store.search({ text: " ?! ", syntax: "plain", limit: 5 }))).toBe(
+          "QUERY_INVALID",
+        );
+      });
+
+      it("supports native syntax where the backend has it", async () => {
+        if (!store.capabilities.nativeQuerySyntax) return;
+        const both = makeMemory({ content: "redis cache eviction" });
+        const one = makeMemory({ content: "redis pub sub" });
+        await store.upsertMany([both, one, ...filler(10)]);
+        const ids = async (text: string) =>
+          (await store.search({ text, syntax: "native", limit: 5 })).map((h) => h.memory.id);
+        expect(await ids("redis AND cache")).toEqual([both.id]);
+        expect(await ids('"redis pub"')).toEqual([one.id]);
+        expect((await ids("redis NOT cache")).sort()).toEqual([one.id]);
+      });
+
+      it("turns native syntax errors into QUERY_INVALID and keeps working", async () => {
+        await store.upsertMany([makeMemory({ content: "still here" })]);
+        for (const text of ['"unterminated', "foo AND", "(a OR", "nosuchcolumn: x", "*", "c-d"]) {
+          const err = await store
+            .search({ text, syntax: "native", limit: 5 })
+            .catch((e: unknown) => e);
+          expect(isStoreError(err, "QUERY_INVALID"), text).toBe(true);
+          expect((err as Error).message).toContain(JSON.stringify(text));
+        }
+        const ok = await store.search({ text: "still", syntax: "native", limit: 5 });
+        expect(ok).toHaveLength(1);
+      });
+
+      it("pages by (relevance, id) and honours the horizon", async () => {
+        const matches = Array.from({ length: 9 }, (_, i) =>
+          makeMemory({ content: `penguin ${"colony ".repeat(i % 3)}` }),
+        );
+        await store.upsertMany([...matches, ...filler(10)]);
+        const horizon = await store.horizon();
+        const all = await store.search({ text: "penguin", syntax: "plain", limit: 100 });
+        expect(all).toHaveLength(9);
+        await store.upsertMany([makeMemory({ content: "penguin newcomer" })]);
+        const paged: string[] = [];
+        let after: { value: number; id: string } | undefined;
+        for (;;) {
+          const page = await store.search({
+            text: "penguin",
+            syntax: "plain",
+            limit: 4,
+            after,
+            horizon,
+          });
+          paged.push(...page.map((h) => h.memory.id));
+          const last = page[page.length - 1];
+          if (!last || page.length < 4) break;
+          after = { value: last.relevance, id: last.memory.id };
+        }
+        expect(new Set(paged).size).toBe(9);
+        expect(paged.sort()).toEqual(all.map((h) => h.memory.id).sort());
+      });
+    });
+
+    describe("ranked walks while memories are added", () => {
+      it("visit every original hit exactly once although bm25 statistics shift", async () => {
+        // Distinct term frequencies give distinct scores, so no two hits can swap.
+        const originals = Array.from({ length: 24 }, (_, i) =>
+          makeMemory({
+            content: `${"glacier ".repeat(1 + (i % 12))} survey ${i}`,
+            confidence: (i % 5) / 5,
+          }),
+        );
+        await store.upsertMany([...originals, ...filler(40)]);
+        const horizon = await store.horizon();
+        const walk = async (kind: "search" | "rank") => {
+          const seen: string[] = [];
+          let after: { value: number; id: string } | undefined;
+          for (let page = 0; page < 20; page++) {
+            const hits =
+              kind === "search"
+                ? (
+                    await store.search({
+                      text: "glacier",
+                      syntax: "plain",
+                      limit: 5,
+                      after,
+                      horizon,
+                    })
+                  ).map((h) => ({ id: h.memory.id, value: h.relevance }))
+                : (
+                    await store.rank({
+                      text: "glacier",
+                      scoring: SCORING,
+                      limit: 5,
+                      after,
+                      horizon,
+                    })
+                  ).map((h) => ({ id: h.memory.id, value: h.score }));
+            seen.push(...hits.map((h) => h.id));
+            // Many new memories with the query word: document frequency and N change.
+            await store.upsertMany(
+              Array.from({ length: 15 }, () => makeMemory({ content: "glacier glacier newcomer" })),
+            );
+            const last = hits[hits.length - 1];
+            if (!last || hits.length < 5) break;
+            after = { value: last.value, id: last.id };
+          }
+          return seen;
+        };
+        for (const kind of ["search", "rank"] as const) {
+          const seen = await walk(kind);
+          expect(seen.length, kind).toBe(originals.length);
+          expect(new Set(seen).size, kind).toBe(originals.length);
+        }
+      });
+
+      it("re-anchor on an earlier hit of the page when the last one is deleted", async () => {
+        const hits = Array.from({ length: 6 }, (_, i) =>
+          makeMemory({ content: `${"fjord ".repeat(i + 1)}`, confidence: 0.5 }),
+        );
+        await store.upsertMany([...hits, ...filler(10)]);
+        const all = (await store.search({ text: "fjord", syntax: "plain", limit: 10 })).map(
+          (h) => h.memory.id,
+        );
+        const first = await store.search({ text: "fjord", syntax: "plain", limit: 3 });
+        const [a, b, anchor] = first;
+        if (!a || !b || !anchor) throw new Error("short page");
+        // Deleting a matching memory raises every other relevance (IDF grows).
+        await store.delete(anchor.memory.id);
+        const rest = await store.search({
+          text: "fjord",
+          syntax: "plain",
+          limit: 10,
+          after: {
+            value: anchor.relevance,
+            id: anchor.memory.id,
+            previous: [b.memory.id, a.memory.id],
+          },
+        });
+        expect(rest.map((h) => h.memory.id)).toEqual(all.slice(3));
+      });
+    });
+
+    describe("rank", () => {
+      const rank = (q: Partial<RankQuery>) =>
+        store.rank({ text: "", scoring: SCORING, limit: 50, ...q });
+
+      it("scores in [0, 1], best first, and relevance decides among equals", async () => {
+        const modified = new Date(SCORING.asOf).toISOString();
+        const strong = makeMemory({ title: "Tide tables", content: "tide tide tide", modified });
+        const weak = makeMemory({ content: "a long note that mentions the tide once", modified });
+        await store.upsertMany([weak, strong, ...filler(20)]);
+        const hits = await rank({ text: "tide" });
+        expect(hits.map((h) => h.memory.id)).toEqual([strong.id, weak.id]);
+        for (const h of hits) {
+          expect(h.score).toBeGreaterThanOrEqual(0);
+          expect(h.score).toBeLessThanOrEqual(1);
+        }
+      });
+
+      it("uses confidence and recency: equal text, higher confidence and fresher first", async () => {
+        const asOf = new Date(SCORING.asOf);
+        const old = new Date(SCORING.asOf - 365 * 86_400_000).toISOString();
+        const content = "orbital mechanics note";
+        const sure = makeMemory({ content, confidence: 0.95, modified: asOf.toISOString() });
+        const unsure = makeMemory({ content, confidence: 0.1, modified: asOf.toISOString() });
+        const stale = makeMemory({ content, confidence: 0.95, modified: old });
+        await store.upsertMany([unsure, stale, sure, ...filler(20)]);
+        const hits = await rank({ text: "orbital" });
+        expect(hits.map((h) => h.memory.id)).toEqual([sure.id, stale.id, unsure.id]);
+        // The documented formula, recomputed from the returned relevance.
+        const first = hits[0];
+        if (!first) throw new Error("no hit");
+        const r = first.relevance / (first.relevance + SCORING.relevanceHalf);
+        expect(first.score).toBeCloseTo(0.7 * r + 0.2 * 0.95 + 0.1, 10);
+      });
+
+      it("ranks every filtered memory by confidence and recency when the text is empty", async () => {
+        const a = makeMemory({ confidence: 0.2 });
+        const b = makeMemory({ confidence: 0.9 });
+        const c = makeMemory({
+          confidence: null,
+          namespace: "_episodic/x",
+          memory_type: "episodic",
+        });
+        await store.upsertMany([a, b, c]);
+        const hits = await rank({
+          scoring: { ...SCORING, weights: { relevance: 0, confidence: 1, recency: 0 } },
+        });
+        expect(hits.map((h) => h.memory.id)).toEqual([b.id, c.id, a.id]);
+        expect(hits.map((h) => h.score)).toEqual([0.9, 0.5, 0.2]);
+        const filtered = await rank({ filter: { memory_type: "episodic" } });
+        expect(filtered.map((h) => h.memory.id)).toEqual([c.id]);
+      });
+
+      it("continues strictly after a (score, id) position", async () => {
+        const many = Array.from({ length: 12 }, (_, i) =>
+          makeMemory({ content: "lighthouse keeper log", confidence: (i % 4) / 4 }),
+        );
+        await store.upsertMany(many);
+        const all = await rank({ text: "lighthouse" });
+        const firstPage = await rank({ text: "lighthouse", limit: 5 });
+        const last = firstPage[4];
+        if (!last) throw new Error("short page");
+        const rest = await rank({
+          text: "lighthouse",
+          after: { value: last.score, id: last.memory.id },
+        });
+        expect([...firstPage, ...rest].map((h) => h.memory.id)).toEqual(
+          all.map((h) => h.memory.id),
+        );
+      });
+    });
+
+    describe("horizon", () => {
+      it("grows with inserts but not with updates", async () => {
+        const start = await store.horizon();
+        const m = makeMemory();
+        await store.insert(m);
+        const afterInsert = await store.horizon();
+        expect(afterInsert).toBeGreaterThan(start);
+        await store.update({ ...m, title: "changed" });
+        expect(await store.horizon()).toBe(afterInsert);
+        const fresh = makeMemory();
+        await store.insert(fresh);
+        const hits = await store.rank({
+          text: "",
+          scoring: SCORING,
+          limit: 10,
+          horizon: afterInsert,
+        });
+        expect(hits.map((h) => h.memory.id)).toEqual([m.id]);
+      });
+    });
+  });
+}
