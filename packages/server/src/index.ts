@@ -10,6 +10,7 @@ export {
 export { type MemoryFromMif, mifToMemory } from "./mif/from-mif.js";
 export {
   DEFAULT_IMPORT_BATCH_SIZE,
+  formatRejection,
   type ImportOptions,
   type ImportProgress,
   type ImportReport,

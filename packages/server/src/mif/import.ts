@@ -143,3 +143,12 @@ export async function importPath(
   await flush();
   return report;
 }
+
+/** One line for a person: `file:line: /pointer message` (line and pointer when known). */
+export function formatRejection(rejection: ImportRejection): string {
+  const where =
+    rejection.line !== undefined ? `${rejection.file}:${rejection.line}` : rejection.file;
+  const pointer = rejection.pointer ? `${rejection.pointer} ` : "";
+  const id = rejection.id !== undefined ? ` (id ${rejection.id})` : "";
+  return `${where}: ${pointer}${rejection.message}${id}`;
+}

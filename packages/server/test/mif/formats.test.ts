@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MifError } from "../../src/mif/errors.js";
-import { importPath } from "../../src/mif/import.js";
+import { formatRejection, importPath } from "../../src/mif/import.js";
+import type { ImportRejection } from "../../src/mif/sources.js";
 import type { Memory } from "../../src/model/memory.js";
 import { allMemories, memoryStore, mifDoc, tempDir, writeFiles } from "./helpers.js";
 
@@ -59,6 +60,9 @@ describe("JSONL", () => {
       [file, 8, ""],
     ]);
     expect(report.rejected[0]?.message).toMatch(/malformed JSON on line 4/);
+    expect(formatRejection(report.rejected[2] as ImportRejection)).toBe(
+      `${file}:7: /memoryType must be one of "semantic", "episodic", "procedural" (id j2)`,
+    );
     // A record line is a complete memory: it comes back exactly as written.
     expect(await store.get("rec-1")).toEqual(record);
     expect((await store.get("j1"))?.content).toContain("PostgreSQL");
