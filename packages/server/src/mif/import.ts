@@ -144,11 +144,13 @@ export async function importPath(
   return report;
 }
 
-/** One line for a person: `file:line: /pointer message` (line and pointer when known). */
+/**
+ * One line for a person: `file[:line]: message (id X)`. Schema messages already name
+ * their JSON pointers (`/memoryType must be one of ...`).
+ */
 export function formatRejection(rejection: ImportRejection): string {
   const where =
     rejection.line !== undefined ? `${rejection.file}:${rejection.line}` : rejection.file;
-  const pointer = rejection.pointer ? `${rejection.pointer} ` : "";
   const id = rejection.id !== undefined ? ` (id ${rejection.id})` : "";
-  return `${where}: ${pointer}${rejection.message}${id}`;
+  return `${where}: ${rejection.message}${id}`;
 }
