@@ -77,7 +77,7 @@ function rename(
 }
 
 const FRONT_MATTER = /^\uFEFF?---[ \t]*\r?\n/;
-const CLOSING = /^(?:---|\.\.\.)[ \t]*$/m;
+const CLOSING = /^(?:---|\.\.\.)[ \t]*\r?$/m;
 
 /** Split a Markdown file into its YAML front matter and body. */
 function splitFrontMatter(

@@ -126,6 +126,19 @@ describe("malformed files", () => {
     expect(byFile["open.memory.md"]?.message).toMatch(/not closed/);
   });
 
+  it("reads Markdown with a byte-order mark and CRLF line endings", async () => {
+    const dir = tempDir();
+    const text =
+      "\uFEFF---\r\nid: crlf\r\ntype: semantic\r\ncreated: 2026-01-15T10:30:00Z\r\n---\r\n\r\n# Windows note\r\nBody.\r\n";
+    writeFiles(dir, { "w.memory.md": text });
+    const store = await memoryStore();
+    expect((await importPath(store, dir)).rejected).toEqual([]);
+    expect(await store.get("crlf")).toMatchObject({
+      title: "Windows note",
+      content: "# Windows note\r\nBody.",
+    });
+  });
+
   it("fails with PATH_NOT_FOUND for a path that does not exist", async () => {
     const store = await memoryStore();
     await expect(importPath(store, join(tempDir(), "nope"))).rejects.toMatchObject({
