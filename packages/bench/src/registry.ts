@@ -1,6 +1,11 @@
 import type { Benchmark } from "./harness.js";
+import { lroEngineBenchmark } from "./lro-engine.js";
 import { serverImportBenchmark } from "./server-import.js";
 import { serverMcpBenchmark } from "./server-mcp.js";
 
 /** Every benchmark `npm run bench` knows, in run order. Add yours here. */
-export const benchmarks: Benchmark[] = [serverMcpBenchmark, serverImportBenchmark];
+export const benchmarks: Benchmark[] = [
+  serverMcpBenchmark,
+  lroEngineBenchmark,
+  serverImportBenchmark,
+];

@@ -20,6 +20,7 @@ export {
   buildMemoryDescriptor,
   type MemoryDescriptorInput,
   type RecordStats,
+  RecordStatsAccumulator,
   recipeParamsFromStats,
   recordStats,
   renderMemoryRecipes,
@@ -33,8 +34,10 @@ export {
   estimateLines,
   estimateTokens,
   isLatinText,
+  LineMeter,
   type LinesEstimate,
   loadTokenizer,
+  utf8Length,
 } from "./estimate/estimate.js";
 export * from "./events/events.js";
 export {

@@ -21,6 +21,9 @@ export {
 } from "./materialize/offload-fs.js";
 export {
   ensureOutputDir,
+  type JsonlWriter,
+  type JsonlWriterOptions,
+  openJsonlWriter,
   WriteFailedError,
   type WriteJsonlOptions,
   writeJsonlFile,

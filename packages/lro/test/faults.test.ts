@@ -90,14 +90,14 @@ describe("write failures fall back to a truncated inline result", () => {
         tempPath = path;
         const handle = await nodeOffloadFs.open(path, flags, mode);
         return {
-          async write(data) {
+          async write(data, position) {
             writes++;
             if (writes === 3) {
               throw Object.assign(new Error("ENOSPC: no space left on device, write"), {
                 code: "ENOSPC",
               });
             }
-            return handle.write(data);
+            return handle.write(data, position);
           },
           close: () => handle.close(),
         };
@@ -150,14 +150,14 @@ describe("write failures fall back to a truncated inline result", () => {
       async open(path, flags, mode) {
         const handle = await nodeOffloadFs.open(path, flags, mode);
         return {
-          async write(data) {
+          async write(data, position) {
             // Write only the first half of every string chunk, as write(2) may.
             if (typeof data === "string") {
               shortWrites++;
               const bytes = Buffer.from(data, "utf8");
-              return handle.write(bytes.subarray(0, Math.floor(bytes.length / 2)));
+              return handle.write(bytes.subarray(0, Math.floor(bytes.length / 2)), position);
             }
-            return handle.write(data);
+            return handle.write(data, position);
           },
           close: () => handle.close(),
         };

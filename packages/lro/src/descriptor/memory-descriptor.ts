@@ -31,22 +31,33 @@ function bump(counts: Map<string, number>, key: unknown): void {
   if (typeof key === "string") counts.set(key, (counts.get(key) ?? 0) + 1);
 }
 
+/** Counts namespaces, memory types and tags record by record (no need to keep them). */
+export class RecordStatsAccumulator {
+  private readonly ns = new Map<string, number>();
+  private readonly types = new Map<string, number>();
+  private readonly tags = new Map<string, number>();
+
+  add(record: object): void {
+    const r = record as Record<string, unknown>;
+    bump(this.ns, r.namespace);
+    bump(this.types, r.memory_type);
+    if (Array.isArray(r.tags)) for (const t of r.tags) bump(this.tags, t);
+  }
+
+  result(): RecordStats {
+    return {
+      namespaces: ranked(this.ns),
+      topMemoryType: ranked(this.types)[0],
+      topTag: ranked(this.tags)[0],
+    };
+  }
+}
+
 /** Count namespaces, memory types and tags of the (projected) records. */
 export function recordStats(records: readonly object[]): RecordStats {
-  const ns = new Map<string, number>();
-  const types = new Map<string, number>();
-  const tags = new Map<string, number>();
-  for (const rec of records) {
-    const r = rec as Record<string, unknown>;
-    bump(ns, r.namespace);
-    bump(types, r.memory_type);
-    if (Array.isArray(r.tags)) for (const t of r.tags) bump(tags, t);
-  }
-  return {
-    namespaces: ranked(ns),
-    topMemoryType: ranked(types)[0],
-    topTag: ranked(tags)[0],
-  };
+  const acc = new RecordStatsAccumulator();
+  for (const r of records) acc.add(r);
+  return acc.result();
 }
 
 /**

@@ -57,26 +57,90 @@ export interface LinesEstimate {
   tokenized: Map<number, number>;
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: all of ASCII, U+0000 included.
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** UTF-8 size of `text` (surrogate pairs as 4 bytes, a lone surrogate as U+FFFD's 3). */
+export function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) bytes += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        bytes += 2;
+        i++;
+      } else bytes += 2;
+    } else bytes += 2;
+  }
+  return bytes;
+}
+
 /**
- * Estimate serialized record lines as one result set: the Latin lines' characters
- * are summed before dividing (so one more character past `4 * threshold` tips the
- * decision), non-Latin lines are tokenized and added.
+ * Measures serialized lines one by one as one result set: Latin lines' characters
+ * are summed before dividing (so one character past `4 * threshold` tips the
+ * decision), non-Latin lines are tokenized and added. Also reports each line's
+ * UTF-8 size, found in the same scan, so the writer needs no encoding pass.
  */
+export class LineMeter {
+  latinChars = 0;
+  tokenizedSum = 0;
+  /** Token counts of the non-Latin lines, by index. */
+  readonly tokenized = new Map<number, number>();
+  private count: CountTokens | undefined;
+
+  /** Estimated tokens of the lines so far. */
+  get tokens(): number {
+    return Math.ceil(this.latinChars / 4) + this.tokenizedSum;
+  }
+
+  /**
+   * Measure line `index`; returns its UTF-8 size, or -1 (nothing counted) when it
+   * needs the tokenizer and that is not loaded yet: `await ready()` and call again.
+   */
+  add(line: string, index: number): number {
+    if (!NON_ASCII.test(line)) {
+      this.latinChars += line.length;
+      return line.length;
+    }
+    if (!NON_LATIN.test(line)) {
+      this.latinChars += line.length;
+      return utf8Length(line);
+    }
+    if (!this.count) return -1;
+    const n = this.count(line);
+    this.tokenized.set(index, n);
+    this.tokenizedSum += n;
+    return utf8Length(line);
+  }
+
+  /** Load the tokenizer (once per process). */
+  async ready(): Promise<void> {
+    this.count ??= await loadTokenizer();
+  }
+
+  /** Measure, loading the tokenizer first if this line needs it. */
+  async addAsync(line: string, index: number): Promise<number> {
+    const bytes = this.add(line, index);
+    if (bytes >= 0) return bytes;
+    await this.ready();
+    return this.add(line, index);
+  }
+
+  /** The totals as a {@link LinesEstimate}. */
+  snapshot(): LinesEstimate {
+    return { tokens: this.tokens, latinChars: this.latinChars, tokenized: this.tokenized };
+  }
+}
+
+/** Estimate serialized record lines as one result set (see {@link LineMeter}). */
 export async function estimateLines(lines: readonly string[]): Promise<LinesEstimate> {
-  let latinChars = 0;
-  let tokenizedSum = 0;
-  const tokenized = new Map<number, number>();
-  let count: CountTokens | undefined;
+  const meter = new LineMeter();
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
-    if (!NON_LATIN.test(line)) {
-      latinChars += line.length;
-      continue;
-    }
-    count ??= await loadTokenizer();
-    const n = count(line);
-    tokenized.set(i, n);
-    tokenizedSum += n;
+    if (meter.add(line, i) < 0) await meter.addAsync(line, i);
   }
-  return { tokens: Math.ceil(latinChars / 4) + tokenizedSum, latinChars, tokenized };
+  return meter.snapshot();
 }

@@ -17,10 +17,11 @@ export interface OffloadStat {
 /** An open file being written. */
 export interface OffloadFileHandle {
   /**
-   * Write all of `data` at the current position (a string is written as UTF-8).
-   * Like `write(2)` it may write less than asked; the writer checks and resumes.
+   * Write `data` at `position`, or at the current position when omitted (a
+   * string is written as UTF-8). Like `write(2)` it may write less than asked;
+   * the writer checks and resumes.
    */
-  write(data: string | Uint8Array): Promise<{ bytesWritten: number }>;
+  write(data: string | Uint8Array, position?: number): Promise<{ bytesWritten: number }>;
   close(): Promise<void>;
 }
 
@@ -45,7 +46,10 @@ export const nodeOffloadFs: OffloadFs = {
     const handle = await fsp.open(path, flags, mode);
     return {
       // Strings go to Node as strings: its C++ encoder is faster than Buffer.from here.
-      write: (data) => (typeof data === "string" ? handle.write(data) : handle.write(data)),
+      write: (data, position) =>
+        typeof data === "string"
+          ? handle.write(data, position ?? null)
+          : handle.write(data, 0, data.length, position ?? null),
       close: () => handle.close(),
     };
   },

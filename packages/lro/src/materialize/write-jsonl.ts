@@ -6,11 +6,9 @@
  */
 import { join } from "node:path";
 import { LroError } from "../errors.js";
+import { utf8Length } from "../estimate/estimate.js";
 import { offloadFileName, offloadTempName } from "./file-name.js";
 import type { OffloadFs } from "./offload-fs.js";
-
-/** Chunk size in UTF-16 units: large enough to amortize syscalls, small enough to bound memory. */
-const CHUNK_CHARS = 1 << 20;
 
 function errnoCode(err: unknown): string | undefined {
   const code = (err as { code?: unknown } | null)?.code;
@@ -56,29 +54,27 @@ export async function ensureOutputDir(fs: OffloadFs, dir: string): Promise<void>
   }
 }
 
-const NON_ASCII = /[^\x00-\x7f]/;
-
-/** UTF-8 size of a line: its length when ASCII (the common case, no encoding pass). */
-function utf8Bytes(line: string): number {
-  return NON_ASCII.test(line) ? Buffer.byteLength(line, "utf8") : line.length;
-}
+type Handle = Awaited<ReturnType<OffloadFs["open"]>>;
 
 /**
- * Write `text` (whose UTF-8 size is `bytes`) completely. Strings are handed to
- * Node as strings; a short write (disk filling up) is resumed from the encoded
- * remainder, so a file is never silently missing bytes.
+ * Write `text` (whose UTF-8 size is `bytes`) completely, at `position` or at the
+ * current end. Strings are handed to Node as strings; a short write (a disk
+ * filling up) is resumed from the encoded remainder, so a file is never silently
+ * missing bytes.
  */
 async function writeAll(
-  handle: Awaited<ReturnType<OffloadFs["open"]>>,
+  handle: Handle,
   text: string,
   bytes: number,
+  position?: number,
 ): Promise<number> {
-  const { bytesWritten } = await handle.write(text);
+  const { bytesWritten } = await handle.write(text, position);
   if (bytesWritten === bytes) return bytes;
   const buf = Buffer.from(text, "utf8");
   let offset = bytesWritten;
   while (offset < buf.length) {
-    const { bytesWritten: n } = await handle.write(buf.subarray(offset));
+    const at = position === undefined ? undefined : position + offset;
+    const { bytesWritten: n } = await handle.write(buf.subarray(offset), at);
     if (n <= 0) throw new Error("write made no progress");
     offset += n;
   }
@@ -98,72 +94,173 @@ export class WriteFailedError extends LroError {
   }
 }
 
-/** Inputs of {@link writeJsonlFile}. */
-export interface WriteJsonlOptions {
+/** Options of {@link openJsonlWriter}. */
+export interface JsonlWriterOptions {
   fs: OffloadFs;
   /** Absolute output directory (already checked by {@link ensureOutputDir}). */
   dir: string;
   operation: string;
   /** ULID of the file. */
   id: string;
-  /** Line 1. */
-  headerLine: string;
-  /** Record lines, already serialized (no newline). */
-  lines: readonly string[];
-  /** Chunk size in UTF-16 units (default 1 MiB). */
+  /**
+   * Line 1, when known up front. Otherwise `reserveHeaderBytes` bytes of spaces
+   * are written first and {@link JsonlWriter.finish} overwrites them with the
+   * header, padded with trailing spaces (JSON ignores them): for results streamed
+   * to disk before their total is known.
+   */
+  headerLine?: string;
+  reserveHeaderBytes?: number;
+  /** Chunk size in UTF-16 units (default 120 Ki: chunks stay in V8's young generation). */
   chunkChars?: number;
   /** Called with the temporary path once it is open (tests kill the process there). */
   onTempOpened?: (tempPath: string) => void;
 }
 
+/** A JSONL file being written under its temporary name. */
+export interface JsonlWriter {
+  /** The final path. */
+  readonly path: string;
+  readonly tempPath: string;
+  /**
+   * Queue one line (no newline) of `bytes` UTF-8 bytes. When a chunk fills up it
+   * is written in the background and the previous chunk's write is returned:
+   * await it (backpressure: at most two chunks in memory). Otherwise undefined,
+   * so a caller's loop pays no promise per line.
+   */
+  push(line: string, bytes: number): Promise<void> | undefined;
+  /** Flush, write the header (into the reserved slot if any), close, rename into place. */
+  finish(headerLine?: string): Promise<{ path: string; bytes: number }>;
+  /** Close and delete the temporary file; never throws. */
+  abort(): Promise<void>;
+}
+
+/** Default chunk size: under V8's large-object threshold (128 KiB), so chunks die young. */
+const DEFAULT_CHUNK_CHARS = 120 * 1024;
+
 /**
- * Write header + lines to `{dir}/.atlatl-{op}-{id}.{pid}.tmp` (created 0600,
- * exclusively), then rename it to `{dir}/atlatl-{op}-{id}.jsonl`. On any error the
- * temporary file is removed and an `LroError` `WRITE_FAILED` is thrown whose
- * cause is the original error (its `code`, e.g. `ENOSPC`, is kept on `cause`).
+ * Open `{dir}/.atlatl-{op}-{id}.{pid}.tmp` (created 0600, exclusively) for a
+ * JSONL file that {@link JsonlWriter.finish} renames to
+ * `{dir}/atlatl-{op}-{id}.jsonl`. Errors are thrown as {@link WriteFailedError}
+ * and leave no temporary file behind once `abort()` ran.
+ */
+export async function openJsonlWriter(o: JsonlWriterOptions): Promise<JsonlWriter> {
+  const finalPath = join(o.dir, offloadFileName(o.operation, o.id));
+  const tempPath = join(o.dir, offloadTempName(o.operation, o.id, process.pid));
+  const chunkChars = o.chunkChars ?? DEFAULT_CHUNK_CHARS;
+  let handle: Handle | undefined;
+  try {
+    handle = await o.fs.open(tempPath, "wx", 0o600);
+  } catch (err) {
+    throw new WriteFailedError(finalPath, err);
+  }
+  o.onTempOpened?.(tempPath);
+  const h = handle;
+  let closed = false;
+  let parts: string[] = [];
+  let chars = 0;
+  let chunkBytes = 0;
+  let bytes = 0;
+  const reserved = o.headerLine === undefined ? (o.reserveHeaderBytes ?? 0) : 0;
+  if (o.headerLine !== undefined) {
+    parts.push(o.headerLine);
+    chars = o.headerLine.length + 1;
+    chunkBytes = utf8Length(o.headerLine) + 1;
+  } else {
+    parts.push(" ".repeat(reserved));
+    chars = reserved + 1;
+    chunkBytes = reserved + 1;
+  }
+
+  /**
+   * The write in flight. Writes are chained (never concurrent on one fd), and a
+   * caller waits only for the previous chunk, so serializing the next chunk
+   * overlaps writing this one.
+   */
+  let inflight: Promise<void> | undefined;
+
+  const flush = (): Promise<void> | undefined => {
+    if (parts.length === 0) return undefined;
+    parts.push("");
+    const text = parts.join("\n");
+    const size = chunkBytes;
+    parts = [];
+    chars = 0;
+    chunkBytes = 0;
+    const previous = inflight;
+    inflight = (previous ?? Promise.resolve()).then(async () => {
+      try {
+        bytes += await writeAll(h, text, size);
+      } catch (err) {
+        throw new WriteFailedError(finalPath, err);
+      }
+    });
+    // Marked handled here; the failure still reaches whoever awaits it next.
+    inflight.catch(() => {});
+    return previous;
+  };
+
+  return {
+    path: finalPath,
+    tempPath,
+    push(line, lineBytes) {
+      parts.push(line);
+      chars += line.length + 1;
+      chunkBytes += lineBytes + 1;
+      return chars >= chunkChars ? flush() : undefined;
+    },
+    async finish(headerLine) {
+      flush();
+      await inflight;
+      try {
+        if (o.headerLine === undefined && headerLine !== undefined) {
+          const headerBytes = utf8Length(headerLine);
+          if (headerBytes > reserved)
+            throw new Error(`header of ${headerBytes} bytes exceeds its slot`);
+          await writeAll(h, headerLine + " ".repeat(reserved - headerBytes), reserved, 0);
+        }
+        closed = true;
+        await h.close();
+        await o.fs.rename(tempPath, finalPath);
+      } catch (err) {
+        throw new WriteFailedError(finalPath, err);
+      }
+      return { path: finalPath, bytes };
+    },
+    async abort() {
+      await inflight?.catch(() => {});
+      if (!closed) {
+        closed = true;
+        await h.close().catch(() => {});
+      }
+      await o.fs.unlink(tempPath).catch(() => {});
+    },
+  };
+}
+
+/** Inputs of {@link writeJsonlFile}. */
+export interface WriteJsonlOptions extends Omit<JsonlWriterOptions, "reserveHeaderBytes"> {
+  headerLine: string;
+  /** Record lines, already serialized (no newline). */
+  lines: readonly string[];
+}
+
+/**
+ * Write header + lines to a temporary name and rename it into place
+ * (see {@link openJsonlWriter}). On any error the temporary file is removed and
+ * a {@link WriteFailedError} is thrown.
  */
 export async function writeJsonlFile(
   o: WriteJsonlOptions,
 ): Promise<{ path: string; bytes: number }> {
-  const finalPath = join(o.dir, offloadFileName(o.operation, o.id));
-  const tempPath = join(o.dir, offloadTempName(o.operation, o.id, process.pid));
-  const chunkChars = o.chunkChars ?? CHUNK_CHARS;
-  let handle: Awaited<ReturnType<OffloadFs["open"]>> | undefined;
-  let created = false;
+  const writer = await openJsonlWriter(o);
   try {
-    handle = await o.fs.open(tempPath, "wx", 0o600);
-    created = true;
-    o.onTempOpened?.(tempPath);
-    // Header and lines joined into ~1 MiB chunks: one write per chunk, never a
-    // copy of the whole file in memory.
-    let parts: string[] = [o.headerLine];
-    let size = o.headerLine.length + 1;
-    let chunkBytes = utf8Bytes(o.headerLine) + 1;
-    let bytes = 0;
     for (const line of o.lines) {
-      parts.push(line);
-      size += line.length + 1;
-      chunkBytes += utf8Bytes(line) + 1;
-      if (size >= chunkChars) {
-        parts.push("");
-        bytes += await writeAll(handle, parts.join("\n"), chunkBytes);
-        parts = [];
-        size = 0;
-        chunkBytes = 0;
-      }
+      const pending = writer.push(line, utf8Length(line));
+      if (pending) await pending;
     }
-    if (parts.length > 0) {
-      parts.push("");
-      bytes += await writeAll(handle, parts.join("\n"), chunkBytes);
-    }
-    const h = handle;
-    handle = undefined;
-    await h.close();
-    await o.fs.rename(tempPath, finalPath);
-    return { path: finalPath, bytes };
+    return await writer.finish();
   } catch (err) {
-    if (handle) await handle.close().catch(() => {});
-    if (created) await o.fs.unlink(tempPath).catch(() => {});
-    throw new WriteFailedError(finalPath, err);
+    await writer.abort();
+    throw err;
   }
 }

@@ -1,0 +1,70 @@
+/** What the offload pipelines share: settings, clock, file system, events. */
+import type { OffloadConfig } from "../config/offload-config.js";
+import { LroError } from "../errors.js";
+import type { LroEvents } from "../events/events.js";
+import type { OffloadFs } from "../materialize/offload-fs.js";
+import { WriteFailedError } from "../materialize/write-jsonl.js";
+import type { OffloadedFile } from "../types.js";
+
+/** The engine's state, as the pipelines see it. */
+export interface OffloadContext {
+  readonly config: OffloadConfig;
+  readonly events: LroEvents;
+  readonly fs: OffloadFs;
+  readonly nativeExtraction: boolean;
+  readonly onTempOpened: ((tempPath: string) => void) | undefined;
+  now(): number;
+  /** A fresh ULID at `time` (monotonic within the process). */
+  nextId(time: number): string;
+}
+
+/** JSON of one line; `undefined`, functions and symbols have none and become `null`. */
+export function serializeLine(value: unknown): string {
+  return JSON.stringify(value) ?? "null";
+}
+
+/** Any failure of the write path, as an `LroError`. */
+export function asLroError(err: unknown): LroError {
+  if (err instanceof LroError) return err;
+  return new LroError("WRITE_FAILED", (err as Error)?.message ?? String(err), { cause: err });
+}
+
+/** The errno-style code behind an error (`ENOSPC`), else its LroError code. */
+export function failureCode(err: LroError): string {
+  const cause = (err as { cause?: { code?: unknown } }).cause;
+  return typeof cause?.code === "string" ? cause.code : err.code;
+}
+
+/** Emit `OffloadCreated` for a written file. */
+export function emitCreated(ctx: OffloadContext, file: OffloadedFile): void {
+  ctx.events.emit({
+    type: "OffloadCreated",
+    time: new Date(ctx.now()).toISOString(),
+    path: file.path,
+    operation: file.header.operation,
+    count: file.header.count,
+    bytes: file.bytes,
+    estimated_tokens: file.header.estimated_tokens,
+    detail: file.header.detail,
+  });
+}
+
+/** Emit `OffloadWriteFailed`. */
+export function emitFailed(
+  ctx: OffloadContext,
+  operation: string,
+  error: LroError,
+  count: number,
+  tokens: number,
+): void {
+  ctx.events.emit({
+    type: "OffloadWriteFailed",
+    time: new Date(ctx.now()).toISOString(),
+    operation,
+    path: error instanceof WriteFailedError ? error.path : null,
+    code: failureCode(error),
+    error: error.message,
+    count,
+    estimated_tokens: tokens,
+  });
+}

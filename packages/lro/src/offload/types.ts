@@ -1,0 +1,98 @@
+/** Inputs and outcomes of the `Offloader`'s two profiles. */
+import type { LroError } from "../errors.js";
+import type {
+  DetailLevel,
+  GenericOffloadResponse,
+  OffloadedFile,
+  OffloadResponse,
+} from "../types.js";
+
+/** A memory result set to consider for offloading. */
+export interface OffloadRecordsInput {
+  /** `recall`, `search`, `inject`, `list` (or a producer's own name). */
+  operation: string;
+  query?: string | null;
+  detail: DetailLevel;
+  /** Memory records; projected to `detail` unless `project` is false. */
+  records: readonly object[];
+  /** Scores of the hits, aligned with `records`, when the operation has them. */
+  scores?: readonly number[] | undefined;
+  /** Project records to `detail` (default true; idempotent on projected records). */
+  project?: boolean;
+}
+
+/** The result stays inline; `lines` are the serialized records (reuse them). */
+export interface InlineOutcome {
+  kind: "inline";
+  estimatedTokens: number;
+  lines: string[];
+}
+
+/** The result was written; `response` replaces it. */
+export interface OffloadedOutcome {
+  kind: "offloaded";
+  estimatedTokens: number;
+  response: OffloadResponse;
+  file: OffloadedFile;
+}
+
+/** Writing failed; return `records` (the leading ones that fit) with `warning`. */
+export interface TruncatedOutcome {
+  kind: "truncated";
+  estimatedTokens: number;
+  /** The kept records, projected to the detail level. */
+  records: Record<string, unknown>[];
+  /** The kept records, serialized. */
+  lines: string[];
+  /** Records in the full result. */
+  total: number;
+  warning: string;
+  error: LroError;
+}
+
+/** Outcome of `Offloader.offloadRecords`. */
+export type OffloadRecordsResult = InlineOutcome | OffloadedOutcome | TruncatedOutcome;
+
+/** One section of a generic result: its items become the file's lines. */
+export interface OffloadSection {
+  /** Key in the descriptor's maps (e.g. `results`). */
+  key: string;
+  items: readonly unknown[];
+  /** Schema description (default: header-then-data note). */
+  description?: string;
+  /** Summary (default `{count}`). */
+  summary?: Record<string, unknown>;
+  /** Custom recipes with `{key_file}` placeholders (default: list, count, first 10). */
+  recipes?: Record<string, string>;
+}
+
+/** A generic result set to consider for offloading. */
+export interface OffloadSectionsInput {
+  /** Goes into file names: `atlatl-{operation}-{ulid}.jsonl` (e.g. `extract`). */
+  operation: string;
+  query?: string | null;
+  sections: readonly OffloadSection[];
+  /** Keys copied verbatim into the descriptor (the Python library's `inline_keys`). */
+  inline?: Record<string, unknown>;
+  /** `detail` written into the header lines (default `raw`). */
+  detail?: string;
+  /** Offload regardless of `enabled` and the threshold (the caller has decided). */
+  force?: boolean;
+}
+
+/** Outcome of `Offloader.offloadSections`. */
+export type OffloadSectionsResult =
+  | { kind: "inline"; estimatedTokens: number; lines: string[][] }
+  | {
+      kind: "offloaded";
+      estimatedTokens: number;
+      response: GenericOffloadResponse;
+      files: OffloadedFile[];
+    }
+  | {
+      kind: "truncated";
+      estimatedTokens: number;
+      sections: { key: string; items: unknown[]; total: number }[];
+      warning: string;
+      error: LroError;
+    };
