@@ -38,6 +38,7 @@ export {
   type LinesEstimate,
   loadTokenizer,
   utf8Length,
+  utf8LengthPortable,
 } from "./estimate/estimate.js";
 export * from "./events/events.js";
 export {

@@ -5,7 +5,14 @@
  */
 import { readdirSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { estimateLines, estimateTokens, isLatinText, projectRecord } from "../src/index.js";
+import {
+  estimateLines,
+  estimateTokens,
+  isLatinText,
+  projectRecord,
+  utf8Length,
+  utf8LengthPortable,
+} from "../src/index.js";
 import { Offloader } from "../src/node.js";
 import { recordingEvents, tempDir } from "./fixtures/helpers.js";
 
@@ -153,6 +160,23 @@ describe("estimation", () => {
     expect(n).toBeGreaterThan(Math.ceil(cjk.length / 4));
     // Text that looks like a special token is just text.
     expect(await estimateTokens("日本 <|endoftext|>")).toBeGreaterThan(0);
+  });
+
+  it("counts UTF-8 bytes like Node, natively and in the portable fallback", () => {
+    for (const s of [
+      "",
+      "abc",
+      "é",
+      "日本語",
+      "🚀 ok",
+      "a\ud800b",
+      "\udc00",
+      "x\ud83d",
+      "—café✓→",
+    ]) {
+      expect(utf8Length(s)).toBe(Buffer.byteLength(s, "utf8"));
+      expect(utf8LengthPortable(s)).toBe(Buffer.byteLength(s, "utf8"));
+    }
   });
 
   it("treats Cyrillic, Greek and emoji as non-Latin", () => {
