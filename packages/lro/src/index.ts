@@ -34,6 +34,7 @@ export {
   estimateLines,
   estimateTokens,
   isLatinText,
+  isTokenizerLoaded,
   LineMeter,
   type LinesEstimate,
   loadTokenizer,

@@ -28,6 +28,11 @@ export function estimateLatinTokens(text: string): number {
 type CountTokens = (text: string) => number;
 let tokenizer: Promise<CountTokens> | undefined;
 
+/** True once the tokenizer has been requested (it is loaded only for non-Latin text). */
+export function isTokenizerLoaded(): boolean {
+  return tokenizer !== undefined;
+}
+
 /** Load the tokenizer once, on first need. */
 export function loadTokenizer(): Promise<CountTokens> {
   // Special-token text (`<|endoftext|>`) in user data is just text: never throw on it.
