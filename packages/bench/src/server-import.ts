@@ -2,8 +2,9 @@
  * Bulk-load throughput of the memory server into SQLite (issue #3: import or seed
  * >= 10,000 memories/s): `importPath` of a JSONL file of MIF documents, and
  * `seedStore` of the synthetic corpus, each into a fresh database file. Beside them,
- * the import pipeline alone (read, parse, validate, map; a store that discards) and a
- * re-import of the same file (every document an update), to show where time goes.
+ * the import pipeline alone (read, parse, validate, map; a store that discards), the
+ * store alone (upserts of ready memories) and a re-import of the same file (every
+ * document an update), to show where the time goes.
  */
 import { once } from "node:events";
 import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
@@ -80,6 +81,17 @@ async function run(): Promise<BenchTable[]> {
     const seeded = await rate(() => seedStore(seedDb, { count: COUNT, seed: 2024 }));
     await seedDb.close();
 
+    // The store on its own: the same memories, already generated, upserted in batches.
+    const memories = [...generateCorpus({ count: COUNT, seed: 2025 })];
+    const storeDb = await openSqliteStore({ path: join(dir, "store.db") });
+    const storeAlone = await rate(async () => {
+      for (let i = 0; i < memories.length; i += 1000) {
+        await storeDb.upsertMany(memories.slice(i, i + 1000));
+      }
+      return memories.length;
+    });
+    await storeDb.close();
+
     const notes = `${COUNT} memories, batches of 500 (import) / 1000 (seed)`;
     return [
       {
@@ -91,6 +103,11 @@ async function run(): Promise<BenchTable[]> {
           {
             name: "re-import same file (all updates)",
             value: reimported,
+            unit: "memories/s",
+          },
+          {
+            name: "SQLite store alone (upsertMany of ready memories)",
+            value: storeAlone,
             unit: "memories/s",
           },
           {
