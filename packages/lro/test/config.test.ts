@@ -10,12 +10,14 @@ import { ConfigValueError, configEnvName, isLroError, resolveConfigSection } fro
 import { loadOffloadConfig } from "../src/node.js";
 import { tempDir } from "./fixtures/helpers.js";
 
-let cleanup: (() => void) | undefined;
-afterEach(() => cleanup?.());
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const c of cleanups.splice(0)) c();
+});
 
 function toml(text: string): string {
   const t = tempDir("lro-config-");
-  cleanup = t.cleanup;
+  cleanups.push(t.cleanup);
   const file = join(t.dir, "atlatl.toml");
   writeFileSync(file, text);
   return file;
@@ -152,7 +154,7 @@ path = "/elsewhere.db"
 
   it("names the file when it is missing or not valid TOML", () => {
     const t = tempDir("lro-config-");
-    cleanup = t.cleanup;
+    cleanups.push(t.cleanup);
     const missing = join(t.dir, "nope.toml");
     expect(() => loadOffloadConfig({ configFile: missing, env: {} })).toThrow(
       `cannot read config file ${missing}`,
