@@ -1,12 +1,12 @@
 /**
  * List: memories by filter in a stable order with keyset pagination on
- * (sort key, id). A cursor holds the last row's key and id, so a walk visits
+ * (sort key, insertion sequence). A cursor holds the last row's position, so a walk visits
  * every memory that existed when it started exactly once, however many are
  * added meanwhile (new ones appear when they sort after the position reached).
  */
 import { encodeCursor, fingerprint } from "../model/cursor.js";
 import type { Memory } from "../model/memory.js";
-import { type ListSort, listSortKey, type MemoryStore, type SortOrder } from "../store/store.js";
+import type { ListSort, MemoryStore, SortOrder } from "../store/store.js";
 import { checkCursorArg, checkLimit, type FilterInput, normalizeFilter } from "./args.js";
 import { member, openCursor } from "./cursor-args.js";
 import { invalidArgument } from "./errors.js";
@@ -56,21 +56,21 @@ export class ListService {
     const cursor = checkCursorArg(input.cursor);
     const print = fingerprint({ op: "list", filter, sort, order });
 
-    let after: { key: string | number; id: string } | undefined;
+    let after: { key: string | number; seq: number } | undefined;
     if (cursor !== undefined) {
       const p = openCursor(cursor, "list", print);
       after = {
         key: member(p, "k", sort === "title" ? "string" : "number"),
-        id: member(p, "i", "string"),
+        seq: member(p, "q", "number"),
       };
     }
     const rows = await this.store.list({ filter, sort, order, limit: limit + 1, after });
-    const memories = rows.slice(0, limit);
-    const last = memories[memories.length - 1];
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
     const next_cursor =
       rows.length > limit && last
-        ? encodeCursor("list", print, { k: listSortKey(last, sort), i: last.id })
+        ? encodeCursor("list", print, { k: last.position.key, q: last.position.seq })
         : null;
-    return { memories, next_cursor };
+    return { memories: page.map((r) => r.memory), next_cursor };
   }
 }

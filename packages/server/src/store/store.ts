@@ -15,13 +15,13 @@ export type ListSort = "created" | "modified" | "title";
 export type SortOrder = "asc" | "desc";
 
 /**
- * Keyset position: the sort key and id of the last row already seen. The key is
- * the value {@link listSortKey} gives for that row (epoch milliseconds for
- * `created`/`modified`, the title for `title`).
+ * Keyset position in a listing: the sort key and sequence number of the last
+ * row seen (epoch milliseconds for `created`/`modified`, the title for
+ * `title`). Opaque to callers: take it from {@link ListedMemory.position}.
  */
 export interface ListPosition {
   key: string | number;
-  id: string;
+  seq: number;
 }
 
 export interface ListQuery {
@@ -30,10 +30,17 @@ export interface ListQuery {
   order: SortOrder;
   limit: number;
   /**
-   * Rows strictly after this position in (sort key, id) order; `id` follows the
-   * direction of `order`. Title order is case-insensitive for ASCII letters.
+   * Rows strictly after this position in (sort key, seq) order, both in the
+   * direction of `order`: ties on the key keep insertion order. Title order is
+   * case-insensitive for ASCII letters.
    */
   after?: ListPosition | undefined;
+}
+
+/** A listed memory and the position to continue after it. */
+export interface ListedMemory {
+  memory: Memory;
+  position: ListPosition;
 }
 
 /**
@@ -151,13 +158,13 @@ export interface MemoryStore {
   update(memory: Memory): Promise<boolean>;
   /** False when the id is unknown. */
   delete(id: string): Promise<boolean>;
-  list(query: ListQuery): Promise<Memory[]>;
+  list(query: ListQuery): Promise<ListedMemory[]>;
   /** Full-text hits by raw relevance desc, then id asc. */
   search(query: TextQuery): Promise<TextHit[]>;
   /** Hits by combined score desc, then id asc (see {@link Scoring}). */
   rank(query: RankQuery): Promise<RankedHit[]>;
   count(filter?: MemoryFilter): Promise<number>;
-  /** Every matching memory, in (created, id) order, read in pages. */
+  /** Every matching memory, in (created, insertion) order, read in pages. */
   iterate(filter?: MemoryFilter): AsyncIterable<Memory>;
   /**
    * The current sequence mark: every stored memory has a sequence number, new
@@ -166,16 +173,4 @@ export interface MemoryStore {
    */
   horizon(): Promise<number>;
   close(): Promise<void>;
-}
-
-/** The value a memory has for `sort`, as {@link ListPosition.key} expects it. */
-export function listSortKey(memory: Memory, sort: ListSort): string | number {
-  switch (sort) {
-    case "created":
-      return Date.parse(memory.created);
-    case "modified":
-      return Date.parse(memory.modified);
-    case "title":
-      return memory.title;
-  }
 }

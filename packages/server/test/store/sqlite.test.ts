@@ -5,8 +5,10 @@ import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isStoreError } from "../../src/store/errors.js";
 import { plainToFts, plainTokens } from "../../src/store/sqlite/fts-query.js";
+import { NARROW_FILTER_ROWS } from "../../src/store/sqlite/list-plan.js";
 import { MIGRATIONS } from "../../src/store/sqlite/migrations.js";
 import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
+import type { ListPosition, ListSort } from "../../src/store/store.js";
 import { makeMemory } from "./fixtures.js";
 import { describeMemoryStoreContract } from "./store.contract.js";
 
@@ -83,6 +85,67 @@ describe("SQLite store on disk", () => {
     expect(isStoreError(err, "CLOSED")).toBe(true);
   });
 });
+
+describe("SQLite list access paths", () => {
+  it("lists broad and narrow namespace and tag filters in order, whichever index it walks", async () => {
+    const store = await openSqliteStore({ path: ":memory:" });
+    const broad = Array.from({ length: NARROW_FILTER_ROWS + 300 }, (_, i) =>
+      makeMemory({
+        namespace: i % 2 ? "_semantic/a" : "_semantic/b",
+        tags: i % 3 ? ["common"] : ["common", "third"],
+        created: new Date(Date.UTC(2025, 0, 1) + ((i * 7919) % 5000) * 1000).toISOString(),
+      }),
+    );
+    const narrow = Array.from({ length: 25 }, (_, i) =>
+      makeMemory({
+        namespace: "_episodic/rare",
+        tags: ["rare"],
+        created: new Date(Date.UTC(2025, 0, 1) + ((i * 104729) % 5000) * 1000).toISOString(),
+      }),
+    );
+    await store.upsertMany([...broad, ...narrow]);
+    const walk = async (filter: object, sort: ListSort, order: "asc" | "desc") => {
+      const ids: string[] = [];
+      let after: ListPosition | undefined;
+      for (;;) {
+        const page = await store.list({ filter, sort, order, limit: 400, after });
+        ids.push(...page.map((r) => r.memory.id));
+        const last = page[page.length - 1];
+        if (!last || page.length < 400) return ids;
+        after = last.position;
+      }
+    };
+    const expected = (ms: typeof broad, order: "asc" | "desc") => {
+      const sorted = [...ms].sort((a, b) => Date.parse(a.created) - Date.parse(b.created) || 0);
+      // Ties keep insertion order (a stable sort of the inserted array).
+      const ids = sorted.map((m) => m.id);
+      return order === "asc" ? ids : reverseTies(sorted).map((m) => m.id);
+    };
+    for (const order of ["asc", "desc"] as const) {
+      expect(await walk({ namespace: "_semantic" }, "created", order)).toEqual(
+        expected(broad, order),
+      );
+      expect(await walk({ tags: ["common"] }, "created", order)).toEqual(expected(broad, order));
+      expect(await walk({ namespace: "_episodic" }, "created", order)).toEqual(
+        expected(narrow, order),
+      );
+      expect(await walk({ tags: ["rare"] }, "created", order)).toEqual(expected(narrow, order));
+    }
+    const third = await walk({ namespace: "_semantic/a", tags: ["third"] }, "title", "asc");
+    expect(third.sort()).toEqual(
+      broad
+        .filter((m) => m.namespace === "_semantic/a" && m.tags.includes("third"))
+        .map((m) => m.id)
+        .sort(),
+    );
+    await store.close();
+  });
+});
+
+/** Descending by created with ties in reverse insertion order: `sorted` reversed. */
+function reverseTies<T>(sorted: T[]): T[] {
+  return [...sorted].reverse();
+}
 
 describe("plain query building", () => {
   it("quotes every word, ORs them and makes the last a prefix", () => {

@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Memory } from "../../src/model/memory.js";
 import { isStoreError, type StoreErrorCode } from "../../src/store/errors.js";
-import type { MemoryStore, RankQuery, Scoring } from "../../src/store/store.js";
+import type { ListPosition, MemoryStore, RankQuery, Scoring } from "../../src/store/store.js";
 import { makeMemory, richMemory } from "./fixtures.js";
 
 /** Resolves to the StoreError code `promise` rejects with. */
@@ -96,6 +96,26 @@ export function describeMemoryStoreContract(
         expect(await store.search({ text: "zanzibar", syntax: "plain", limit: 10 })).toEqual([]);
       });
 
+      it("deleting or updating one memory leaves the others searchable", async () => {
+        const all = Array.from({ length: 5 }, (_, i) =>
+          makeMemory({ content: `narwhal tusk ${i}` }),
+        );
+        await store.upsertMany(all);
+        const [first, second] = all;
+        if (!first || !second) throw new Error("setup");
+        await store.delete(first.id);
+        await store.update({ ...second, content: "narwhal pod" });
+        const hits = await store.search({ text: "narwhal", syntax: "plain", limit: 10 });
+        expect(hits.map((h) => h.memory.id).sort()).toEqual(
+          all
+            .slice(1)
+            .map((m) => m.id)
+            .sort(),
+        );
+        expect(await store.search({ text: "pod", syntax: "plain", limit: 10 })).toHaveLength(1);
+        expect(await store.search({ text: "tusk", syntax: "plain", limit: 10 })).toHaveLength(3);
+      });
+
       it("getMany keeps the requested order and skips unknown ids", async () => {
         const [a, b, c] = [makeMemory(), makeMemory(), makeMemory()];
         await store.upsertMany([a, b, c]);
@@ -167,7 +187,7 @@ export function describeMemoryStoreContract(
         await store.upsertMany([...byNs.values()]);
         const listNs = async (namespace: string) =>
           (await store.list({ filter: { namespace }, sort: "created", order: "asc", limit: 50 }))
-            .map((m) => m.namespace)
+            .map((r) => r.memory.namespace)
             .sort();
         expect(await listNs("_semantic")).toEqual([
           "_semantic",
@@ -189,7 +209,7 @@ export function describeMemoryStoreContract(
         await store.upsertMany([a, b, c]);
         const ids = async (tags: string[]) =>
           (await store.list({ filter: { tags }, sort: "created", order: "asc", limit: 10 })).map(
-            (m) => m.id,
+            (r) => r.memory.id,
           );
         expect(await ids(["db"])).toEqual([a.id, b.id]);
         expect(await ids(["db", "decision"])).toEqual([a.id]);
@@ -227,53 +247,56 @@ export function describeMemoryStoreContract(
         );
         await store.upsertMany(memories);
         const titles = async (sort: "created" | "modified" | "title", order: "asc" | "desc") =>
-          (await store.list({ sort, order, limit: 10 })).map((m) => m.title);
+          (await store.list({ sort, order, limit: 10 })).map((r) => r.memory.title);
         expect(await titles("created", "asc")).toEqual(["delta", "Alpha", "charlie", "bravo"]);
         expect(await titles("created", "desc")).toEqual(["bravo", "charlie", "Alpha", "delta"]);
         expect(await titles("modified", "asc")).toEqual(["bravo", "charlie", "Alpha", "delta"]);
         expect(await titles("title", "asc")).toEqual(["Alpha", "bravo", "charlie", "delta"]);
         expect(await titles("title", "desc")).toEqual(["delta", "charlie", "bravo", "Alpha"]);
+        const firstTwo = await store.list({ sort: "title", order: "asc", limit: 2 });
+        expect(firstTwo.map((r) => r.memory.title)).toEqual(["Alpha", "bravo"]);
         const after = await store.list({
           sort: "title",
           order: "asc",
           limit: 10,
-          after: { key: "bravo", id: memories[3]?.id ?? "" },
+          after: firstTwo[1]?.position,
         });
-        expect(after.map((m) => m.title)).toEqual(["charlie", "delta"]);
+        expect(after.map((r) => r.memory.title)).toEqual(["charlie", "delta"]);
       });
 
-      it("breaks ties on the sort key by id, so keyset pages never skip or repeat", async () => {
+      it("breaks ties on the sort key by insertion order, so keyset pages never skip or repeat", async () => {
         const created = "2025-03-01T00:00:00.000Z";
         const same = Array.from({ length: 7 }, () => makeMemory({ created, modified: created }));
-        await store.upsertMany([...same].reverse());
-        const seen: string[] = [];
-        let after: { key: number; id: string } | undefined;
-        for (;;) {
-          const page = await store.list({ sort: "created", order: "desc", limit: 3, after });
-          seen.push(...page.map((m) => m.id));
-          const last = page[page.length - 1];
-          if (!last || page.length < 3) break;
-          after = { key: Date.parse(last.created), id: last.id };
+        const inserted = [...same].reverse();
+        await store.upsertMany(inserted);
+        for (const order of ["asc", "desc"] as const) {
+          const seen: string[] = [];
+          let after: ListPosition | undefined;
+          for (;;) {
+            const page = await store.list({ sort: "created", order, limit: 3, after });
+            seen.push(...page.map((r) => r.memory.id));
+            const last = page[page.length - 1];
+            if (!last || page.length < 3) break;
+            after = last.position;
+          }
+          const expected = inserted.map((m) => m.id);
+          expect(seen).toEqual(order === "asc" ? expected : expected.reverse());
         }
-        expect(seen).toEqual(
-          same
-            .map((m) => m.id)
-            .sort()
-            .reverse(),
-        );
       });
 
-      it("iterates every matching memory in (created, id) order across pages", async () => {
+      it("iterates every matching memory in (created, insertion) order across pages", async () => {
         const many = Array.from({ length: 1203 }, (_, i) =>
           makeMemory({
             created: new Date(Date.UTC(2025, 0, 1) + (i % 400) * 1000).toISOString(),
             status: i % 10 === 0 ? "archived" : "active",
           }),
         );
-        await store.upsertMany([...many].reverse());
+        const inserted = [...many].reverse();
+        await store.upsertMany(inserted);
         const all = await collect(store.iterate({ status: "any" }));
-        const expected = [...many]
-          .sort((a, b) => Date.parse(a.created) - Date.parse(b.created) || (a.id < b.id ? -1 : 1))
+        // A stable sort of the insertion order by created.
+        const expected = [...inserted]
+          .sort((a, b) => Date.parse(a.created) - Date.parse(b.created))
           .map((m) => m.id);
         expect(all.map((m) => m.id)).toEqual(expected);
         const active = await collect(store.iterate());

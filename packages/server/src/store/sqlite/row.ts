@@ -26,7 +26,7 @@ export interface MemoryRow {
   doc: string;
 }
 
-/** Named parameters of the insert and update statements. */
+/** Column values of the insert and update statements. */
 export interface RowParams {
   id: string;
   memory_type: string;
@@ -55,6 +55,41 @@ const COLUMN_FIELDS = new Set([
   "content",
 ]);
 
+/**
+ * Known fields at their empty value are left out of `doc` (about half its size
+ * for a typical memory); {@link fromRow} restores them. Only known fields: an
+ * unknown field is kept as given, null or not.
+ */
+const EMPTY_WHEN: Record<string, "null" | "array" | "object"> = {
+  aliases: "array",
+  entities: "array",
+  relationships: "array",
+  citations: "array",
+  temporal: "null",
+  embedding: "null",
+  summary: "null",
+  blocks: "null",
+  extensions: "object",
+};
+
+function isDefault(key: string, value: unknown): boolean {
+  switch (EMPTY_WHEN[key]) {
+    case "null":
+      return value === null;
+    case "array":
+      return Array.isArray(value) && value.length === 0;
+    case "object":
+      return (
+        value !== null &&
+        typeof value === "object" &&
+        !Array.isArray(value) &&
+        Object.keys(value).length === 0
+      );
+    default:
+      return false;
+  }
+}
+
 function invalid(memory: { id?: unknown }, what: string): StoreError {
   const id = typeof memory?.id === "string" ? ` ${JSON.stringify(memory.id)}` : "";
   return new StoreError("INVALID_MEMORY", `memory${id}: ${what}`);
@@ -77,8 +112,14 @@ function text(memory: Memory, field: "id" | "title" | "content" | "namespace"): 
   return value;
 }
 
+/** A memory ready to write: its row and its tags, de-duplicated. */
+export interface PreparedRow {
+  row: RowParams;
+  tags: string[];
+}
+
 /** The row for `memory`; throws `INVALID_MEMORY` for what the schema cannot hold. */
-export function toRow(memory: Memory): RowParams {
+export function toRow(memory: Memory): PreparedRow {
   if (memory === null || typeof memory !== "object") {
     throw new StoreError("INVALID_MEMORY", "a memory must be an object");
   }
@@ -92,9 +133,10 @@ export function toRow(memory: Memory): RowParams {
   }
   const doc: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(memory)) {
-    if (!COLUMN_FIELDS.has(key) && value !== undefined) doc[key] = value;
+    if (COLUMN_FIELDS.has(key) || value === undefined || isDefault(key, value)) continue;
+    doc[key] = value;
   }
-  return {
+  const row: RowParams = {
     id: text(memory, "id"),
     memory_type: String(memory.memory_type),
     status: String(memory.status ?? "active"),
@@ -109,6 +151,7 @@ export function toRow(memory: Memory): RowParams {
     content: text(memory, "content"),
     doc: JSON.stringify(doc),
   };
+  return { row, tags: [...new Set(tags)] };
 }
 
 /** The memory stored in `row`, with the canonical key order of a full record. */
