@@ -121,17 +121,19 @@ export async function importPath(
     currentFile = file;
     bytesInFile = 0;
     let isMemoryFile = true;
-    for await (const item of readMemoryFile(file)) {
-      if (item.kind === "memory") {
-        if (batch.has(item.memory.id)) repeats++;
-        batch.set(item.memory.id, item.memory);
-        if (batch.size >= batchSize) await flush();
-      } else if (item.kind === "rejected") {
-        report.rejected.push(item.rejection);
-      } else if (item.kind === "progress") {
-        bytesInFile = item.bytes;
-      } else {
-        isMemoryFile = false;
+    for await (const items of readMemoryFile(file)) {
+      for (const item of items) {
+        if (item.kind === "memory") {
+          if (batch.has(item.memory.id)) repeats++;
+          batch.set(item.memory.id, item.memory);
+          if (batch.size >= batchSize) await flush();
+        } else if (item.kind === "rejected") {
+          report.rejected.push(item.rejection);
+        } else if (item.kind === "progress") {
+          bytesInFile = item.bytes;
+        } else {
+          isMemoryFile = false;
+        }
       }
     }
     if (isMemoryFile) report.files++;

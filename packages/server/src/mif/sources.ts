@@ -6,11 +6,10 @@
 import { createReadStream } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import type { Memory } from "../model/memory.js";
 import { type Conversion, convertJsonValue, convertMifDocument } from "./convert.js";
 import { MifError } from "./errors.js";
-import { isObject, type JsonObject } from "./json-utils.js";
+import { isObject } from "./json-utils.js";
 import { parseMemoryMarkdown } from "./markdown.js";
 
 /** A document that was not imported, and why. */
@@ -122,14 +121,13 @@ function item(file: string, conversion: Conversion, prefix: string, line?: numbe
   };
 }
 
-async function* readJson(file: string): AsyncGenerator<SourceItem> {
+async function readJson(file: string): Promise<SourceItem[]> {
   const text = await readFile(file, "utf8");
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
-    yield { kind: "rejected", rejection: syntaxError(file, text, err) };
-    return;
+    return [{ kind: "rejected", rejection: syntaxError(file, text, err) }];
   }
   // One document, an array of documents, or `{ "memories": [...] }`.
   let docs: unknown[] | undefined;
@@ -144,105 +142,133 @@ async function* readJson(file: string): AsyncGenerator<SourceItem> {
     docs = value.memories;
     prefix = "/memories";
   }
+  const items: SourceItem[] = [];
   if (!docs) {
-    if (!isLroHeader(value)) yield item(file, convertJsonValue(value), "");
+    if (!isLroHeader(value)) items.push(item(file, convertJsonValue(value), ""));
   } else {
     for (let i = 0; i < docs.length; i++) {
       if (isLroHeader(docs[i])) continue;
-      yield item(file, convertJsonValue(docs[i]), `${prefix}/${i}`);
+      items.push(item(file, convertJsonValue(docs[i]), `${prefix}/${i}`));
     }
   }
-  yield { kind: "progress", bytes: Buffer.byteLength(text) };
+  items.push({ kind: "progress", bytes: Buffer.byteLength(text) });
+  return items;
 }
 
-async function* readJsonl(file: string): AsyncGenerator<SourceItem> {
-  const input = createReadStream(file, { encoding: "utf8" });
-  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
-  let line = 0;
-  let bytes = 0;
+function jsonlLine(file: string, text: string, line: number): SourceItem | undefined {
+  if (text.trim() === "") return undefined;
+  let value: unknown;
   try {
-    for await (const text of lines) {
-      line++;
-      bytes += text.length + 1;
-      if (line % 256 === 0) yield { kind: "progress", bytes };
-      if (text.trim() === "") continue;
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
-        yield {
+    value = JSON.parse(text);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return {
+      kind: "rejected",
+      rejection: { file, pointer: "", line, message: `malformed JSON on line ${line}: ${message}` },
+    };
+  }
+  // An offload file's first line is its header, not a memory.
+  if (isLroHeader(value)) return undefined;
+  return item(file, convertJsonValue(value), "", line);
+}
+
+/**
+ * JSONL, streamed in large chunks and split by hand: per-line events and per-item
+ * promises (readline, one `yield` per line) cost as much as parsing the line itself.
+ */
+async function* readJsonl(file: string): AsyncGenerator<SourceItem[]> {
+  const input = createReadStream(file, { encoding: "utf8", highWaterMark: 1 << 20 });
+  let rest = "";
+  let line = 0;
+  try {
+    for await (const chunk of input as AsyncIterable<string>) {
+      const text = rest + chunk;
+      const items: SourceItem[] = [];
+      let start = 0;
+      let newline = text.indexOf("\n", start);
+      while (newline !== -1) {
+        line++;
+        const end = newline > start && text.charCodeAt(newline - 1) === 13 ? newline - 1 : newline;
+        const result = jsonlLine(file, text.slice(start, end), line);
+        if (result) items.push(result);
+        start = newline + 1;
+        newline = text.indexOf("\n", start);
+      }
+      rest = text.slice(start);
+      items.push({ kind: "progress", bytes: input.bytesRead });
+      yield items;
+    }
+    if (rest !== "") {
+      const result = jsonlLine(file, rest.replace(/\r$/, ""), line + 1);
+      if (result) yield [result];
+    }
+  } finally {
+    input.destroy();
+  }
+}
+
+async function readMarkdown(file: string): Promise<SourceItem[]> {
+  const text = await readFile(file, "utf8");
+  const parsed = parseMemoryMarkdown(text);
+  const progress: SourceItem = { kind: "progress", bytes: Buffer.byteLength(text) };
+  if (parsed.kind === "none") {
+    if (file.toLowerCase().endsWith(".memory.md")) {
+      return [
+        {
           kind: "rejected",
           rejection: {
             file,
             pointer: "",
-            line,
-            message: `malformed JSON on line ${line}: ${message}`,
+            line: 1,
+            message: "no YAML front matter (a MIF Markdown memory starts with `---`)",
           },
-        };
-        continue;
-      }
-      // An offload file's first line is its header, not a memory.
-      if (isLroHeader(value)) continue;
-      yield item(file, convertJsonValue(value), "", line);
+        },
+        progress,
+      ];
     }
-  } finally {
-    lines.close();
-    input.destroy();
+    return [{ kind: "not-memory" }, progress];
   }
-  yield { kind: "progress", bytes: input.bytesRead };
+  if (parsed.kind === "error") {
+    return [
+      {
+        kind: "rejected",
+        rejection: { file, pointer: "", line: parsed.line, message: parsed.message },
+      },
+      progress,
+    ];
+  }
+  return [item(file, convertMifDocument(parsed.doc, parsed.toSourcePointer), ""), progress];
 }
 
-async function* readMarkdown(file: string): AsyncGenerator<SourceItem> {
-  const text = await readFile(file, "utf8");
-  const parsed = parseMemoryMarkdown(text);
-  if (parsed.kind === "none") {
-    if (file.toLowerCase().endsWith(".memory.md")) {
-      yield {
+/**
+ * Every document of one file, converted, in chunks (a whole `.json` / `.md` file, or
+ * about a MiB of JSONL at a time). An unreadable file becomes one rejection.
+ */
+export async function* readMemoryFile(file: string): AsyncGenerator<SourceItem[]> {
+  const format = fileFormat(file);
+  if (!format) {
+    yield [
+      {
         kind: "rejected",
         rejection: {
           file,
           pointer: "",
-          line: 1,
-          message: "no YAML front matter (a MIF Markdown memory starts with `---`)",
+          message: "unsupported file type (expected .json, .jsonl or .md)",
         },
-      };
-    } else {
-      yield { kind: "not-memory" };
-    }
-  } else if (parsed.kind === "error") {
-    yield {
-      kind: "rejected",
-      rejection: { file, pointer: "", line: parsed.line, message: parsed.message },
-    };
-  } else {
-    yield item(file, convertMifDocument(parsed.doc as JsonObject, parsed.toSourcePointer), "");
-  }
-  yield { kind: "progress", bytes: Buffer.byteLength(text) };
-}
-
-/** Every document of one file, converted; unreadable files become one rejection. */
-export async function* readMemoryFile(file: string): AsyncGenerator<SourceItem> {
-  const format = fileFormat(file);
-  if (!format) {
-    yield {
-      kind: "rejected",
-      rejection: {
-        file,
-        pointer: "",
-        message: "unsupported file type (expected .json, .jsonl or .md)",
       },
-    };
+    ];
     return;
   }
-  const reader = format === "json" ? readJson : format === "jsonl" ? readJsonl : readMarkdown;
   try {
-    yield* reader(file);
+    if (format === "jsonl") yield* readJsonl(file);
+    else yield format === "json" ? await readJson(file) : await readMarkdown(file);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    yield {
-      kind: "rejected",
-      rejection: { file, pointer: "", message: `cannot read file: ${message}` },
-    };
+    yield [
+      {
+        kind: "rejected",
+        rejection: { file, pointer: "", message: `cannot read file: ${message}` },
+      },
+    ];
   }
 }
