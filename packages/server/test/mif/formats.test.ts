@@ -68,6 +68,23 @@ describe("JSONL", () => {
     expect((await store.get("j1"))?.content).toContain("PostgreSQL");
   });
 
+  it("numbers lines across read chunks, with CRLF endings and no final newline", async () => {
+    const dir = tempDir();
+    // ~2.5 MiB: the bad lines sit in different read chunks of the streaming reader.
+    const padding = "ü".repeat(400); // multi-byte characters straddle chunk boundaries
+    const lines = Array.from({ length: 3000 }, (_, i) =>
+      JSON.stringify(mifDoc(`c${i}`, { content: `Memory ${i} ${padding}` })),
+    );
+    lines[1500] = "{broken";
+    lines[2999] = "{also broken";
+    writeFiles(dir, { "big.jsonl": lines.join("\r\n") });
+    const store = await memoryStore();
+    const report = await importPath(store, dir);
+    expect(report.imported).toBe(2998);
+    expect(report.rejected.map((r) => r.line)).toEqual([1501, 3000]);
+    expect((await store.get("c2998"))?.content).toBe(`Memory 2998 ${padding}`);
+  });
+
   it("accepts a medium record's flattened confidence and fills defaults for a sparse record", async () => {
     const dir = tempDir();
     writeFiles(dir, {
