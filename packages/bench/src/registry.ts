@@ -1,5 +1,6 @@
 import type { Benchmark } from "./harness.js";
 import { lroEngineBenchmark } from "./lro-engine.js";
+import { lroExtractBenchmark } from "./lro-extract.js";
 import { serverImportBenchmark } from "./server-import.js";
 import { serverMcpBenchmark } from "./server-mcp.js";
 
@@ -7,5 +8,6 @@ import { serverMcpBenchmark } from "./server-mcp.js";
 export const benchmarks: Benchmark[] = [
   serverMcpBenchmark,
   lroEngineBenchmark,
+  lroExtractBenchmark,
   serverImportBenchmark,
 ];

@@ -27,8 +27,10 @@ import { type LoadedOffload, OffloadFileCache } from "./offload-reader.js";
 
 /** Where the output went when it was too large to return. */
 export interface ReoffloadInput {
-  /** The output values (`jq -c` lines). */
+  /** The output values (`jq -c` lines), after `limit`. */
   lines: readonly string[];
+  /** When the output is one array and its elements' texts are known (fast path). */
+  elements?: readonly string[] | undefined;
   /** The source file. */
   source: LoadedOffload;
   /** What ran: `recipe 3` or the query text. */
@@ -166,6 +168,7 @@ export class LroExtractor {
     const source = await this.load(request.filePath);
     const detail = source.header.detail;
     let lines: string[];
+    let elements: string[] | undefined;
     let raw: boolean;
     let engine: "fast" | "jq" = "jq";
     let description: string;
@@ -183,7 +186,8 @@ export class LroExtractor {
         ? await runFastRecipe(spec, fastData, request.params, this.oracle)
         : undefined;
       if (fast) {
-        lines = fast;
+        lines = fast.lines;
+        elements = fast.elements;
         engine = "fast";
       } else {
         lines = await this.jq(source, spec.filter, spec.slurp, request.params);
@@ -201,7 +205,14 @@ export class LroExtractor {
     const file = { path: source.path, name: source.name, detail };
     const base = { ok: true as const, count: lines.length, total, truncated, engine, file };
 
-    const reoffloaded = await this.maybeReoffload(text, lines, source, description, recordsOut);
+    const reoffloaded = await this.maybeReoffload(
+      text,
+      lines,
+      truncated ? undefined : elements,
+      source,
+      description,
+      recordsOut,
+    );
     if (reoffloaded) {
       return { ...base, text: reoffloaded.text, offloaded: { paths: reoffloaded.paths } };
     }
@@ -251,6 +262,7 @@ export class LroExtractor {
   private async maybeReoffload(
     text: string,
     lines: string[],
+    elements: string[] | undefined,
     source: LoadedOffload,
     description: string,
     recordsOut: boolean,
@@ -264,6 +276,7 @@ export class LroExtractor {
     if (tokens <= threshold) return undefined;
     return reoffload({
       lines,
+      elements,
       source,
       description,
       detail: recordsOut ? source.header.detail : "raw",

@@ -30,11 +30,24 @@ type Params = Readonly<Record<string, string>>;
  */
 export type RegexOracle = (texts: string[], pattern: string) => Promise<boolean[] | undefined>;
 
+/** What the fast path printed: jq's output lines; for a single array, also its elements' texts. */
+export interface FastOutput {
+  lines: string[];
+  /** When the output is one array: the `-c` text of each element (for re-offloading). */
+  elements?: string[];
+}
+
 type FastImpl = (
   data: FastRecords,
   params: Params,
   oracle: RegexOracle | undefined,
-) => string[] | undefined | Promise<string[] | undefined>;
+) => FastOutput | undefined | Promise<FastOutput | undefined>;
+
+const asLines = (lines: string[]): FastOutput => ({ lines });
+const asArray = (elements: string[]): FastOutput => ({
+  lines: [`[${elements.join(",")}]`],
+  elements,
+});
 
 const isAbsent = (v: unknown) => v === null || v === undefined;
 
@@ -72,7 +85,7 @@ function selectTest(field: string, param: string, coalesce: boolean): FastImpl {
     }
     const out: string[] = [];
     for (let i = 0; i < records.length; i++) if (hits[i]) out.push(lines[i] as string);
-    return out;
+    return asLines(out);
   };
 }
 
@@ -90,7 +103,7 @@ function countBy(field: string): FastImpl {
       parts.push(`{${JSON.stringify(field)}:${jqDump(key)},"count":${end - start}}`);
       start = end;
     }
-    return [`[${parts.join(",")}]`];
+    return asArray(parts);
   };
 }
 
@@ -104,7 +117,7 @@ function sortBy(key: (r: Record<string, unknown>) => unknown, numeric: boolean):
       keys[i] = k;
     }
     const order = stableOrder(keys, numeric);
-    return [`[${order.map((i) => lines[i]).join(",")}]`];
+    return asArray(order.map((i) => lines[i] as string));
   };
 }
 
@@ -125,7 +138,7 @@ const IMPLEMENTATIONS: ReadonlyMap<string, FastImpl> = new Map<string, FastImpl>
         if (a === undefined || b === undefined) return undefined;
         out.push(jqDumpText(JSON.stringify(`${a}\t${b}`)));
       }
-      return out;
+      return asLines(out);
     },
   ],
   [
@@ -138,7 +151,7 @@ const IMPLEMENTATIONS: ReadonlyMap<string, FastImpl> = new Map<string, FastImpl>
         if (typeof ns !== "string") return undefined;
         if (ns.startsWith(prefix)) out.push(lines[i] as string);
       }
-      return out;
+      return asLines(out);
     },
   ],
   ['select(.title | test($keyword; "i"))', selectTest("title", "keyword", false)],
@@ -146,13 +159,15 @@ const IMPLEMENTATIONS: ReadonlyMap<string, FastImpl> = new Map<string, FastImpl>
   [
     "{id, title, namespace}",
     ({ records }) =>
-      records.map((r) =>
-        jqDumpText(
-          JSON.stringify({
-            id: r.id ?? null,
-            title: r.title ?? null,
-            namespace: r.namespace ?? null,
-          }),
+      asLines(
+        records.map((r) =>
+          jqDumpText(
+            JSON.stringify({
+              id: r.id ?? null,
+              title: r.title ?? null,
+              namespace: r.namespace ?? null,
+            }),
+          ),
         ),
       ),
   ],
@@ -165,7 +180,7 @@ const IMPLEMENTATIONS: ReadonlyMap<string, FastImpl> = new Map<string, FastImpl>
         if ((records[i] as Record<string, unknown>).memory_type === wanted)
           out.push(lines[i] as string);
       }
-      return out;
+      return asLines(out);
     },
   ],
   ["group_by(.namespace) | map({namespace: .[0].namespace, count: length})", countBy("namespace")],
@@ -180,7 +195,7 @@ const IMPLEMENTATIONS: ReadonlyMap<string, FastImpl> = new Map<string, FastImpl>
         if (!Array.isArray(tags)) return undefined; // strings index by substring, others raise
         if (tags.includes(tag)) out.push(lines[i] as string);
       }
-      return out;
+      return asLines(out);
     },
   ],
   ["sort_by(.created)", sortBy((r) => r.created ?? null, false)],
@@ -197,7 +212,7 @@ const IMPLEMENTATIONS: ReadonlyMap<string, FastImpl> = new Map<string, FastImpl>
         parts.push(jqDump(k));
         last = k;
       }
-      return [`[${parts.join(",")}]`];
+      return asArray(parts);
     },
   ],
   [
@@ -244,7 +259,7 @@ export async function runFastRecipe(
   data: FastRecords,
   params: Params,
   oracle?: RegexOracle,
-): Promise<string[] | undefined> {
+): Promise<FastOutput | undefined> {
   if (!hasFastPath(recipe)) return undefined;
   return IMPLEMENTATIONS.get(recipe.filter)?.(data, params, oracle);
 }

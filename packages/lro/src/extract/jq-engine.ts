@@ -5,6 +5,7 @@
  * replaced at once, so the next call is answered normally.
  */
 import { createRequire } from "node:module";
+import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { LroError } from "../errors.js";
 import { JQ_WORKER_SOURCE } from "./jq-worker-source.js";
@@ -20,14 +21,24 @@ export type JsonValue =
 
 /** Limits and knobs of a {@link JqEngine}. */
 export interface JqEngineOptions {
-  /** Wall-clock limit of one run, in milliseconds (default 2000). */
+  /** Wall-clock limit of one run on a small input, in milliseconds (default 2000). */
   timeoutMs?: number;
+  /**
+   * Extra milliseconds allowed per MiB of input (default 100): jq needs about
+   * as long as the jq CLI just to parse a large file (~30 MB/s), so a flat
+   * 2 s would stop honest filters over 100,000 records.
+   */
+  timeoutMsPerMiB?: number;
   /** Cap on jq's WebAssembly heap, in bytes (default 1 GiB). */
   maxMemoryBytes?: number;
   /** Largest input accepted, in bytes (default 256 MiB): the input is copied into jq's in-memory file system. */
   maxInputBytes?: number;
   /** V8 heap limit of the worker (jq-web buffers output there), in MiB (default 768). */
   maxHeapMb?: number;
+  /** Workers a large per-record run is split across (default: 2, or 1 on one CPU). */
+  workers?: number;
+  /** Inputs at least this large are split across the workers (default 4 MiB). */
+  parallelMinBytes?: number;
 }
 
 /** One jq run. */
@@ -73,9 +84,11 @@ interface Job {
 
 const DEFAULTS = {
   timeoutMs: 2000,
+  timeoutMsPerMiB: 100,
   maxMemoryBytes: 1 << 30,
   maxInputBytes: 256 * 1024 * 1024,
   maxHeapMb: 768,
+  parallelMinBytes: 4 * 1024 * 1024,
 };
 
 /** Names a jq variable may take here: identifiers, not jq's own `$ENV` / `$__loc__`. */
@@ -155,14 +168,21 @@ class JqWorker {
   }
 }
 
+/** What one worker returned for one chunk: a reply, a timeout, or a crash. */
+type Attempt = WorkerReply | "timeout" | Error;
+
 /**
- * jq in-process, sandboxed: one warm worker runs one job at a time (jobs
+ * jq in-process, sandboxed: a warm worker runs one job at a time (jobs
  * queue); a job past its time limit, or one that exhausts the memory cap, kills
- * the worker, which is replaced immediately.
+ * its worker, which is replaced immediately. A per-record filter over a large
+ * input is split at line boundaries across `workers` workers and the outputs
+ * concatenated in order (jq treats each input value independently, so the
+ * values are the same); any jq error there reruns the whole input on one
+ * worker, so messages and semantics stay exactly jq's.
  */
 export class JqEngine {
   private readonly options: Required<JqEngineOptions>;
-  private current: JqWorker | null = null;
+  private readonly slots: (JqWorker | null)[];
   private readonly queue: Job[] = [];
   private running = false;
   private closed = false;
@@ -171,10 +191,14 @@ export class JqEngine {
   constructor(options: JqEngineOptions = {}) {
     this.options = {
       timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
+      timeoutMsPerMiB: options.timeoutMsPerMiB ?? DEFAULTS.timeoutMsPerMiB,
       maxMemoryBytes: options.maxMemoryBytes ?? DEFAULTS.maxMemoryBytes,
       maxInputBytes: options.maxInputBytes ?? DEFAULTS.maxInputBytes,
       maxHeapMb: options.maxHeapMb ?? DEFAULTS.maxHeapMb,
+      workers: Math.max(1, options.workers ?? Math.min(2, availableParallelism())),
+      parallelMinBytes: options.parallelMinBytes ?? DEFAULTS.parallelMinBytes,
     };
+    this.slots = Array.from({ length: this.options.workers }, () => null);
   }
 
   /** The limits in force. */
@@ -182,9 +206,9 @@ export class JqEngine {
     return this.options;
   }
 
-  /** Start the worker now (it is otherwise started by the first run). */
+  /** Start the first worker now (it is otherwise started by the first run). */
   async warm(): Promise<void> {
-    await this.worker().ready;
+    await this.worker(0).ready;
   }
 
   /** Run jq; never throws: failures come back as `{ ok: false, error }`. */
@@ -203,15 +227,14 @@ export class JqEngine {
     });
   }
 
-  /** Stop the worker; later runs fail. */
+  /** Stop the workers; later runs fail. */
   async close(): Promise<void> {
     this.closed = true;
-    const w = this.current;
-    this.current = null;
     for (const job of this.queue.splice(0)) {
       job.resolve({ ok: false, error: new LroError("FILTER_ABORTED", "the jq engine was closed") });
     }
-    if (w) await w.worker.terminate();
+    const workers = this.slots.splice(0).filter((w): w is JqWorker => w !== null);
+    await Promise.all(workers.map((w) => w.worker.terminate()));
   }
 
   private check(request: JqRunRequest): LroError | undefined {
@@ -235,19 +258,25 @@ export class JqEngine {
     return undefined;
   }
 
-  private worker(): JqWorker {
-    if (!this.current || this.current.dead) this.current = new JqWorker(this.options);
-    return this.current;
+  /** The wall-clock limit of a run over `bytes` of input. */
+  timeLimit(bytes: number): number {
+    return Math.ceil(this.options.timeoutMs + (bytes / 2 ** 20) * this.options.timeoutMsPerMiB);
   }
 
-  /** Kill the current worker and start a fresh one, so the next job finds it warm. */
-  private replace(): void {
-    this.current?.kill();
-    this.current = null;
-    if (!this.closed) {
-      const fresh = this.worker();
-      fresh.ready.catch(() => {});
+  private worker(slot: number): JqWorker {
+    let w = this.slots[slot];
+    if (!w || w.dead) {
+      w = new JqWorker(this.options);
+      this.slots[slot] = w;
     }
+    return w;
+  }
+
+  /** Kill a slot's worker; slot 0 is restarted at once so the next job finds it warm. */
+  private replace(slot: number): void {
+    this.slots[slot]?.kill();
+    this.slots[slot] = null;
+    if (!this.closed && slot === 0) this.worker(0).ready.catch(() => {});
   }
 
   private async pump(): Promise<void> {
@@ -262,70 +291,139 @@ export class JqEngine {
     }
   }
 
+  /** Whether `request` may be split across workers (per-record, large, no cross-input builtins). */
+  private splittable(request: JqRunRequest): boolean {
+    return (
+      this.options.workers > 1 &&
+      !request.slurp &&
+      !request.nullInput &&
+      request.input.bytes.byteLength >= this.options.parallelMinBytes &&
+      !/input|halt|\$__loc__/.test(request.filter)
+    );
+  }
+
   private async execute(request: JqRunRequest): Promise<JqRunResult> {
+    if (this.splittable(request)) {
+      const split = await this.executeSplit(request);
+      if (split) return split;
+    }
+    const limitMs = this.timeLimit(request.input.bytes.byteLength);
+    const attempt = await this.attempt(0, request, request.input, limitMs);
+    return this.settle(0, attempt, request, limitMs);
+  }
+
+  /**
+   * Run `request` in chunks on every slot at once. Returns undefined when jq
+   * reported an error in some chunk (the caller reruns the whole input, so the
+   * message and the partial-output semantics are jq's own).
+   */
+  private async executeSplit(request: JqRunRequest): Promise<JqRunResult | undefined> {
+    const bytes = request.input.bytes;
+    const k = this.options.workers;
+    const chunks: { key: string; bytes: Uint8Array }[] = [];
+    let start = 0;
+    for (let i = 1; i <= k && start < bytes.byteLength; i++) {
+      let end = bytes.byteLength;
+      if (i < k) {
+        const nl = bytes.indexOf(0x0a, Math.floor((bytes.byteLength * i) / k));
+        end = nl < 0 ? bytes.byteLength : nl + 1;
+      }
+      chunks.push({ key: `${request.input.key}#${i}/${k}`, bytes: bytes.subarray(start, end) });
+      start = end;
+    }
+    const limitMs = this.timeLimit(bytes.byteLength);
+    const attempts = await Promise.all(chunks.map((c, i) => this.attempt(i, request, c, limitMs)));
+    const lines: string[] = [];
+    for (const [i, attempt] of attempts.entries()) {
+      const outcome = this.settle(i, attempt, request, limitMs);
+      if (outcome.ok) {
+        for (const line of outcome.lines) lines.push(line);
+        continue;
+      }
+      if (outcome.error.code === "FILTER_ABORTED") {
+        for (let j = 0; j < attempts.length; j++) if (j !== i) this.replace(j);
+        return outcome;
+      }
+      return undefined;
+    }
+    return { ok: true, lines };
+  }
+
+  /** Send one run to a slot's worker and wait for its reply, a crash, or the limit. */
+  private async attempt(
+    slot: number,
+    request: JqRunRequest,
+    input: { key: string; bytes: Uint8Array },
+    limitMs: number,
+  ): Promise<Attempt> {
     let w: JqWorker;
     try {
-      w = this.worker();
+      w = this.worker(slot);
       await w.ready;
     } catch (err) {
-      this.replace();
-      return {
-        ok: false,
-        error: new LroError("FILTER_ABORTED", `jq is unavailable: ${(err as Error).message}`),
-      };
+      this.replace(slot);
+      return new Error(`jq is unavailable: ${(err as Error).message}`);
     }
-    const { flags, program } = buildInvocation(request);
-    const id = this.nextId++;
+    const { flags } = buildInvocation(request);
     const message: Record<string, unknown> = {
-      id,
+      id: this.nextId++,
       filter: request.filter,
       flags,
-      inputKey: request.input.key,
+      inputKey: input.key,
     };
-    if (w.inputKey !== request.input.key) message.input = request.input.bytes;
-    w.inputKey = request.input.key;
-
+    if (w.inputKey !== input.key) message.input = input.bytes;
+    w.inputKey = input.key;
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<"timeout">((resolve) => {
-      timer = setTimeout(() => resolve("timeout"), this.options.timeoutMs);
+      timer = setTimeout(() => resolve("timeout"), limitMs);
     });
     const reply = await Promise.race([w.send(message), timedOut]);
     clearTimeout(timer);
+    if (reply !== "timeout" && !(reply instanceof Error) && reply.kind === "no-input") {
+      // The worker lost its copy (it was poisoned and cleared); send it again.
+      w.inputKey = null;
+      return this.attempt(slot, request, input, limitMs);
+    }
+    return reply;
+  }
 
-    if (reply === "timeout") {
-      this.replace();
+  /** Turn a slot's attempt into a result, replacing the worker when it is unusable. */
+  private settle(
+    slot: number,
+    attempt: Attempt,
+    request: JqRunRequest,
+    limitMs: number,
+  ): JqRunResult {
+    if (attempt === "timeout") {
+      this.replace(slot);
       return {
         ok: false,
         error: new LroError(
           "FILTER_ABORTED",
-          `the jq filter was stopped after ${this.options.timeoutMs} ms (time limit); simplify it, or narrow it (select early, use limit)`,
+          `the jq filter was stopped after ${limitMs} ms (time limit); simplify it, or narrow it (select early, use limit)`,
         ),
       };
     }
-    if (reply instanceof Error) {
-      this.replace();
-      const oom = (reply as { code?: string }).code === "ERR_WORKER_OUT_OF_MEMORY";
+    if (attempt instanceof Error) {
+      this.replace(slot);
+      const oom = (attempt as { code?: string }).code === "ERR_WORKER_OUT_OF_MEMORY";
       return {
         ok: false,
         error: new LroError(
           "FILTER_ABORTED",
           oom
             ? "the jq filter was stopped: its output or working set exceeded the memory limit; narrow the filter or use limit"
-            : `the jq filter was stopped: ${reply.message}`,
+            : `the jq filter was stopped: ${attempt.message}`,
         ),
       };
     }
-    if (reply.kind === "no-input") {
-      // The worker lost its copy (it was poisoned and cleared); send it again.
-      w.inputKey = null;
-      return this.execute(request);
-    }
-    if (reply.ok) {
-      const stdout = reply.stdout ?? "";
+    if (attempt.ok) {
+      const stdout = attempt.stdout ?? "";
       return { ok: true, lines: stdout === "" ? [] : splitLines(stdout) };
     }
-    if (reply.poisoned) this.replace();
-    return { ok: false, error: jqFailure(reply, program, request.filter, this.options) };
+    if (attempt.poisoned) this.replace(slot);
+    const { program } = buildInvocation(request);
+    return { ok: false, error: jqFailure(attempt, program, request.filter, this.options) };
   }
 }
 

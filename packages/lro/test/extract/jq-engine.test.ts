@@ -1,0 +1,77 @@
+/**
+ * The jq engine itself: jq 1.7.1 in a worker, queued runs, the exit code left
+ * alone, arguments as variables, and a large per-record run split across
+ * workers giving exactly the single-worker output (and jq's own error).
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import { JqEngine } from "../../src/extract/jq-engine.js";
+import { makeMemories, projectMemory } from "./memory-fixtures.js";
+
+const single = new JqEngine({ workers: 1 });
+const split = new JqEngine({ workers: 2, parallelMinBytes: 1024 });
+
+afterAll(async () => {
+  await Promise.all([single.close(), split.close()]);
+});
+
+const body = Buffer.from(
+  `${makeMemories(400, 8)
+    .map((m) => JSON.stringify(projectMemory(m, "light")))
+    .join("\n")}\n`,
+);
+const input = (key: string) => ({ key, bytes: body });
+
+describe("JqEngine", () => {
+  it("is jq 1.7.1 and leaves process.exitCode alone, even after errors", async () => {
+    const before = process.exitCode;
+    // `pick` and literal-preserving number output are jq 1.7.
+    const version = await single.run({
+      input: { key: "v", bytes: Buffer.from('{"a":1.50,"b":2}') },
+      filter: "pick(.a)",
+    });
+    expect(version).toEqual({ ok: true, lines: ['{"a":1.50}'] });
+    const failed = await single.run({ input: input("a"), filter: 'error("boom")' });
+    expect(failed.ok).toBe(false);
+    expect(process.exitCode).toBe(before);
+  });
+
+  it("answers concurrent runs, in order, each with its own arguments", async () => {
+    const runs = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        single.run({ input: input("b"), filter: "$n", args: { n: i }, slurp: true }),
+      ),
+    );
+    expect(runs.map((r) => (r.ok ? r.lines[0] : r.error.message))).toEqual(
+      Array.from({ length: 20 }, (_, i) => String(i)),
+    );
+  });
+
+  it.each([
+    ".id",
+    'select(.tags | index("api")) | {id, tags}',
+    '.title | ascii_downcase | split(" ") | length',
+    'select(.namespace | startswith("_episodic")) | .namespace',
+    "empty",
+  ])("splitting %s across workers gives the single-worker output exactly", async (filter) => {
+    const a = await single.run({ input: input("c"), filter });
+    const b = await split.run({ input: input("c"), filter });
+    expect(a.ok).toBe(true);
+    expect(b).toEqual(a);
+  });
+
+  it("an error in one chunk reruns whole: jq's own message and line numbers", async () => {
+    const filter = 'if .id == "x" then . else (.title | tonumber) end';
+    const a = await single.run({ input: input("d"), filter });
+    const b = await split.run({ input: input("d"), filter });
+    expect(a.ok).toBe(false);
+    expect(b).toEqual(a);
+  });
+
+  it("filters that read other inputs are not split", async () => {
+    for (const filter of ["[., input] | length", "input_line_number", "halt_error"]) {
+      const a = await single.run({ input: input("e"), filter });
+      const b = await split.run({ input: input("e"), filter });
+      expect(b, filter).toEqual(a);
+    }
+  });
+});
