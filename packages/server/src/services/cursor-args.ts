@@ -1,5 +1,6 @@
 /** Turning cursor strings into checked positions for the services. */
 import { type CursorKind, decodeCursor } from "../model/cursor.js";
+import type { RankPosition } from "../store/store.js";
 import { invalidArgument } from "./errors.js";
 
 /** Decode `cursor` or throw `INVALID_ARGUMENT` (field `cursor`). */
@@ -29,20 +30,37 @@ export function member<T extends "string" | "number">(
   return value as T extends "string" ? string : number;
 }
 
-/** Ids of the hits before the last one of a page, nearest first (fallback anchors). */
-export function previousIds(ids: readonly string[], count = 2): string[] {
-  return ids.slice(Math.max(0, ids.length - 1 - count), -1).reverse();
+/**
+ * The cursor fields of a ranked page's end: the last hit's position and, as
+ * fallback anchors should it be deleted, the sequence numbers of the two hits
+ * before it.
+ */
+export function rankPositionFields(page: readonly { position: RankPosition }[]): {
+  v: number;
+  q: number;
+  p: number[];
+} {
+  const last = page[page.length - 1];
+  if (!last) throw new Error("rankPositionFields: empty page");
+  const previous = page
+    .slice(Math.max(0, page.length - 3), -1)
+    .map((h) => h.position.seq)
+    .reverse();
+  return { v: last.position.value, q: last.position.seq, p: previous };
 }
 
-/** The optional list of fallback anchor ids of a position. */
-export function previousMember(position: Record<string, unknown>): string[] {
-  const value = position.p;
-  if (value === undefined) return [];
-  if (!Array.isArray(value) || value.some((v) => typeof v !== "string")) {
+/** The ranked position stored by {@link rankPositionFields}, or `INVALID_ARGUMENT`. */
+export function rankPositionOf(position: Record<string, unknown>): RankPosition {
+  const previous = position.p ?? [];
+  if (!Array.isArray(previous) || previous.some((v) => typeof v !== "number")) {
     throw invalidArgument(
       "cursor",
       "cursor is damaged. Call again without a cursor to start from the first page.",
     );
   }
-  return value as string[];
+  return {
+    value: member(position, "v", "number"),
+    seq: member(position, "q", "number"),
+    previous: previous as number[],
+  };
 }

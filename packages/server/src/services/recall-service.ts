@@ -16,7 +16,7 @@
  * An empty query has no text term: score = (2/3) c + (1/3) recency, so
  * "everything, most trusted and freshest first" still spans [0, 1].
  *
- * Pages: keyset on (score desc, id asc) after the last hit returned. The
+ * Pages: keyset on (score desc, insertion order) after the last hit. The
  * cursor pins the clock (recency does not drift between pages) and a horizon
  * (the store's sequence mark at the first page), so memories captured during
  * the walk never enter it. bm25 reads corpus-wide statistics, so adding
@@ -28,9 +28,9 @@
  */
 import { encodeCursor, fingerprint } from "../model/cursor.js";
 import type { Memory } from "../model/memory.js";
-import type { MemoryStore, Scoring } from "../store/store.js";
+import type { MemoryStore, RankPosition, Scoring } from "../store/store.js";
 import { checkCursorArg, checkLimit, type FilterInput, normalizeFilter } from "./args.js";
-import { member, openCursor, previousIds, previousMember } from "./cursor-args.js";
+import { member, openCursor, rankPositionFields, rankPositionOf } from "./cursor-args.js";
 import { fromStoreError, invalidArgument } from "./errors.js";
 import type { ServiceOptions } from "./memory-service.js";
 
@@ -73,7 +73,7 @@ export interface RecallHit {
 }
 
 export interface RecallResult {
-  /** Best first: score desc, then id asc. */
+  /** Best first: score desc, then insertion order. */
   hits: RecallHit[];
   /** Pass back to get the next page; null when this page is the last. */
   next_cursor: string | null;
@@ -103,16 +103,12 @@ export class RecallService {
 
     let asOf: number;
     let horizon: number;
-    let after: { value: number; id: string; previous: string[] } | undefined;
+    let after: RankPosition | undefined;
     if (cursor !== undefined) {
       const p = openCursor(cursor, "recall", print);
       asOf = member(p, "t", "number");
       horizon = member(p, "h", "number");
-      after = {
-        value: member(p, "s", "number"),
-        id: member(p, "i", "string"),
-        previous: previousMember(p),
-      };
+      after = rankPositionOf(p);
     } else {
       asOf = this.now().getTime();
       horizon = await this.store.horizon();
@@ -136,13 +132,7 @@ export class RecallService {
     const last = page[page.length - 1];
     const next_cursor =
       ranked.length > limit && last
-        ? encodeCursor("recall", print, {
-            s: last.score,
-            i: last.memory.id,
-            p: previousIds(page.map((h) => h.memory.id)),
-            h: horizon,
-            t: asOf,
-          })
+        ? encodeCursor("recall", print, { ...rankPositionFields(page), h: horizon, t: asOf })
         : null;
     return {
       hits: page.map((h) => ({ memory: h.memory, score: clamp01(h.score) })),

@@ -4,14 +4,14 @@
  * weighted 4, tags 2, content 1; higher is better, unbounded, comparable only
  * within one query).
  *
- * Pages: keyset on (relevance desc, id asc) with a horizon, as in recall (see
+ * Pages: keyset on (relevance desc, insertion order) with a horizon, as in recall (see
  * `recall-service.ts` for what that guarantees while memories are added).
  */
 import { encodeCursor, fingerprint } from "../model/cursor.js";
 import type { Memory } from "../model/memory.js";
-import type { MemoryStore, TextHit } from "../store/store.js";
+import type { MemoryStore, RankPosition, TextHit } from "../store/store.js";
 import { checkCursorArg, checkLimit, type FilterInput, normalizeFilter } from "./args.js";
-import { member, openCursor, previousIds, previousMember } from "./cursor-args.js";
+import { member, openCursor, rankPositionFields, rankPositionOf } from "./cursor-args.js";
 import { fromStoreError, invalidArgument } from "./errors.js";
 import { MAX_QUERY_CHARS } from "./recall-service.js";
 
@@ -37,7 +37,7 @@ export interface SearchHit {
 }
 
 export interface SearchResult {
-  /** Most relevant first: relevance desc, then id asc. */
+  /** Most relevant first: relevance desc, then insertion order. */
   hits: SearchHit[];
   next_cursor: string | null;
 }
@@ -68,15 +68,11 @@ export class SearchService {
     const print = fingerprint({ op: "search", query, syntax, filter });
 
     let horizon: number;
-    let after: { value: number; id: string; previous: string[] } | undefined;
+    let after: RankPosition | undefined;
     if (cursor !== undefined) {
       const p = openCursor(cursor, "search", print);
       horizon = member(p, "h", "number");
-      after = {
-        value: member(p, "r", "number"),
-        id: member(p, "i", "string"),
-        previous: previousMember(p),
-      };
+      after = rankPositionOf(p);
     } else {
       horizon = await this.store.horizon();
     }
@@ -98,12 +94,7 @@ export class SearchService {
     const last = page[page.length - 1];
     const next_cursor =
       found.length > limit && last
-        ? encodeCursor("search", print, {
-            r: last.relevance,
-            i: last.memory.id,
-            p: previousIds(page.map((h) => h.memory.id)),
-            h: horizon,
-          })
+        ? encodeCursor("search", print, { ...rankPositionFields(page), h: horizon })
         : null;
     return { hits: page.map((h) => ({ memory: h.memory, score: h.relevance })), next_cursor };
   }

@@ -44,17 +44,18 @@ export interface ListedMemory {
 }
 
 /**
- * Keyset position in a ranked result: rows strictly after (value desc, id asc).
- * Relevance drifts with corpus statistics as memories are added or removed, so
- * backends re-anchor on the *current* value of memory `id` when it is still a
+ * Keyset position in a ranked result: rows strictly after (value desc, seq asc),
+ * i.e. ties on the value keep insertion order. Relevance drifts with corpus
+ * statistics as memories are added or removed, so backends re-anchor on the
+ * *current* value of the memory with sequence number `seq` when it is still a
  * hit, else of the first of `previous` that is, and use `value` only when none
- * is.
+ * is. Opaque to callers: take it from a hit's `position`.
  */
 export interface RankPosition {
   value: number;
-  id: string;
-  /** Ids of the hits just before `id`, nearest first: fallback anchors if `id` is gone. */
-  previous?: readonly string[] | undefined;
+  seq: number;
+  /** Sequence numbers of the hits just before `seq`, nearest first: fallback anchors. */
+  previous?: readonly number[] | undefined;
 }
 
 export interface TextQuery {
@@ -68,7 +69,7 @@ export interface TextQuery {
   syntax: "plain" | "native";
   filter?: MemoryFilter | undefined;
   limit: number;
-  /** Hits strictly after this (relevance, id) position (see {@link RankPosition}). */
+  /** Hits strictly after this (relevance, seq) position (see {@link RankPosition}). */
   after?: RankPosition | undefined;
   /** Only memories whose sequence number is at most this (see {@link MemoryStore.horizon}). */
   horizon?: number | undefined;
@@ -78,6 +79,8 @@ export interface TextQuery {
 export interface TextHit {
   memory: Memory;
   relevance: number;
+  /** Where the hit stands: continue after it with `after: position` (add `previous`). */
+  position: RankPosition;
 }
 
 /**
@@ -110,7 +113,7 @@ export interface RankQuery {
   filter?: MemoryFilter | undefined;
   scoring: Scoring;
   limit: number;
-  /** Hits strictly after this (score, id) position (see {@link RankPosition}). */
+  /** Hits strictly after this (score, seq) position (see {@link RankPosition}). */
   after?: RankPosition | undefined;
   /** Only memories whose sequence number is at most this. */
   horizon?: number | undefined;
@@ -121,6 +124,8 @@ export interface RankedHit {
   memory: Memory;
   score: number;
   relevance: number;
+  /** Where the hit stands: continue after it with `after: position` (add `previous`). */
+  position: RankPosition;
 }
 
 export interface UpsertReport {
@@ -159,9 +164,9 @@ export interface MemoryStore {
   /** False when the id is unknown. */
   delete(id: string): Promise<boolean>;
   list(query: ListQuery): Promise<ListedMemory[]>;
-  /** Full-text hits by raw relevance desc, then id asc. */
+  /** Full-text hits by raw relevance desc, then insertion order. */
   search(query: TextQuery): Promise<TextHit[]>;
-  /** Hits by combined score desc, then id asc (see {@link Scoring}). */
+  /** Hits by combined score desc, then insertion order (see {@link Scoring}). */
   rank(query: RankQuery): Promise<RankedHit[]>;
   count(filter?: MemoryFilter): Promise<number>;
   /** Every matching memory, in (created, insertion) order, read in pages. */

@@ -6,7 +6,13 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Memory } from "../../src/model/memory.js";
 import { isStoreError, type StoreErrorCode } from "../../src/store/errors.js";
-import type { ListPosition, MemoryStore, RankQuery, Scoring } from "../../src/store/store.js";
+import type {
+  ListPosition,
+  MemoryStore,
+  RankPosition,
+  RankQuery,
+  Scoring,
+} from "../../src/store/store.js";
 import { makeMemory, richMemory } from "./fixtures.js";
 
 /** Resolves to the StoreError code `promise` rejects with. */
@@ -381,7 +387,7 @@ export function describeMemoryStoreContract(
         expect(all).toHaveLength(9);
         await store.upsertMany([makeMemory({ content: "penguin newcomer" })]);
         const paged: string[] = [];
-        let after: { value: number; id: string } | undefined;
+        let after: RankPosition | undefined;
         for (;;) {
           const page = await store.search({
             text: "penguin",
@@ -393,7 +399,8 @@ export function describeMemoryStoreContract(
           paged.push(...page.map((h) => h.memory.id));
           const last = page[page.length - 1];
           if (!last || page.length < 4) break;
-          after = { value: last.relevance, id: last.memory.id };
+          expect(last.position.value).toBe(last.relevance);
+          after = last.position;
         }
         expect(new Set(paged).size).toBe(9);
         expect(paged.sort()).toEqual(all.map((h) => h.memory.id).sort());
@@ -413,7 +420,7 @@ export function describeMemoryStoreContract(
         const horizon = await store.horizon();
         const walk = async (kind: "search" | "rank") => {
           const seen: string[] = [];
-          let after: { value: number; id: string } | undefined;
+          let after: RankPosition | undefined;
           for (let page = 0; page < 20; page++) {
             const hits =
               kind === "search"
@@ -425,7 +432,7 @@ export function describeMemoryStoreContract(
                       after,
                       horizon,
                     })
-                  ).map((h) => ({ id: h.memory.id, value: h.relevance }))
+                  ).map((h) => ({ id: h.memory.id, position: h.position }))
                 : (
                     await store.rank({
                       text: "glacier",
@@ -434,7 +441,7 @@ export function describeMemoryStoreContract(
                       after,
                       horizon,
                     })
-                  ).map((h) => ({ id: h.memory.id, value: h.score }));
+                  ).map((h) => ({ id: h.memory.id, position: h.position }));
             seen.push(...hits.map((h) => h.id));
             // Many new memories with the query word: document frequency and N change.
             await store.upsertMany(
@@ -442,7 +449,7 @@ export function describeMemoryStoreContract(
             );
             const last = hits[hits.length - 1];
             if (!last || hits.length < 5) break;
-            after = { value: last.value, id: last.id };
+            after = last.position;
           }
           return seen;
         };
@@ -470,11 +477,7 @@ export function describeMemoryStoreContract(
           text: "fjord",
           syntax: "plain",
           limit: 10,
-          after: {
-            value: anchor.relevance,
-            id: anchor.memory.id,
-            previous: [b.memory.id, a.memory.id],
-          },
+          after: { ...anchor.position, previous: [b.position.seq, a.position.seq] },
         });
         expect(rest.map((h) => h.memory.id)).toEqual(all.slice(3));
       });
@@ -532,22 +535,26 @@ export function describeMemoryStoreContract(
         expect(filtered.map((h) => h.memory.id)).toEqual([c.id]);
       });
 
-      it("continues strictly after a (score, id) position", async () => {
+      it("continues strictly after a (score, seq) position, ties in insertion order", async () => {
         const many = Array.from({ length: 12 }, (_, i) =>
-          makeMemory({ content: "lighthouse keeper log", confidence: (i % 4) / 4 }),
+          makeMemory({
+            content: "lighthouse keeper log",
+            confidence: (i % 4) / 4,
+            modified: "2025-06-01T00:00:00Z",
+          }),
         );
         await store.upsertMany(many);
         const all = await rank({ text: "lighthouse" });
         const firstPage = await rank({ text: "lighthouse", limit: 5 });
         const last = firstPage[4];
         if (!last) throw new Error("short page");
-        const rest = await rank({
-          text: "lighthouse",
-          after: { value: last.score, id: last.memory.id },
-        });
+        const rest = await rank({ text: "lighthouse", after: last.position });
         expect([...firstPage, ...rest].map((h) => h.memory.id)).toEqual(
           all.map((h) => h.memory.id),
         );
+        // Equal confidence means equal score: insertion order decides.
+        const ties = all.filter((h) => h.score === all[0]?.score).map((h) => h.memory.id);
+        expect(ties).toEqual(many.filter((m) => m.provenance.confidence === 0.75).map((m) => m.id));
       });
     });
 

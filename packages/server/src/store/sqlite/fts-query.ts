@@ -30,15 +30,20 @@ export function plainTokens(text: string): string[] {
  * "migra" finds "migration"). Undefined when the text has no searchable word.
  */
 export function plainToFts(text: string): string | undefined {
+  const phrases = plainPhrases(text);
+  return phrases.length === 0 ? undefined : phrases.join(" OR ");
+}
+
+/** The phrases of {@link plainToFts}, one per word, each a valid FTS5 expression. */
+export function plainPhrases(text: string): string[] {
   const tokens = plainTokens(text);
-  if (tokens.length === 0) return undefined;
   const endsInWord = /[\p{L}\p{N}\p{M}]$/u.test(text);
   const parts = tokens.map((t) => `"${t}"`);
   const last = tokens[tokens.length - 1];
   if (endsInWord && last !== undefined && last.length >= MIN_PREFIX_CHARS) {
     parts[parts.length - 1] = `"${last}"*`;
   }
-  return parts.join(" OR ");
+  return parts;
 }
 
 const SYNTAX_HELP =

@@ -1,7 +1,10 @@
 /**
- * SQL for ranked reads (search and rank): one SELECT yielding `seq`, `id`,
+ * SQL for ranked reads (search and rank): one SELECT yielding `seq`,
  * `relevance` and optionally `score` per hit, which the store wraps with a
- * keyset, an order and a limit.
+ * keyset, an order and a limit. Rows are read through the covering index
+ * `memories_rank` (filter and score columns only): scoring tens of thousands of
+ * full-text matches then touches a few megabytes of index instead of the wide
+ * rows with their content.
  */
 import type { MemoryFilter, Scoring } from "../store.js";
 import { filterSql, whereClause } from "./filter-sql.js";
@@ -23,6 +26,8 @@ export interface RankedSelect {
   scoring?: Scoring | undefined;
   /** Restrict to the row with this `seq` (to re-score a cursor's anchor). */
   onlySeq?: number | undefined;
+  /** Restrict to rows that also match this FTS5 expression (candidate pruning; bm25 still uses `match`). */
+  within?: string | undefined;
 }
 
 /** The SQL score expression of {@link Scoring} over relevance expression `x`, with its params. */
@@ -50,14 +55,24 @@ function scoreSql(x: string, scoring: Scoring): { sql: string; params: unknown[]
 export function rankedSelect(options: RankedSelect): { sql: string; params: unknown[] } {
   const relevance = options.match !== undefined ? RELEVANCE_SQL : "0.0";
   const score = options.scoring ? scoreSql(relevance, options.scoring) : undefined;
-  const columns = `m.seq AS seq, m.id AS id, ${relevance} AS relevance${score ? `, ${score.sql} AS score` : ""}`;
+  const columns = `m.seq AS seq, ${relevance} AS relevance${score ? `, ${score.sql} AS score` : ""}`;
   const params: unknown[] = [...(score?.params ?? [])];
   const conditions: string[] = [];
-  let from = "memories m";
+  let from = "memories m INDEXED BY memories_rank";
   if (options.match !== undefined) {
-    from = "memories_fts CROSS JOIN memories m ON m.seq = memories_fts.rowid";
+    from =
+      "memories_fts CROSS JOIN memories m INDEXED BY memories_rank ON m.seq = memories_fts.rowid";
     conditions.push("memories_fts MATCH ?");
     params.push(options.match);
+    if (options.within !== undefined) {
+      // The unary + keeps the IN list away from FTS5's rowid lookup (one seek
+      // per value); as a plain filter it is a hash probe per match, and bm25
+      // and the join then run for the surviving rows only.
+      conditions.push(
+        "+memories_fts.rowid IN (SELECT p.rowid FROM memories_fts AS p WHERE p.memories_fts MATCH ?)",
+      );
+      params.push(options.within);
+    }
     if (options.onlySeq !== undefined) {
       // CAST: FTS5 silently ignores a rowid constraint bound as a REAL (every
       // JS number binds as one), returning every match instead of one row.

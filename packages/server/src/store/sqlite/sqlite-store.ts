@@ -16,15 +16,17 @@ import type {
   RankedHit,
   RankPosition,
   RankQuery,
+  Scoring,
   StoreCapabilities,
   TextHit,
   TextQuery,
   UpsertReport,
 } from "../store.js";
 import { filterSql, whereClause } from "./filter-sql.js";
-import { plainToFts, queryInvalid } from "./fts-query.js";
+import { plainPhrases, plainToFts, queryInvalid } from "./fts-query.js";
 import { listTable } from "./list-plan.js";
 import { migrate } from "./migrations.js";
+import { type PrunePlan, planPrune } from "./rank-prune.js";
 import { type RankedSelect, rankedSelect } from "./ranked-sql.js";
 import { fromRow, MEMORY_COLUMNS, type MemoryRow, toRow } from "./row.js";
 import { RowWriter } from "./writer.js";
@@ -229,91 +231,128 @@ export class SqliteMemoryStore implements MemoryStore {
           `The query ${JSON.stringify(query.text)} has no searchable words; give at least one word.`,
         );
       }
-      const select = { match, filter: query.filter, horizon: query.horizon };
-      const rows = this.ranked("relevance", select, query.after, query.limit, query.text);
-      return this.withMemories(rows, (memory, r) => ({ memory, relevance: r.relevance }));
+      const select: RankedSelect = { match, filter: query.filter, horizon: query.horizon };
+      const position = this.resolvePosition("relevance", select, query.after, query.text);
+      const rows = this.rankedRows("relevance", select, position, query.limit, query.text);
+      return this.withMemories(rows, (memory, r) => ({
+        memory,
+        relevance: r.relevance,
+        position: { value: r.relevance, seq: r.seq },
+      }));
     });
   }
 
   async rank(query: RankQuery): Promise<RankedHit[]> {
     return this.guard("rank", () => {
       const text = query.text.trim();
-      const match = text.length > 0 ? plainToFts(text) : undefined;
-      if (text.length > 0 && match === undefined) {
+      const phrases = text.length > 0 ? plainPhrases(text) : [];
+      if (text.length > 0 && phrases.length === 0) {
         throw new StoreError(
           "QUERY_INVALID",
           `The query ${JSON.stringify(query.text)} has no searchable words; give at least one word, or an empty query to rank by confidence and recency.`,
         );
       }
-      const select = {
-        match,
+      const select: RankedSelect = {
+        match: phrases.length > 0 ? phrases.join(" OR ") : undefined,
         filter: query.filter,
         horizon: query.horizon,
         scoring: query.scoring,
       };
-      const rows = this.ranked("score", select, query.after, query.limit, query.text);
+      const position = this.resolvePosition("score", select, query.after, query.text);
+      let rows: RankedRow[] | undefined;
+      const plan = phrases.length > 0 ? this.planPrune(phrases, query.scoring) : undefined;
+      if (plan) {
+        const pruned = this.rankedRows(
+          "score",
+          { ...select, within: plan.within },
+          position,
+          query.limit,
+          query.text,
+        );
+        const last = pruned[pruned.length - 1];
+        // Exact only when the page is full and beats every memory outside P.
+        if (pruned.length === query.limit && last && (last.score ?? 0) > plan.restBound + 1e-12) {
+          rows = pruned;
+        }
+      }
+      rows ??= this.rankedRows("score", select, position, query.limit, query.text);
       return this.withMemories(rows, (memory, r) => ({
         memory,
         score: r.score ?? 0,
         relevance: r.relevance,
+        position: { value: r.score ?? 0, seq: r.seq },
       }));
     });
   }
 
+  /** Counts per phrase and the bounds {@link planPrune} needs. */
+  private planPrune(phrases: string[], scoring: Scoring): PrunePlan | undefined {
+    if (phrases.length > 8) return undefined; // long pasted text: not worth counting
+    const count = this.stmt("SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?").pluck();
+    const hits = phrases.map((p) => count.get(p) as number);
+    const bounds = this.stmt(
+      "SELECT (SELECT coalesce(max(seq), 0) FROM memories) AS seq, (SELECT max(modified_ms) FROM memories) AS modified",
+    ).get() as { seq: number; modified: number | null };
+    return planPrune({
+      phrases,
+      hits,
+      rowsUpperBound: bounds.seq,
+      latestModified: bounds.modified ?? undefined,
+      scoring,
+    });
+  }
+
   /**
-   * Hits of `select` ordered by `key` desc then id asc, strictly after `after`.
-   * The position is re-anchored on the anchor memory's *current* value when it
-   * is still a hit (else on a previous hit of the page): bm25 depends on corpus
-   * statistics, so values drift as memories are added or removed, and comparing
-   * against the stale value would repeat or skip hits near the page boundary.
-   * Only when no anchor is left does the stored value serve. The SELECT yields narrow rows; the wide columns are
-   * read for the page only, so the sorter never carries long content.
+   * Where a page continues: after the anchor memory at its *current* value when
+   * it is still a hit (else after a previous hit of the page): bm25 depends on
+   * corpus statistics, so values drift as memories are added or removed, and
+   * comparing against the stale value would repeat or skip hits near the page
+   * boundary. Only when no anchor is left does the stored value serve.
    */
-  private ranked(
+  private resolvePosition(
     key: "relevance" | "score",
     select: RankedSelect,
     after: RankPosition | undefined,
+    text: string,
+  ): { value: number; seq: number } | undefined {
+    if (!after) return undefined;
+    for (const seq of [after.seq, ...(after.previous ?? [])]) {
+      const anchor = rankedSelect({ ...select, onlySeq: seq });
+      const rows = this.runMatch(
+        `SELECT ${key} AS v FROM (${anchor.sql})`,
+        anchor.params,
+        text,
+      ) as {
+        v: number;
+      }[];
+      const current = rows[0]?.v;
+      if (current !== undefined) return { value: current, seq };
+    }
+    return { value: after.value, seq: after.seq };
+  }
+
+  /**
+   * Hits of `select` ordered by `key` desc then seq asc, strictly after
+   * `position`. The SELECT yields narrow rows; the wide columns are read for
+   * the page only, so the sorter never carries long content.
+   */
+  private rankedRows(
+    key: "relevance" | "score",
+    select: RankedSelect,
+    position: { value: number; seq: number } | undefined,
     limit: number,
     text: string,
   ): RankedRow[] {
-    let position: { value: number; id: string } | undefined = after;
-    if (after) {
-      for (const id of [after.id, ...(after.previous ?? [])]) {
-        const current = this.currentValue(key, select, id, text);
-        if (current !== undefined) {
-          position = { value: current, id };
-          break;
-        }
-      }
-    }
     const inner = rankedSelect(select);
     const params = [...inner.params];
     let keyset = "";
     if (position) {
-      keyset = ` WHERE ${key} < ? OR (${key} = ? AND id > ?)`;
-      params.push(position.value, position.value, position.id);
+      keyset = ` WHERE ${key} < ? OR (${key} = ? AND seq > ?)`;
+      params.push(position.value, position.value, position.seq);
     }
     const columns = key === "score" ? "seq, relevance, score" : "seq, relevance";
-    const sql = `SELECT ${columns} FROM (${inner.sql})${keyset} ORDER BY ${key} DESC, id ASC LIMIT ?`;
+    const sql = `SELECT ${columns} FROM (${inner.sql})${keyset} ORDER BY ${key} DESC, seq ASC LIMIT ?`;
     return this.runMatch(sql, [...params, limit], text) as RankedRow[];
-  }
-
-  /** The current `key` value of memory `id` under `select`, if it is a hit. */
-  private currentValue(
-    key: "relevance" | "score",
-    select: RankedSelect,
-    id: string,
-    text: string,
-  ): number | undefined {
-    const seq = this.stmt("SELECT seq FROM memories WHERE id = ?").pluck().get(id) as
-      | number
-      | undefined;
-    if (seq === undefined) return undefined;
-    const anchor = rankedSelect({ ...select, onlySeq: seq });
-    const rows = this.runMatch(`SELECT ${key} AS v FROM (${anchor.sql})`, anchor.params, text) as {
-      v: number;
-    }[];
-    return rows[0]?.v;
   }
 
   private withMemories<T>(rows: RankedRow[], make: (memory: Memory, row: RankedRow) => T): T[] {
