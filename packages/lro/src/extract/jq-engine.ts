@@ -5,7 +5,7 @@
  * replaced at once, so the next call is answered normally.
  */
 import { createRequire } from "node:module";
-import { availableParallelism } from "node:os";
+import { availableParallelism, loadavg } from "node:os";
 import { Worker } from "node:worker_threads";
 import { LroError } from "../errors.js";
 import { JQ_WORKER_SOURCE } from "./jq-worker-source.js";
@@ -39,6 +39,8 @@ export interface JqEngineOptions {
   workers?: number;
   /** Inputs at least this large are split across the workers (default 4 MiB). */
   parallelMinBytes?: number;
+  /** Split only when the 1-minute load average leaves a core idle (default true). */
+  splitOnlyWhenIdle?: boolean;
 }
 
 /** One jq run. */
@@ -89,6 +91,7 @@ const DEFAULTS = {
   maxInputBytes: 256 * 1024 * 1024,
   maxHeapMb: 768,
   parallelMinBytes: 4 * 1024 * 1024,
+  splitOnlyWhenIdle: true,
 };
 
 /** Names a jq variable may take here: identifiers, not jq's own `$ENV` / `$__loc__`. */
@@ -197,6 +200,7 @@ export class JqEngine {
       maxHeapMb: options.maxHeapMb ?? DEFAULTS.maxHeapMb,
       workers: Math.max(1, options.workers ?? Math.min(2, availableParallelism())),
       parallelMinBytes: options.parallelMinBytes ?? DEFAULTS.parallelMinBytes,
+      splitOnlyWhenIdle: options.splitOnlyWhenIdle ?? DEFAULTS.splitOnlyWhenIdle,
     };
     this.slots = Array.from({ length: this.options.workers }, () => null);
   }
@@ -204,6 +208,11 @@ export class JqEngine {
   /** The limits in force. */
   get limits(): Readonly<Required<JqEngineOptions>> {
     return this.options;
+  }
+
+  /** Workers currently alive (for observability and tests). */
+  get liveWorkers(): number {
+    return this.slots.filter((w) => w !== null && !w.dead).length;
   }
 
   /** Start the first worker now (it is otherwise started by the first run). */
@@ -291,10 +300,15 @@ export class JqEngine {
     }
   }
 
-  /** Whether `request` may be split across workers (per-record, large, no cross-input builtins). */
+  /**
+   * Whether `request` may be split across workers: per-record, large, no
+   * builtin that reads other inputs or stops the program, and a core to spare
+   * (on a saturated machine two workers only contend).
+   */
   private splittable(request: JqRunRequest): boolean {
     return (
       this.options.workers > 1 &&
+      (!this.options.splitOnlyWhenIdle || (loadavg()[0] ?? 0) <= availableParallelism() - 1) &&
       !request.slurp &&
       !request.nullInput &&
       request.input.bytes.byteLength >= this.options.parallelMinBytes &&

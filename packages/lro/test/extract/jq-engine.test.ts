@@ -8,7 +8,7 @@ import { JqEngine } from "../../src/extract/jq-engine.js";
 import { makeMemories, projectMemory } from "./memory-fixtures.js";
 
 const single = new JqEngine({ workers: 1 });
-const split = new JqEngine({ workers: 2, parallelMinBytes: 1024 });
+const split = new JqEngine({ workers: 2, parallelMinBytes: 1024, splitOnlyWhenIdle: false });
 
 afterAll(async () => {
   await Promise.all([single.close(), split.close()]);
@@ -57,6 +57,8 @@ describe("JqEngine", () => {
     const b = await split.run({ input: input("c"), filter });
     expect(a.ok).toBe(true);
     expect(b).toEqual(a);
+    expect(split.liveWorkers).toBe(2);
+    expect(single.liveWorkers).toBe(1);
   });
 
   it("an error in one chunk reruns whole: jq's own message and line numbers", async () => {
