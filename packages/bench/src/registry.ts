@@ -3,6 +3,7 @@ import { lroEngineBenchmark } from "./lro-engine.js";
 import { lroExtractBenchmark } from "./lro-extract.js";
 import { serverImportBenchmark } from "./server-import.js";
 import { serverMcpBenchmark } from "./server-mcp.js";
+import { serverStoreBenchmark } from "./server-store.js";
 
 /** Every benchmark `npm run bench` knows, in run order. Add yours here. */
 export const benchmarks: Benchmark[] = [
@@ -10,4 +11,5 @@ export const benchmarks: Benchmark[] = [
   lroEngineBenchmark,
   lroExtractBenchmark,
   serverImportBenchmark,
+  serverStoreBenchmark,
 ];

@@ -39,6 +39,7 @@ export function rankPositionFields(page: readonly { position: RankPosition }[]):
   v: number;
   q: number;
   p: number[];
+  e?: number;
 } {
   const last = page[page.length - 1];
   if (!last) throw new Error("rankPositionFields: empty page");
@@ -46,7 +47,13 @@ export function rankPositionFields(page: readonly { position: RankPosition }[]):
     .slice(Math.max(0, page.length - 3), -1)
     .map((h) => h.position.seq)
     .reverse();
-  return { v: last.position.value, q: last.position.seq, p: previous };
+  const { epoch } = last.position;
+  return {
+    v: last.position.value,
+    q: last.position.seq,
+    p: previous,
+    ...(epoch === undefined ? {} : { e: epoch }),
+  };
 }
 
 /** The ranked position stored by {@link rankPositionFields}, or `INVALID_ARGUMENT`. */
@@ -62,5 +69,6 @@ export function rankPositionOf(position: Record<string, unknown>): RankPosition 
     value: member(position, "v", "number"),
     seq: member(position, "q", "number"),
     previous: previous as number[],
+    epoch: position.e === undefined ? undefined : member(position, "e", "number"),
   };
 }

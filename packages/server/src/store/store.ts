@@ -56,6 +56,11 @@ export interface RankPosition {
   seq: number;
   /** Sequence numbers of the hits just before `seq`, nearest first: fallback anchors. */
   previous?: readonly number[] | undefined;
+  /**
+   * The store's write epoch when the position was issued. While it is current,
+   * no statistics have moved and `value` is used as it is (no re-anchoring).
+   */
+  epoch?: number | undefined;
 }
 
 export interface TextQuery {

@@ -74,6 +74,14 @@ CREATE TABLE memory_tags (
   PRIMARY KEY (tag, seq)
 ) WITHOUT ROWID;
 
+-- 'epoch' counts write transactions: a ranked cursor issued at the current
+-- epoch saw today's corpus statistics, so its position needs no re-scoring.
+CREATE TABLE store_meta (
+  key   TEXT PRIMARY KEY,
+  value INTEGER NOT NULL
+) WITHOUT ROWID;
+INSERT INTO store_meta (key, value) VALUES ('epoch', 0);
+
 CREATE VIRTUAL TABLE memories_fts USING fts5 (
   title, content, tags,
   content = '',

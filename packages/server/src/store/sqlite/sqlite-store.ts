@@ -39,6 +39,9 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
 }
 
+/** Phrase counts remembered for candidate pruning (cleared when full). */
+const HIT_CACHE_SIZE = 512;
+
 /** Rows per page of {@link SqliteMemoryStore.iterate}. */
 const ITERATE_PAGE = 500;
 
@@ -82,6 +85,7 @@ export class SqliteMemoryStore implements MemoryStore {
   private readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
   private readonly writer: RowWriter;
+  private readonly hitCache = new Map<string, number>();
   private closed = false;
 
   constructor(db: Database.Database) {
@@ -139,7 +143,12 @@ export class SqliteMemoryStore implements MemoryStore {
   async insert(memory: Memory): Promise<void> {
     this.guard(`insert ${JSON.stringify(memory?.id)}`, () => {
       const prepared = toRow(memory);
-      this.db.transaction(() => this.writer.insert(prepared)).immediate();
+      this.db
+        .transaction(() => {
+          this.writer.touch();
+          this.writer.insert(prepared);
+        })
+        .immediate();
     });
   }
 
@@ -148,6 +157,7 @@ export class SqliteMemoryStore implements MemoryStore {
       const report: UpsertReport = { inserted: 0, updated: 0 };
       this.db
         .transaction(() => {
+          this.writer.touch();
           memories.forEach((memory, index) => {
             try {
               const prepared = toRow(memory);
@@ -179,6 +189,7 @@ export class SqliteMemoryStore implements MemoryStore {
         .transaction(() => {
           const stored = this.writer.find(prepared.row.id);
           if (stored === undefined) return false;
+          this.writer.touch();
           this.writer.update(prepared, stored);
           return true;
         })
@@ -192,6 +203,7 @@ export class SqliteMemoryStore implements MemoryStore {
         .transaction(() => {
           const stored = this.writer.find(id);
           if (stored === undefined) return false;
+          this.writer.touch();
           this.writer.remove(stored);
           return true;
         })
@@ -232,12 +244,13 @@ export class SqliteMemoryStore implements MemoryStore {
         );
       }
       const select: RankedSelect = { match, filter: query.filter, horizon: query.horizon };
-      const position = this.resolvePosition("relevance", select, query.after, query.text);
+      const epoch = this.epoch();
+      const position = this.resolvePosition("relevance", select, query.after, query.text, epoch);
       const rows = this.rankedRows("relevance", select, position, query.limit, query.text);
       return this.withMemories(rows, (memory, r) => ({
         memory,
         relevance: r.relevance,
-        position: { value: r.relevance, seq: r.seq },
+        position: { value: r.relevance, seq: r.seq, epoch },
       }));
     });
   }
@@ -258,9 +271,10 @@ export class SqliteMemoryStore implements MemoryStore {
         horizon: query.horizon,
         scoring: query.scoring,
       };
-      const position = this.resolvePosition("score", select, query.after, query.text);
+      const epoch = this.epoch();
+      const position = this.resolvePosition("score", select, query.after, query.text, epoch);
       let rows: RankedRow[] | undefined;
-      const plan = phrases.length > 0 ? this.planPrune(phrases, query.scoring) : undefined;
+      const plan = phrases.length > 0 ? this.planPrune(phrases, query.scoring, epoch) : undefined;
       if (plan) {
         const pruned = this.rankedRows(
           "score",
@@ -280,16 +294,34 @@ export class SqliteMemoryStore implements MemoryStore {
         memory,
         score: r.score ?? 0,
         relevance: r.relevance,
-        position: { value: r.score ?? 0, seq: r.seq },
+        position: { value: r.score ?? 0, seq: r.seq, epoch },
       }));
     });
   }
 
+  /** The current write epoch (see `store_meta`). */
+  private epoch(): number {
+    return this.stmt("SELECT value FROM store_meta WHERE key = 'epoch'").pluck().get() as number;
+  }
+
+  /** Rows matching `phrase`, cached per write epoch (the next page asks again). */
+  private phraseHits(phrase: string, epoch: number): number {
+    const key = `${epoch}\u0000${phrase}`;
+    let n = this.hitCache.get(key);
+    if (n === undefined) {
+      n = this.stmt("SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?")
+        .pluck()
+        .get(phrase) as number;
+      if (this.hitCache.size >= HIT_CACHE_SIZE) this.hitCache.clear();
+      this.hitCache.set(key, n);
+    }
+    return n;
+  }
+
   /** Counts per phrase and the bounds {@link planPrune} needs. */
-  private planPrune(phrases: string[], scoring: Scoring): PrunePlan | undefined {
+  private planPrune(phrases: string[], scoring: Scoring, epoch: number): PrunePlan | undefined {
     if (phrases.length > 8) return undefined; // long pasted text: not worth counting
-    const count = this.stmt("SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?").pluck();
-    const hits = phrases.map((p) => count.get(p) as number);
+    const hits = phrases.map((p) => this.phraseHits(p, epoch));
     const bounds = this.stmt(
       "SELECT (SELECT coalesce(max(seq), 0) FROM memories) AS seq, (SELECT max(modified_ms) FROM memories) AS modified",
     ).get() as { seq: number; modified: number | null };
@@ -307,15 +339,18 @@ export class SqliteMemoryStore implements MemoryStore {
    * it is still a hit (else after a previous hit of the page): bm25 depends on
    * corpus statistics, so values drift as memories are added or removed, and
    * comparing against the stale value would repeat or skip hits near the page
-   * boundary. Only when no anchor is left does the stored value serve.
+   * boundary. Only when no anchor is left does the stored value serve. While
+   * nothing was written since the position was issued, it is exact as it is.
    */
   private resolvePosition(
     key: "relevance" | "score",
     select: RankedSelect,
     after: RankPosition | undefined,
     text: string,
+    epoch: number,
   ): { value: number; seq: number } | undefined {
     if (!after) return undefined;
+    if (after.epoch === epoch) return { value: after.value, seq: after.seq };
     for (const seq of [after.seq, ...(after.previous ?? [])]) {
       const anchor = rankedSelect({ ...select, onlySeq: seq });
       const rows = this.runMatch(

@@ -35,6 +35,7 @@ export class RowWriter {
   private readonly ftsDelete: Database.Statement;
   private readonly tagInsert: Database.Statement;
   private readonly tagDelete: Database.Statement;
+  private readonly bumpEpoch: Database.Statement;
 
   constructor(db: Database.Database) {
     this.findStmt = db.prepare("SELECT seq, title, content, tags FROM memories WHERE id = ?");
@@ -49,6 +50,12 @@ export class RowWriter {
     this.ftsDelete = db.prepare("DELETE FROM memories_fts WHERE rowid = CAST(? AS INTEGER)");
     this.tagInsert = db.prepare("INSERT OR IGNORE INTO memory_tags (tag, seq) VALUES (?, ?)");
     this.tagDelete = db.prepare("DELETE FROM memory_tags WHERE tag = ? AND seq = ?");
+    this.bumpEpoch = db.prepare("UPDATE store_meta SET value = value + 1 WHERE key = 'epoch'");
+  }
+
+  /** Mark a write transaction (call once inside each). */
+  touch(): void {
+    this.bumpEpoch.run();
   }
 
   /** The stored text of memory `id`, if any. */
