@@ -270,9 +270,10 @@ export class LroExtractor {
     const { config, reoffload } = this.options;
     if (!reoffload || config.enabled === false) return undefined;
     const threshold = config.thresholdTokens;
-    // Far above the threshold needs no tokenizer to decide.
-    const tokens =
-      text.length > threshold * 16 ? Math.ceil(text.length / 4) : await estimateTokens(text);
+    // chars / 4 above the threshold decides alone: non-Latin text (the only kind
+    // the tokenizer is for) costs more tokens per character, not fewer.
+    const byChars = Math.ceil(text.length / 4);
+    const tokens = byChars > threshold ? byChars : await estimateTokens(text);
     if (tokens <= threshold) return undefined;
     return reoffload({
       lines,
