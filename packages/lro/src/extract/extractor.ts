@@ -76,8 +76,11 @@ export interface ExtractSuccess {
   text: string;
   /** Output values returned (after `limit`). */
   count: number;
-  /** Output values the filter produced. */
-  total: number;
+  /**
+   * Output values the filter produced, or null when jq stopped at `limit`
+   * (only then is the total unknown).
+   */
+  total: number | null;
   /** `limit` cut the output. */
   truncated: boolean;
   /** Which engine answered. */
@@ -173,6 +176,7 @@ export class LroExtractor {
     let engine: "fast" | "jq" = "jq";
     let description: string;
     let recordsOut = false;
+    let stoppedEarly = false;
 
     if (request.kind === "recipe") {
       const spec = this.recipeFor(detail, request.recipe);
@@ -190,16 +194,19 @@ export class LroExtractor {
         elements = fast.elements;
         engine = "fast";
       } else {
-        lines = await this.jq(source, spec.filter, spec.slurp, request.params);
+        lines = await this.jq(source, spec.filter, spec.slurp, request.params, request.limit);
+        stoppedEarly = true;
       }
     } else {
       raw = request.raw;
       description = request.query;
-      lines = await this.jq(source, request.query, request.slurp, request.params);
+      lines = await this.jq(source, request.query, request.slurp, request.params, request.limit);
+      stoppedEarly = true;
     }
 
-    const total = lines.length;
-    const truncated = request.limit !== undefined && total > request.limit;
+    const truncated = request.limit !== undefined && lines.length > request.limit;
+    // jq was asked for limit + 1 values: past the limit, the true total is unknown.
+    const total = truncated && stoppedEarly ? null : lines.length;
     if (truncated) lines = lines.slice(0, request.limit);
     const text = renderOutput(lines, raw);
     const file = { path: source.path, name: source.name, detail };
@@ -248,12 +255,14 @@ export class LroExtractor {
     filter: string,
     slurp: boolean,
     params: Readonly<Record<string, JsonValue>>,
+    limit: number | undefined,
   ): Promise<string[]> {
     const result = await this.engine.run({
       input: { key: source.key, bytes: source.body },
       filter,
       slurp,
       args: params,
+      ...(limit !== undefined ? { limit: limit + 1 } : {}),
     });
     if (!result.ok) throw result.error;
     return result.lines;

@@ -58,6 +58,11 @@ export interface JqRunRequest {
   /** `-n`: the program starts from `null` (it may read the input with `inputs`). */
   nullInput?: boolean;
   /**
+   * Stop after this many output values (jq's own `limit`, so a large run ends
+   * early). Not applied to filters that read inputs themselves.
+   */
+  limit?: number;
+  /**
    * Named jq variables: strings are passed as `--arg` (never spliced into the
    * program), other JSON values as `--argjson`.
    */
@@ -317,6 +322,21 @@ export class JqEngine {
   }
 
   private async execute(request: JqRunRequest): Promise<JqRunResult> {
+    const result = await this.executeOnce(request);
+    if (
+      !result.ok &&
+      request.limit !== undefined &&
+      /jq: \d+ compile errors?$/.test(result.error.message)
+    ) {
+      // The limit wrapper moves jq's syntax-error position; compile without it
+      // so the message is jq's own (compiling is instant).
+      const { limit: _, ...unwrapped } = request;
+      return this.executeOnce(unwrapped);
+    }
+    return result;
+  }
+
+  private async executeOnce(request: JqRunRequest): Promise<JqRunResult> {
     if (this.splittable(request)) {
       const split = await this.executeSplit(request);
       if (split) return split;
@@ -378,10 +398,10 @@ export class JqEngine {
       this.replace(slot);
       return new Error(`jq is unavailable: ${(err as Error).message}`);
     }
-    const { flags } = buildInvocation(request);
+    const { flags, sent } = buildInvocation(request);
     const message: Record<string, unknown> = {
       id: this.nextId++,
-      filter: request.filter,
+      filter: sent,
       flags,
       inputKey: input.key,
     };
@@ -436,8 +456,11 @@ export class JqEngine {
       return { ok: true, lines: stdout === "" ? [] : splitLines(stdout) };
     }
     if (attempt.poisoned) this.replace(slot);
-    const { program } = buildInvocation(request);
-    return { ok: false, error: jqFailure(attempt, program, request.filter, this.options) };
+    const { sent, program } = buildInvocation(request);
+    return {
+      ok: false,
+      error: jqFailure(attempt, program.slice(0, program.length - sent.length), this.options),
+    };
   }
 }
 
@@ -447,16 +470,38 @@ function splitLines(stdout: string): string[] {
   return lines;
 }
 
+/** Filters that read inputs themselves cannot be wrapped in `limit(n; inputs | ...)`. */
+const READS_INPUTS = /input/;
+
 /**
- * The flags of one run, and the program text jq will actually compile: jq-web
+ * The flags of one run, the program text handed to jq-web, and the text jq
+ * will actually compile. A `limit` is pushed into jq (`limit(n; inputs | (f))`
+ * under `-n`, or `limit(n; f)` under `-s`) so a large run stops early; jq-web
  * turns each `--argjson NAME JSON` into `--slurpfile` plus a `$NAME[0] as $NAME | `
- * prefix, and error messages quote that text, so it is mapped back.
+ * prefix. Error messages quote the compiled text, so it is mapped back to the
+ * user's filter. The wrapper's closing parenthesis sits on its own line so a
+ * trailing `# comment` in the filter cannot swallow it.
  */
-function buildInvocation(request: JqRunRequest): { flags: string[]; program: string } {
+function buildInvocation(request: JqRunRequest): {
+  flags: string[];
+  sent: string;
+  program: string;
+} {
   const flags = ["-c"];
   if (request.slurp) flags.push("-s");
-  if (request.nullInput) flags.push("-n");
-  let program = request.filter;
+  let sent = request.filter;
+  let nullInput = request.nullInput === true;
+  const limit = request.limit;
+  if (limit !== undefined && Number.isInteger(limit) && limit > 0) {
+    if (request.slurp) {
+      sent = `limit(${limit}; ${sent}\n)`;
+    } else if (!nullInput && !READS_INPUTS.test(request.filter)) {
+      sent = `limit(${limit}; inputs | (${sent}\n))`;
+      nullInput = true;
+    }
+  }
+  if (nullInput) flags.push("-n");
+  let program = sent;
   for (const [name, value] of Object.entries(request.args ?? {})) {
     if (typeof value === "string") {
       flags.push("--arg", name, value);
@@ -465,17 +510,21 @@ function buildInvocation(request: JqRunRequest): { flags: string[]; program: str
       program = `$${name}[0] as $${name} | ${program}`;
     }
   }
-  return { flags, program };
+  return { flags, sent, program };
 }
 
+/**
+ * The error of a failed run; `prefix` is what jq-web put before the program
+ * (for `--argjson`), removed from the quoted source line so the message quotes
+ * the filter as the user wrote it.
+ */
 function jqFailure(
   reply: WorkerReply,
-  program: string,
-  filter: string,
+  prefix: string,
   options: Required<JqEngineOptions>,
 ): LroError {
   let stderr = (reply.stderr ?? "").trim();
-  if (program !== filter) stderr = stderr.split(program).join(filter);
+  if (prefix !== "") stderr = stderr.split(prefix).join("");
   // jq pads the quoted program with spaces; they only confuse a reader.
   stderr = stderr
     .split("\n")

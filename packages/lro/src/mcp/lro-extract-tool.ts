@@ -155,7 +155,10 @@ export function extractResultToToolResult(
   if (result.truncated) {
     out.content.push({
       type: "text",
-      text: `lro_extract: returned the first ${result.count} of ${result.total} output values (limit).`,
+      text:
+        result.total === null
+          ? `lro_extract: returned the first ${result.count} output values (limit); the filter stopped there, so there are more.`
+          : `lro_extract: returned the first ${result.count} of ${result.total} output values (limit).`,
     });
   } else if (result.total === 0) {
     out.content.push({

@@ -99,11 +99,37 @@ describe("custom queries with params", () => {
     expect(r.text).toBe(`${records[0]?.title}\n${records[1]?.title}\n`);
   });
 
-  it("limit returns the first values and says how many there were", async () => {
+  it("limit returns the first values and says there are more", async () => {
     const r = await h.call({ file_path: file, query: ".id", limit: 5 });
     expect(parseJsonLines(r.text)).toEqual(records.slice(0, 5).map((x) => x.id));
     const note = r.result.content[1];
-    expect(note?.type === "text" && note.text).toMatch(/first 5 of 120 output values/);
+    expect(note?.type === "text" && note.text).toMatch(/first 5 output values .* there are more/);
+    const recipe = await h.call({ file_path: file, recipe: 4, limit: 5 });
+    const recipeNote = recipe.result.content[1];
+    expect(recipeNote?.type === "text" && recipeNote.text).toMatch(/first 5 of 120 output values/);
+    const all = await h.call({ file_path: file, query: ".id", limit: 120 });
+    expect(parseJsonLines(all.text)).toHaveLength(120);
+    expect(all.result.content).toHaveLength(1);
+  });
+
+  it("limit stops jq early and keeps jq's messages about the filter as written", async () => {
+    const slurped = await h.call({ file_path: file, query: ".[] | .id", slurp: true, limit: 2 });
+    expect(parseJsonLines(slurped.text)).toEqual(records.slice(0, 2).map((x) => x.id));
+    // jq's syntax error is the same with and without a limit (the wrapper never shows).
+    for (const query of [".id | # comment\n[", "[.id |", "a\nb |"]) {
+      const bad = await h.call({ file_path: file, query, limit: 3 });
+      const plain = await h.call({ file_path: file, query });
+      expect(bad.isError).toBe(true);
+      expect(bad.text).toMatch(/^FILTER_INVALID: jq: error: syntax error/);
+      expect(bad.text).toBe(plain.text);
+      expect(bad.text).not.toContain("inputs |");
+    }
+    const commented = await h.call({ file_path: file, query: ".id # trailing comment", limit: 2 });
+    expect(parseJsonLines(commented.text)).toEqual(records.slice(0, 2).map((x) => x.id));
+    // A runaway filter with a limit finishes at once.
+    const endless = await h.call({ file_path: file, query: "repeat(.id)", limit: 3 });
+    expect(endless.isError, endless.text).toBe(false);
+    expect(parseJsonLines(endless.text)).toHaveLength(3);
   });
 
   it("an empty result says so", async () => {
@@ -129,6 +155,13 @@ describe("errors a model can act on", () => {
     expect(r.isError).toBe(true);
     expect(r.text).toContain("\n[$min, .foo |\n");
     expect(r.text).not.toContain("$min[0] as $min");
+    const multi = await h.call({
+      file_path: file,
+      query: "[$min,\n .foo |",
+      params: { min: 1 },
+      limit: 2,
+    });
+    expect(multi.text).toMatch(/line 2:\n \.foo \|\n/);
   });
 
   it("a runtime error returns jq's message", async () => {
