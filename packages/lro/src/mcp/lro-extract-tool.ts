@@ -66,17 +66,6 @@ const DESCRIPTION = [
   'Parameters reach jq as variables ($namespace, $keyword, ...): e.g. query="select(.namespace == $ns)" with params={"ns": "_semantic/decisions"}.',
 ].join("\n");
 
-const jsonValue: z.ZodType<JsonValue> = z.lazy(() =>
-  z.union([
-    z.string(),
-    z.number(),
-    z.boolean(),
-    z.null(),
-    z.array(jsonValue),
-    z.record(z.string(), jsonValue),
-  ]),
-);
-
 const inputSchema = {
   file_path: z
     .string()
@@ -97,7 +86,8 @@ const inputSchema = {
       'A jq filter run on each record, e.g. "select(.tags | index(\\"api\\")) | .title" (exactly one of recipe and query)',
     ),
   params: z
-    .record(z.string(), jsonValue)
+    // Any JSON value (arguments arrive as JSON); kept non-recursive for clients' schema parsers.
+    .record(z.string(), z.unknown())
     .nullish()
     .describe(
       'Values of the jq variables: recipes 2, 3, 5, 7 and 10 (medium/full) take namespace, keyword, memory_type, tag, pattern; queries any names, e.g. {"ns": "_semantic"} for $ns. Strings arrive like jq --arg, other JSON values like --argjson.',
@@ -202,7 +192,14 @@ export function registerLroExtract(
       inputSchema,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
-    async (args) => extractResultToToolResult(await extractor.extract(args), { resourceLinks }),
+    async (args) =>
+      extractResultToToolResult(
+        await extractor.extract({
+          ...args,
+          params: args.params as Record<string, JsonValue> | null | undefined,
+        }),
+        { resourceLinks },
+      ),
   );
   return {
     tool,
