@@ -4,11 +4,10 @@
  * that runs away is stopped, reported as `FILTER_ABORTED`, and the worker is
  * replaced at once, so the next call is answered normally.
  */
-import { createRequire } from "node:module";
 import { availableParallelism, loadavg } from "node:os";
-import { Worker } from "node:worker_threads";
 import { LroError } from "../errors.js";
-import { JQ_WORKER_SOURCE } from "./jq-worker-source.js";
+import { buildInvocation, jqFailure, splitLines } from "./jq-invocation.js";
+import { JqWorker, type WorkerReply } from "./jq-worker.js";
 
 /** A JSON value (what a jq `--argjson` takes). */
 export type JsonValue =
@@ -72,18 +71,6 @@ export interface JqRunRequest {
 /** The outcome of a run: jq's output values (one compact JSON text each), or an error. */
 export type JqRunResult = { ok: true; lines: string[] } | { ok: false; error: LroError };
 
-interface WorkerReply {
-  id?: number;
-  ready?: boolean;
-  ok?: boolean;
-  kind?: "jq" | "no-input";
-  stdout?: string;
-  exitCode?: number | null;
-  stderr?: string;
-  message?: string;
-  poisoned?: boolean;
-}
-
 interface Job {
   request: JqRunRequest;
   resolve: (result: JqRunResult) => void;
@@ -101,80 +88,6 @@ const DEFAULTS = {
 
 /** Names a jq variable may take here: identifiers, not jq's own `$ENV` / `$__loc__`. */
 const ARG_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
-
-let jqWebPath: string | undefined;
-function resolveJqWeb(): string {
-  jqWebPath ??= createRequire(import.meta.url).resolve("jq-web");
-  return jqWebPath;
-}
-
-/** A live worker and what it holds. */
-class JqWorker {
-  readonly worker: Worker;
-  readonly ready: Promise<void>;
-  inputKey: string | null = null;
-  private pending: ((reply: WorkerReply | Error) => void) | null = null;
-  dead = false;
-
-  constructor(options: Required<JqEngineOptions>) {
-    this.worker = new Worker(JQ_WORKER_SOURCE, {
-      eval: true,
-      workerData: { jqPath: resolveJqWeb(), maxMemoryBytes: options.maxMemoryBytes },
-      env: {},
-      stdout: true,
-      stderr: true,
-      resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb },
-    });
-    // Nothing the worker prints may reach our stdout (the protocol channel).
-    this.worker.stdout.resume();
-    this.worker.stderr.resume();
-    this.worker.unref();
-    this.ready = new Promise((resolve, reject) => {
-      const onFirst = (reply: WorkerReply) => {
-        if (reply.ready) resolve();
-        else reject(new Error(`jq worker failed to start: ${reply.message ?? "unknown error"}`));
-      };
-      this.worker.once("message", onFirst);
-      this.worker.once("error", reject);
-    });
-    this.ready.catch(() => {
-      this.dead = true;
-    });
-    this.worker.on("message", (reply: WorkerReply) => {
-      if (reply.id === undefined) return;
-      const pending = this.pending;
-      this.pending = null;
-      pending?.(reply);
-    });
-    this.worker.on("error", (err) => {
-      this.dead = true;
-      const pending = this.pending;
-      this.pending = null;
-      pending?.(err);
-    });
-    this.worker.on("exit", () => {
-      this.dead = true;
-      const pending = this.pending;
-      this.pending = null;
-      pending?.(new Error("jq worker exited"));
-    });
-  }
-
-  send(message: Record<string, unknown>): Promise<WorkerReply | Error> {
-    return new Promise((resolve) => {
-      this.pending = resolve;
-      this.worker.ref();
-      this.worker.postMessage(message);
-    }).finally(() => {
-      if (!this.dead) this.worker.unref();
-    }) as Promise<WorkerReply | Error>;
-  }
-
-  kill(): void {
-    this.dead = true;
-    void this.worker.terminate();
-  }
-}
 
 /** What one worker returned for one chunk: a reply, a timeout, or a crash. */
 type Attempt = WorkerReply | "timeout" | Error;
@@ -462,90 +375,4 @@ export class JqEngine {
       error: jqFailure(attempt, program.slice(0, program.length - sent.length), this.options),
     };
   }
-}
-
-function splitLines(stdout: string): string[] {
-  const lines = stdout.split("\n");
-  if (lines[lines.length - 1] === "") lines.pop();
-  return lines;
-}
-
-/** Filters that read inputs themselves cannot be wrapped in `limit(n; inputs | ...)`. */
-const READS_INPUTS = /input/;
-
-/**
- * The flags of one run, the program text handed to jq-web, and the text jq
- * will actually compile. A `limit` is pushed into jq (`limit(n; inputs | (f))`
- * under `-n`, or `limit(n; f)` under `-s`) so a large run stops early; jq-web
- * turns each `--argjson NAME JSON` into `--slurpfile` plus a `$NAME[0] as $NAME | `
- * prefix. Error messages quote the compiled text, so it is mapped back to the
- * user's filter. The wrapper's closing parenthesis sits on its own line so a
- * trailing `# comment` in the filter cannot swallow it.
- */
-function buildInvocation(request: JqRunRequest): {
-  flags: string[];
-  sent: string;
-  program: string;
-} {
-  const flags = ["-c"];
-  if (request.slurp) flags.push("-s");
-  let sent = request.filter;
-  let nullInput = request.nullInput === true;
-  const limit = request.limit;
-  if (limit !== undefined && Number.isInteger(limit) && limit > 0) {
-    if (request.slurp) {
-      sent = `limit(${limit}; ${sent}\n)`;
-    } else if (!nullInput && !READS_INPUTS.test(request.filter)) {
-      sent = `limit(${limit}; inputs | (${sent}\n))`;
-      nullInput = true;
-    }
-  }
-  if (nullInput) flags.push("-n");
-  let program = sent;
-  for (const [name, value] of Object.entries(request.args ?? {})) {
-    if (typeof value === "string") {
-      flags.push("--arg", name, value);
-    } else {
-      flags.push("--argjson", name, JSON.stringify(value));
-      program = `$${name}[0] as $${name} | ${program}`;
-    }
-  }
-  return { flags, sent, program };
-}
-
-/**
- * The error of a failed run; `prefix` is what jq-web put before the program
- * (for `--argjson`), removed from the quoted source line so the message quotes
- * the filter as the user wrote it.
- */
-function jqFailure(
-  reply: WorkerReply,
-  prefix: string,
-  options: Required<JqEngineOptions>,
-): LroError {
-  let stderr = (reply.stderr ?? "").trim();
-  if (prefix !== "") stderr = stderr.split(prefix).join("");
-  // jq pads the quoted program with spaces; they only confuse a reader.
-  stderr = stderr
-    .split("\n")
-    .map((line) => line.trimEnd())
-    .join("\n");
-  if (reply.poisoned) {
-    const memory = /cannot allocate memory|memory cap|out of memory/i.test(
-      `${stderr}\n${reply.message ?? ""}`,
-    );
-    return new LroError(
-      "FILTER_ABORTED",
-      memory
-        ? `the jq filter was stopped: it needed more than the ${Math.round(options.maxMemoryBytes / 2 ** 20)} MiB memory limit; narrow it (select early, use limit)`
-        : `the jq filter was stopped: ${stderr || reply.message || "jq aborted"}`,
-    );
-  }
-  if (reply.exitCode === 3) {
-    return new LroError("FILTER_INVALID", stderr || "jq: compile error");
-  }
-  return new LroError(
-    "FILTER_INVALID",
-    stderr || `jq exited with status ${reply.exitCode ?? "unknown"} and no message`,
-  );
 }
