@@ -161,11 +161,11 @@ export class SqliteMemoryStore implements MemoryStore {
           memories.forEach((memory, index) => {
             try {
               const prepared = toRow(memory);
-              const stored = this.writer.find(prepared.row.id);
-              if (stored === undefined) {
-                this.writer.insert(prepared);
+              if (this.writer.tryInsert(prepared) !== undefined) {
                 report.inserted++;
               } else {
+                const stored = this.writer.find(prepared.row.id);
+                if (stored === undefined) throw new Error("row vanished inside a transaction");
                 this.writer.update(prepared, stored);
                 report.updated++;
               }
