@@ -30,20 +30,30 @@ export interface LoadedOffload {
 export interface OffloadFileCacheOptions {
   /** Files kept (default 8). */
   maxEntries?: number;
-  /** Total bytes of file bodies kept (default 256 MiB). */
+  /**
+   * Memory the cache may hold, in bytes (default 512 MiB): a file counts its
+   * size, and five times its size once its records are parsed (what parsed
+   * JSON costs on the V8 heap).
+   */
   maxBytes?: number;
+  /** Files larger than this are not parsed for the fast path (jq answers; default 128 MiB). */
+  maxParseBytes?: number;
 }
 
-/** A small LRU of loaded offload files. */
+/** Heap cost of parsed records relative to their JSON text (measured: ~4-6x). */
+const PARSED_WEIGHT = 5;
+
+/** A small LRU of loaded offload files, bounded by count and by memory. */
 export class OffloadFileCache {
-  private readonly entries = new Map<string, LoadedOffload>();
-  private bytes = 0;
+  private readonly entries = new Map<string, LoadedOffload & { parsed(): boolean }>();
   private readonly maxEntries: number;
   private readonly maxBytes: number;
+  private readonly maxParseBytes: number;
 
   constructor(options: OffloadFileCacheOptions = {}) {
     this.maxEntries = options.maxEntries ?? 8;
-    this.maxBytes = options.maxBytes ?? 256 * 1024 * 1024;
+    this.maxBytes = options.maxBytes ?? 512 * 1024 * 1024;
+    this.maxParseBytes = options.maxParseBytes ?? 128 * 1024 * 1024;
   }
 
   /**
@@ -57,6 +67,7 @@ export class OffloadFileCache {
     if (hit) {
       this.entries.delete(key);
       this.entries.set(key, hit);
+      this.evict(hit);
       return hit;
     }
     if (size > maxBytes) {
@@ -66,36 +77,40 @@ export class OffloadFileCache {
       );
     }
     const data = await readAll(file, size);
-    const loaded = makeLoaded(key, file, data);
-    this.remember(loaded);
+    const loaded = makeLoaded(key, file, data, this.maxParseBytes);
+    // Drop stale versions of the same path.
+    for (const [k, v] of this.entries) if (v.path === loaded.path) this.entries.delete(k);
+    this.entries.set(loaded.key, loaded);
+    this.evict(loaded);
     return loaded;
   }
 
   /** Forget every cached file. */
   clear(): void {
     this.entries.clear();
-    this.bytes = 0;
   }
 
-  private remember(loaded: LoadedOffload): void {
-    // Drop stale versions of the same path first.
+  /** Memory the cached files hold (as weighed for `maxBytes`). */
+  get weight(): number {
+    let total = 0;
+    for (const v of this.entries.values()) total += weigh(v);
+    return total;
+  }
+
+  /** Evict least recently used files (never `keep`, which the caller is about to use). */
+  private evict(keep: LoadedOffload): void {
+    let total = this.weight;
     for (const [k, v] of this.entries) {
-      if (v.path === loaded.path) {
-        this.entries.delete(k);
-        this.bytes -= v.body.length;
-      }
-    }
-    if (loaded.body.length > this.maxBytes) return;
-    this.entries.set(loaded.key, loaded);
-    this.bytes += loaded.body.length;
-    while (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) {
-      const oldest = this.entries.keys().next();
-      if (oldest.done) break;
-      const v = this.entries.get(oldest.value);
-      this.entries.delete(oldest.value);
-      this.bytes -= v?.body.length ?? 0;
+      if (this.entries.size <= this.maxEntries && total <= this.maxBytes) break;
+      if (v === keep) continue;
+      this.entries.delete(k);
+      total -= weigh(v);
     }
   }
+}
+
+function weigh(v: LoadedOffload & { parsed(): boolean }): number {
+  return v.body.length * (v.parsed() ? PARSED_WEIGHT : 1);
 }
 
 async function readAll(file: OpenOffloadFile, size: number): Promise<Buffer> {
@@ -109,7 +124,12 @@ async function readAll(file: OpenOffloadFile, size: number): Promise<Buffer> {
   return offset === size ? buf : buf.subarray(0, offset);
 }
 
-function makeLoaded(key: string, file: OpenOffloadFile, data: Buffer): LoadedOffload {
+function makeLoaded(
+  key: string,
+  file: OpenOffloadFile,
+  data: Buffer,
+  maxParseBytes: number,
+): LoadedOffload & { parsed(): boolean } {
   const nl = data.indexOf(0x0a);
   const headerText = (nl < 0 ? data : data.subarray(0, nl)).toString("utf8");
   let header: unknown;
@@ -138,9 +158,10 @@ function makeLoaded(key: string, file: OpenOffloadFile, data: Buffer): LoadedOff
     headerLine: headerText,
     body,
     fast() {
-      if (fast === undefined) fast = parseFastRecords(body);
+      if (fast === undefined) fast = body.length <= maxParseBytes ? parseFastRecords(body) : null;
       return fast;
     },
+    parsed: () => fast !== undefined && fast !== null,
   };
 }
 
