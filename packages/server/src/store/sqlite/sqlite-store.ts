@@ -14,21 +14,18 @@ import type {
   MemoryFilter,
   MemoryStore,
   RankedHit,
-  RankPosition,
   RankQuery,
-  Scoring,
   StoreCapabilities,
   TextHit,
   TextQuery,
   UpsertReport,
 } from "../store.js";
 import { filterSql, whereClause } from "./filter-sql.js";
-import { plainPhrases, plainToFts, queryInvalid } from "./fts-query.js";
 import { listTable } from "./list-plan.js";
 import { migrate } from "./migrations.js";
-import { type PrunePlan, planPrune } from "./rank-prune.js";
-import { type RankedSelect, rankedSelect } from "./ranked-sql.js";
+import { RankedReader } from "./ranked-reader.js";
 import { fromRow, MEMORY_COLUMNS, type MemoryRow, toRow } from "./row.js";
+import { isSqliteError, StatementCache } from "./statements.js";
 import { RowWriter } from "./writer.js";
 
 /** Options of {@link openSqliteStore}. */
@@ -39,17 +36,10 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
 }
 
-/** Phrase counts remembered for candidate pruning (cleared when full). */
-const HIT_CACHE_SIZE = 512;
-
 /** Rows per page of {@link SqliteMemoryStore.iterate}. */
 const ITERATE_PAGE = 500;
 
 const SORT_COLUMN = { created: "m.created_ms", modified: "m.modified_ms", title: "m.title" };
-
-function isSqliteError(err: unknown): err is Error & { code: string } {
-  return err instanceof Error && typeof (err as { code?: unknown }).code === "string";
-}
 
 /** Map a driver failure to a {@link StoreError}; StoreErrors pass through. */
 function storeError(err: unknown, context: string): StoreError {
@@ -71,36 +61,27 @@ function storeError(err: unknown, context: string): StoreError {
   return new StoreError("BACKEND", `${context}: ${message}`, { cause: err });
 }
 
-interface RankedRow {
-  seq: number;
-  relevance: number;
-  score?: number;
-}
-
 /** A {@link MemoryStore} over one SQLite database. */
 export class SqliteMemoryStore implements MemoryStore {
   readonly capabilities: StoreCapabilities = { fullText: "fts5", nativeQuerySyntax: true };
   /** The schema version after migration. */
   readonly schemaVersion: number;
   private readonly db: Database.Database;
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly statements: StatementCache;
   private readonly writer: RowWriter;
-  private readonly hitCache = new Map<string, number>();
+  private readonly ranked: RankedReader;
   private closed = false;
 
   constructor(db: Database.Database) {
     this.db = db;
     this.schemaVersion = migrate(db);
     this.writer = new RowWriter(db);
+    this.statements = new StatementCache(db);
+    this.ranked = new RankedReader(this.statements);
   }
 
   private stmt(sql: string): Database.Statement {
-    let s = this.statements.get(sql);
-    if (!s) {
-      s = this.db.prepare(sql);
-      this.statements.set(sql, s);
-    }
-    return s;
+    return this.statements.get(sql);
   }
 
   private guard<T>(context: string, fn: () => T): T {
@@ -110,13 +91,6 @@ export class SqliteMemoryStore implements MemoryStore {
     } catch (err) {
       throw storeError(err, context);
     }
-  }
-
-  private readBySeq(seq: number): Memory | undefined {
-    const row = this.stmt(`SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.seq = ?`).get(seq) as
-      | MemoryRow
-      | undefined;
-    return row ? fromRow(row) : undefined;
   }
 
   async get(id: string): Promise<Memory | undefined> {
@@ -235,181 +209,11 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   async search(query: TextQuery): Promise<TextHit[]> {
-    return this.guard("search", () => {
-      const match = query.syntax === "plain" ? plainToFts(query.text) : query.text;
-      if (match === undefined || match.trim().length === 0) {
-        throw new StoreError(
-          "QUERY_INVALID",
-          `The query ${JSON.stringify(query.text)} has no searchable words; give at least one word.`,
-        );
-      }
-      const select: RankedSelect = { match, filter: query.filter, horizon: query.horizon };
-      const epoch = this.epoch();
-      const position = this.resolvePosition("relevance", select, query.after, query.text, epoch);
-      const rows = this.rankedRows("relevance", select, position, query.limit, query.text);
-      return this.withMemories(rows, (memory, r) => ({
-        memory,
-        relevance: r.relevance,
-        position: { value: r.relevance, seq: r.seq, epoch },
-      }));
-    });
+    return this.guard("search", () => this.ranked.search(query));
   }
 
   async rank(query: RankQuery): Promise<RankedHit[]> {
-    return this.guard("rank", () => {
-      const text = query.text.trim();
-      const phrases = text.length > 0 ? plainPhrases(text) : [];
-      if (text.length > 0 && phrases.length === 0) {
-        throw new StoreError(
-          "QUERY_INVALID",
-          `The query ${JSON.stringify(query.text)} has no searchable words; give at least one word, or an empty query to rank by confidence and recency.`,
-        );
-      }
-      const select: RankedSelect = {
-        match: phrases.length > 0 ? phrases.join(" OR ") : undefined,
-        filter: query.filter,
-        horizon: query.horizon,
-        scoring: query.scoring,
-      };
-      const epoch = this.epoch();
-      const position = this.resolvePosition("score", select, query.after, query.text, epoch);
-      let rows: RankedRow[] | undefined;
-      const plan = phrases.length > 0 ? this.planPrune(phrases, query.scoring, epoch) : undefined;
-      if (plan) {
-        const pruned = this.rankedRows(
-          "score",
-          { ...select, within: plan.within },
-          position,
-          query.limit,
-          query.text,
-        );
-        const last = pruned[pruned.length - 1];
-        // Exact only when the page is full and beats every memory outside P.
-        if (pruned.length === query.limit && last && (last.score ?? 0) > plan.restBound + 1e-12) {
-          rows = pruned;
-        }
-      }
-      rows ??= this.rankedRows("score", select, position, query.limit, query.text);
-      return this.withMemories(rows, (memory, r) => ({
-        memory,
-        score: r.score ?? 0,
-        relevance: r.relevance,
-        position: { value: r.score ?? 0, seq: r.seq, epoch },
-      }));
-    });
-  }
-
-  /** The current write epoch (see `store_meta`). */
-  private epoch(): number {
-    return this.stmt("SELECT value FROM store_meta WHERE key = 'epoch'").pluck().get() as number;
-  }
-
-  /** Rows matching `phrase`, cached per write epoch (the next page asks again). */
-  private phraseHits(phrase: string, epoch: number): number {
-    const key = `${epoch}\u0000${phrase}`;
-    let n = this.hitCache.get(key);
-    if (n === undefined) {
-      n = this.stmt("SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?")
-        .pluck()
-        .get(phrase) as number;
-      if (this.hitCache.size >= HIT_CACHE_SIZE) this.hitCache.clear();
-      this.hitCache.set(key, n);
-    }
-    return n;
-  }
-
-  /** Counts per phrase and the bounds {@link planPrune} needs. */
-  private planPrune(phrases: string[], scoring: Scoring, epoch: number): PrunePlan | undefined {
-    if (phrases.length > 8) return undefined; // long pasted text: not worth counting
-    const hits = phrases.map((p) => this.phraseHits(p, epoch));
-    const bounds = this.stmt(
-      "SELECT (SELECT coalesce(max(seq), 0) FROM memories) AS seq, (SELECT max(modified_ms) FROM memories) AS modified",
-    ).get() as { seq: number; modified: number | null };
-    return planPrune({
-      phrases,
-      hits,
-      rowsUpperBound: bounds.seq,
-      latestModified: bounds.modified ?? undefined,
-      scoring,
-    });
-  }
-
-  /**
-   * Where a page continues: after the anchor memory at its *current* value when
-   * it is still a hit (else after a previous hit of the page): bm25 depends on
-   * corpus statistics, so values drift as memories are added or removed, and
-   * comparing against the stale value would repeat or skip hits near the page
-   * boundary. Only when no anchor is left does the stored value serve. While
-   * nothing was written since the position was issued, it is exact as it is.
-   */
-  private resolvePosition(
-    key: "relevance" | "score",
-    select: RankedSelect,
-    after: RankPosition | undefined,
-    text: string,
-    epoch: number,
-  ): { value: number; seq: number } | undefined {
-    if (!after) return undefined;
-    if (after.epoch === epoch) return { value: after.value, seq: after.seq };
-    for (const seq of [after.seq, ...(after.previous ?? [])]) {
-      const anchor = rankedSelect({ ...select, onlySeq: seq });
-      const rows = this.runMatch(
-        `SELECT ${key} AS v FROM (${anchor.sql})`,
-        anchor.params,
-        text,
-      ) as {
-        v: number;
-      }[];
-      const current = rows[0]?.v;
-      if (current !== undefined) return { value: current, seq };
-    }
-    return { value: after.value, seq: after.seq };
-  }
-
-  /**
-   * Hits of `select` ordered by `key` desc then seq asc, strictly after
-   * `position`. The SELECT yields narrow rows; the wide columns are read for
-   * the page only, so the sorter never carries long content.
-   */
-  private rankedRows(
-    key: "relevance" | "score",
-    select: RankedSelect,
-    position: { value: number; seq: number } | undefined,
-    limit: number,
-    text: string,
-  ): RankedRow[] {
-    const inner = rankedSelect(select);
-    const params = [...inner.params];
-    let keyset = "";
-    if (position) {
-      keyset = ` WHERE ${key} < ? OR (${key} = ? AND seq > ?)`;
-      params.push(position.value, position.value, position.seq);
-    }
-    const columns = key === "score" ? "seq, relevance, score" : "seq, relevance";
-    const sql = `SELECT ${columns} FROM (${inner.sql})${keyset} ORDER BY ${key} DESC, seq ASC LIMIT ?`;
-    return this.runMatch(sql, [...params, limit], text) as RankedRow[];
-  }
-
-  private withMemories<T>(rows: RankedRow[], make: (memory: Memory, row: RankedRow) => T): T[] {
-    const out: T[] = [];
-    for (const r of rows) {
-      const memory = this.readBySeq(r.seq);
-      if (memory) out.push(make(memory, r));
-    }
-    return out;
-  }
-
-  /** Run a statement with a MATCH; FTS5 parse errors surface here, at step time. */
-  private runMatch(sql: string, params: unknown[], text: string): unknown[] {
-    const s = this.stmt(sql);
-    try {
-      return s.all(...params);
-    } catch (err) {
-      if (isSqliteError(err) && err.code === "SQLITE_ERROR") {
-        throw queryInvalid(text, err.message, err);
-      }
-      throw err;
-    }
+    return this.guard("rank", () => this.ranked.rank(query));
   }
 
   async count(filter?: MemoryFilter): Promise<number> {

@@ -1,0 +1,216 @@
+/**
+ * Ranked reads of the SQLite store: full-text search by raw relevance and
+ * recall by combined score, with keyset positions re-anchored across writes
+ * and exact candidate pruning (see `rank-prune.ts`).
+ */
+import type { Memory } from "../../model/memory.js";
+import { StoreError } from "../errors.js";
+import type { RankedHit, RankPosition, RankQuery, Scoring, TextHit, TextQuery } from "../store.js";
+import { plainPhrases, plainToFts, queryInvalid } from "./fts-query.js";
+import { type PrunePlan, planPrune } from "./rank-prune.js";
+import { type RankedSelect, rankedSelect } from "./ranked-sql.js";
+import { fromRow, MEMORY_COLUMNS, type MemoryRow } from "./row.js";
+import { isSqliteError, type StatementCache } from "./statements.js";
+
+/** Phrase counts remembered for candidate pruning (cleared when full). */
+const HIT_CACHE_SIZE = 512;
+
+interface RankedRow {
+  seq: number;
+  relevance: number;
+  score?: number;
+}
+
+/** Search and rank over one connection's statements. Synchronous; the store wraps it. */
+export class RankedReader {
+  private readonly hitCache = new Map<string, number>();
+
+  constructor(private readonly statements: StatementCache) {}
+
+  search(query: TextQuery): TextHit[] {
+    const match = query.syntax === "plain" ? plainToFts(query.text) : query.text;
+    if (match === undefined || match.trim().length === 0) {
+      throw new StoreError(
+        "QUERY_INVALID",
+        `The query ${JSON.stringify(query.text)} has no searchable words; give at least one word.`,
+      );
+    }
+    const select: RankedSelect = { match, filter: query.filter, horizon: query.horizon };
+    const epoch = this.epoch();
+    const position = this.resolvePosition("relevance", select, query.after, query.text, epoch);
+    const rows = this.rankedRows("relevance", select, position, query.limit, query.text);
+    return this.withMemories(rows, (memory, r) => ({
+      memory,
+      relevance: r.relevance,
+      position: { value: r.relevance, seq: r.seq, epoch },
+    }));
+  }
+
+  rank(query: RankQuery): RankedHit[] {
+    const text = query.text.trim();
+    const phrases = text.length > 0 ? plainPhrases(text) : [];
+    if (text.length > 0 && phrases.length === 0) {
+      throw new StoreError(
+        "QUERY_INVALID",
+        `The query ${JSON.stringify(query.text)} has no searchable words; give at least one word, or an empty query to rank by confidence and recency.`,
+      );
+    }
+    const select: RankedSelect = {
+      match: phrases.length > 0 ? phrases.join(" OR ") : undefined,
+      filter: query.filter,
+      horizon: query.horizon,
+      scoring: query.scoring,
+    };
+    const epoch = this.epoch();
+    const position = this.resolvePosition("score", select, query.after, query.text, epoch);
+    let rows: RankedRow[] | undefined;
+    const plan = phrases.length > 0 ? this.planPrune(phrases, query.scoring, epoch) : undefined;
+    if (plan) {
+      const pruned = this.rankedRows(
+        "score",
+        { ...select, within: plan.within },
+        position,
+        query.limit,
+        query.text,
+      );
+      const last = pruned[pruned.length - 1];
+      // Exact only when the page is full and beats every memory outside P.
+      if (pruned.length === query.limit && last && (last.score ?? 0) > plan.restBound + 1e-12) {
+        rows = pruned;
+      }
+    }
+    rows ??= this.rankedRows("score", select, position, query.limit, query.text);
+    return this.withMemories(rows, (memory, r) => ({
+      memory,
+      score: r.score ?? 0,
+      relevance: r.relevance,
+      position: { value: r.score ?? 0, seq: r.seq, epoch },
+    }));
+  }
+
+  /** The current write epoch (see `store_meta`). */
+  private epoch(): number {
+    return this.statements
+      .get("SELECT value FROM store_meta WHERE key = 'epoch'")
+      .pluck()
+      .get() as number;
+  }
+
+  /** Rows matching `phrase`, cached per write epoch (the next page asks again). */
+  private phraseHits(phrase: string, epoch: number): number {
+    const key = `${epoch}\u0000${phrase}`;
+    let n = this.hitCache.get(key);
+    if (n === undefined) {
+      n = this.statements
+        .get("SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?")
+        .pluck()
+        .get(phrase) as number;
+      if (this.hitCache.size >= HIT_CACHE_SIZE) this.hitCache.clear();
+      this.hitCache.set(key, n);
+    }
+    return n;
+  }
+
+  /** Counts per phrase and the bounds {@link planPrune} needs. */
+  private planPrune(phrases: string[], scoring: Scoring, epoch: number): PrunePlan | undefined {
+    if (phrases.length > 8) return undefined; // long pasted text: not worth counting
+    const hits = phrases.map((p) => this.phraseHits(p, epoch));
+    const bounds = this.statements
+      .get(
+        "SELECT (SELECT coalesce(max(seq), 0) FROM memories) AS seq, (SELECT max(modified_ms) FROM memories) AS modified",
+      )
+      .get() as { seq: number; modified: number | null };
+    return planPrune({
+      phrases,
+      hits,
+      rowsUpperBound: bounds.seq,
+      latestModified: bounds.modified ?? undefined,
+      scoring,
+    });
+  }
+
+  /**
+   * Where a page continues: after the anchor memory at its *current* value when
+   * it is still a hit (else after a previous hit of the page): bm25 depends on
+   * corpus statistics, so values drift as memories are added or removed, and
+   * comparing against the stale value would repeat or skip hits near the page
+   * boundary. Only when no anchor is left does the stored value serve. While
+   * nothing was written since the position was issued, it is exact as it is.
+   */
+  private resolvePosition(
+    key: "relevance" | "score",
+    select: RankedSelect,
+    after: RankPosition | undefined,
+    text: string,
+    epoch: number,
+  ): { value: number; seq: number } | undefined {
+    if (!after) return undefined;
+    if (after.epoch === epoch) return { value: after.value, seq: after.seq };
+    for (const seq of [after.seq, ...(after.previous ?? [])]) {
+      const anchor = rankedSelect({ ...select, onlySeq: seq });
+      const rows = this.runMatch(
+        `SELECT ${key} AS v FROM (${anchor.sql})`,
+        anchor.params,
+        text,
+      ) as {
+        v: number;
+      }[];
+      const current = rows[0]?.v;
+      if (current !== undefined) return { value: current, seq };
+    }
+    return { value: after.value, seq: after.seq };
+  }
+
+  /**
+   * Hits of `select` ordered by `key` desc then seq asc, strictly after
+   * `position`. The SELECT yields narrow rows; the wide columns are read for
+   * the page only, so the sorter never carries long content.
+   */
+  private rankedRows(
+    key: "relevance" | "score",
+    select: RankedSelect,
+    position: { value: number; seq: number } | undefined,
+    limit: number,
+    text: string,
+  ): RankedRow[] {
+    const inner = rankedSelect(select);
+    const params = [...inner.params];
+    let keyset = "";
+    if (position) {
+      keyset = ` WHERE ${key} < ? OR (${key} = ? AND seq > ?)`;
+      params.push(position.value, position.value, position.seq);
+    }
+    const columns = key === "score" ? "seq, relevance, score" : "seq, relevance";
+    const sql = `SELECT ${columns} FROM (${inner.sql})${keyset} ORDER BY ${key} DESC, seq ASC LIMIT ?`;
+    return this.runMatch(sql, [...params, limit], text) as RankedRow[];
+  }
+
+  private withMemories<T>(rows: RankedRow[], make: (memory: Memory, row: RankedRow) => T): T[] {
+    const out: T[] = [];
+    for (const r of rows) {
+      const memory = this.readBySeq(r.seq);
+      if (memory) out.push(make(memory, r));
+    }
+    return out;
+  }
+
+  /** Run a statement with a MATCH; FTS5 parse errors surface here, at step time. */
+  private runMatch(sql: string, params: unknown[], text: string): unknown[] {
+    const s = this.statements.get(sql);
+    try {
+      return s.all(...params);
+    } catch (err) {
+      if (isSqliteError(err) && err.code === "SQLITE_ERROR") {
+        throw queryInvalid(text, err.message, err);
+      }
+      throw err;
+    }
+  }
+
+  private readBySeq(seq: number): Memory | undefined {
+    const row = this.statements
+      .get(`SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.seq = ?`)
+      .get(seq) as MemoryRow | undefined;
+    return row ? fromRow(row) : undefined;
+  }
+}
