@@ -48,8 +48,15 @@ export function createAtlatlServer(deps: {
   const closers: (() => Promise<void>)[] = [];
   if (lroEnabled) {
     const extract = registerLroExtract(server, { offloader: deps.offloader, resourceLinks: true });
+    // One parsed-file cache for extraction and resource reads; offloader events
+    // drive `resources/list_changed` when files appear or expire.
+    const resources = registerOffloadResources(server, {
+      config: deps.offloader.config,
+      cache: extract.extractor.cache,
+      events: deps.offloader.events,
+    });
+    closers.push(async () => resources.close());
     closers.push(() => extract.close());
-    registerOffloadResources(server, { config: deps.offloader.config });
   }
   return {
     server,
