@@ -1,7 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { toRecord } from "../../model/detail.js";
 import type { ToolContext } from "../tool-context.js";
+import { rankedRecords } from "./ranked-result.js";
 import { detailArg, filterShape, limitArg, pickFilter } from "./schemas.js";
 
 /**
@@ -40,14 +40,7 @@ export function registerInjectContext(server: McpServer, ctx: ToolContext): void
         limit: args.limit,
       });
       const { context } = ctx.services.context.format(hits, args.budget_tokens);
-      return {
-        operation: "inject",
-        query: args.query,
-        detail: args.detail,
-        records: hits.map((h) => toRecord(h.memory, args.detail)),
-        scores: hits.map((h) => h.score),
-        inline: context,
-      };
+      return { ...rankedRecords("inject", args.query, args.detail, { hits }), inline: context };
     }),
   );
 }

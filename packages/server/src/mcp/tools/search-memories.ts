@@ -1,8 +1,8 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { toRecord } from "../../model/detail.js";
 import type { ToolContext } from "../tool-context.js";
-import { cursorArg, detailArg, filterShape, limitArg, pickFilter } from "./schemas.js";
+import { pagedReadShape, rankedRecords } from "./ranked-result.js";
+import { filterShape, pickFilter } from "./schemas.js";
 
 /** `search_memories`: full-text search with the store's query syntax and raw relevance. */
 export function registerSearchMemories(server: McpServer, ctx: ToolContext): void {
@@ -22,27 +22,18 @@ export function registerSearchMemories(server: McpServer, ctx: ToolContext): voi
           .max(2000)
           .describe("FTS5 query, e.g. `cache AND (redis OR memcached)`."),
         ...filterShape,
-        limit: limitArg.default(20).describe("Maximum hits, 1 to 1000 (default 20)."),
-        detail: detailArg.default("light").describe("light (no content), medium or full."),
-        cursor: cursorArg.optional().describe("next_cursor of a previous inline page."),
+        ...pagedReadShape(20),
       },
       annotations: { readOnlyHint: true },
     },
     ctx.offload(async (args) => {
-      const { hits, next_cursor } = await ctx.services.search.search({
+      const result = await ctx.services.search.search({
         query: args.query,
         filter: pickFilter(args),
         limit: args.limit,
         cursor: args.cursor,
       });
-      return {
-        operation: "search",
-        query: args.query,
-        detail: args.detail,
-        records: hits.map((h) => toRecord(h.memory, args.detail)),
-        scores: hits.map((h) => h.score),
-        nextCursor: next_cursor,
-      };
+      return rankedRecords("search", args.query, args.detail, result);
     }),
   );
 }
