@@ -10,6 +10,8 @@ export type StoreErrorCode =
   | "INVALID_MEMORY"
   /** The database was written by a newer version of atlatl. */
   | "SCHEMA_TOO_NEW"
+  /** The database has a schema this version cannot use (e.g. from a development build). */
+  | "SCHEMA_INCOMPATIBLE"
   /** The database file cannot be opened or created. */
   | "OPEN_FAILED"
   /** The store was closed. */

@@ -163,3 +163,21 @@ describe("plain query building", () => {
     expect(plainToFts('"()*:-')).toBeUndefined();
   });
 });
+
+describe("SQLite schema checks", () => {
+  it("refuses a database whose tables do not match its recorded version", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "atlatl-shape-"));
+    try {
+      const path = join(dir, "m.db");
+      await (await openSqliteStore({ path })).close();
+      const db = new Database(path);
+      db.exec("DROP TABLE store_meta");
+      db.close();
+      const err = await openSqliteStore({ path }).catch((e: unknown) => e);
+      expect(isStoreError(err, "SCHEMA_INCOMPATIBLE")).toBe(true);
+      expect((err as Error).message).toMatch(/store_meta/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -125,5 +125,28 @@ export function migrate(db: Database.Database): number {
       record.run(m.version, m.name, new Date().toISOString());
     }).immediate();
   }
+  checkShape(db);
   return latest;
+}
+
+/**
+ * Refuse a database whose recorded version matches but whose tables do not
+ * (a file from a development build): writing to it would corrupt its index.
+ */
+function checkShape(db: Database.Database): void {
+  const names = new Set(
+    (
+      db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'trigger')").all() as {
+        name: string;
+      }[]
+    ).map((r) => r.name),
+  );
+  const expected = ["memories", "memory_tags", "memories_fts", "store_meta"];
+  const missing = expected.filter((n) => !names.has(n));
+  if (missing.length > 0 || names.has("memories_ai")) {
+    throw new StoreError(
+      "SCHEMA_INCOMPATIBLE",
+      `the memory database has an incompatible schema (${missing.length > 0 ? `missing ${missing.join(", ")}` : "old triggers"}); move the file away and re-import an export`,
+    );
+  }
 }

@@ -129,6 +129,7 @@ export class SqliteMemoryStore implements MemoryStore {
   async upsertMany(memories: readonly Memory[]): Promise<UpsertReport> {
     return this.guard("upsertMany", () => {
       const report: UpsertReport = { inserted: 0, updated: 0 };
+      if (memories.length === 0) return report;
       this.db
         .transaction(() => {
           this.writer.touch();
