@@ -1,4 +1,3 @@
-export {};
 export { type Conversion, convertJsonValue } from "./mif/convert.js";
 export { MifError, type MifErrorCode } from "./mif/errors.js";
 export {
@@ -24,6 +23,8 @@ export * from "./model/cursor.js";
 export * from "./model/detail.js";
 export * from "./model/memory.js";
 export * from "./model/new-memory.js";
+export * from "./seed/generate.js";
+export * from "./seed/seed-store.js";
 export * from "./services/args.js";
 export * from "./services/context-service.js";
 export * from "./services/create-services.js";
@@ -35,5 +36,3 @@ export * from "./services/search-service.js";
 export * from "./store/errors.js";
 export * from "./store/sqlite/sqlite-store.js";
 export * from "./store/store.js";
-export * from "./seed/generate.js";
-export * from "./seed/seed-store.js";

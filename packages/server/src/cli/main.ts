@@ -4,6 +4,7 @@
  * are for people and scripts.
  */
 import { Command, InvalidArgumentError, Option } from "commander";
+import { DEFAULT_IMPORT_BATCH_SIZE } from "../mif/import.js";
 import { runConfig } from "./commands/config.js";
 import { runExport } from "./commands/export.js";
 import { runImport } from "./commands/import.js";
@@ -47,7 +48,12 @@ program
   .command("import")
   .description("Import MIF .json, MIF Markdown .memory.md or JSONL, from a file or a directory")
   .argument("<path>", "file or directory")
-  .option("--batch-size <n>", "memories per transaction", positiveInt("--batch-size", 100_000), 500)
+  .option(
+    "--batch-size <n>",
+    "memories per transaction",
+    positiveInt("--batch-size", 100_000),
+    DEFAULT_IMPORT_BATCH_SIZE,
+  )
   .option("--json", "print the report as JSON")
   .action(runImport);
 

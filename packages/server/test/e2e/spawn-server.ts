@@ -75,8 +75,7 @@ export async function call(
 /** The first text content of a tool result. */
 export function textOf(result: CallToolResult): string {
   const first = result.content[0];
-  if (!first || first.type !== "text")
-    throw new Error(`no text content: ${JSON.stringify(result)}`);
+  if (first?.type !== "text") throw new Error(`no text content: ${JSON.stringify(result)}`);
   return first.text;
 }
 
