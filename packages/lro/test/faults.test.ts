@@ -178,10 +178,15 @@ describe("write failures fall back to a truncated inline result", () => {
   it("a failing rename leaves neither the temp file nor a live file", async () => {
     const d = dir();
     const { events, seen } = recordingEvents();
+    const erofs = () =>
+      Object.assign(new Error("EROFS: read-only file system, rename"), { code: "EROFS" });
     const failing: OffloadFs = {
       ...nodeOffloadFs,
       rename: async () => {
-        throw Object.assign(new Error("EROFS: read-only file system, rename"), { code: "EROFS" });
+        throw erofs();
+      },
+      renameSync: () => {
+        throw erofs();
       },
     };
     const o = new Offloader({ config: config(d), events, fs: failing });
@@ -195,6 +200,36 @@ describe("write failures fall back to a truncated inline result", () => {
       ["OffloadWriteFailed", "EROFS"],
     ]);
     expect(ourFiles(d)).toEqual([]);
+  });
+
+  it("a small result (written synchronously) failing mid-write: truncated inline, event, no file left", async () => {
+    const d = dir();
+    const { events, seen } = recordingEvents();
+    let attempted = "";
+    const failing: OffloadFs = {
+      ...nodeOffloadFs,
+      writeNewFileSync(path, data, mode) {
+        attempted = path;
+        // Half the bytes reach the disk, then the device is full.
+        nodeOffloadFs.writeNewFileSync(path, data.subarray(0, data.length >> 1), mode);
+        throw Object.assign(new Error("ENOSPC: no space left on device, write"), {
+          code: "ENOSPC",
+        });
+      },
+    };
+    const o = new Offloader({ config: config(d), events, fs: failing });
+    const records = makeMemories(300);
+    const r = await o.offloadRecords({ operation: "list", detail: "full", records });
+    expect(attempted).not.toBe("");
+    expect(r.kind).toBe("truncated");
+    if (r.kind !== "truncated") return;
+    expect(r.total).toBe(300);
+    expect(r.lines.map((l) => JSON.parse(l))).toEqual(records.slice(0, r.lines.length));
+    expect(fallbackPayloadTokens(r.lines, r.total, r.warning)).toBeLessThanOrEqual(T);
+    expect(seen.map((e) => [e.type, (e as { code?: string }).code])).toEqual([
+      ["OffloadWriteFailed", "ENOSPC"],
+    ]);
+    expect(readdirSync(d)).toEqual([]);
   });
 
   it("an unwritable output directory (real permissions, in a child process)", async () => {

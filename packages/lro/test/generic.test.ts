@@ -181,13 +181,14 @@ describe("offloadSections", () => {
 
   it("is all or nothing: a failure on the second file removes the first and falls back", async () => {
     let opens = 0;
+    // Small sections are written through the synchronous path.
     const fs: OffloadFs = {
       ...nodeOffloadFs,
-      async open(path, flags, mode) {
+      writeNewFileSync(path, data, mode) {
         opens++;
         if (opens === 2)
           throw Object.assign(new Error("EMFILE: too many open files"), { code: "EMFILE" });
-        return nodeOffloadFs.open(path, flags, mode);
+        return nodeOffloadFs.writeNewFileSync(path, data, mode);
       },
     };
     const { o, outputDir, seen } = setup({ threshold: 200, fs });

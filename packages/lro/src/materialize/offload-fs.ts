@@ -2,6 +2,7 @@
  * The few file-system primitives the writer and the sweeper use, behind an
  * interface so fault tests can inject a failing write without mocking Node.
  */
+import { closeSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import * as fsp from "node:fs/promises";
 
 /** What `lstat` must tell us. */
@@ -35,6 +36,16 @@ export interface OffloadFs {
   rename(from: string, to: string): Promise<void>;
   unlink(path: string): Promise<void>;
   readdir(path: string): Promise<string[]>;
+  /**
+   * Synchronous path for small files (see `SYNC_WRITE_MAX_BYTES`): create
+   * `path` exclusively with `mode`, write all of `data`, close. Returns the bytes
+   * written. On a failure the partial file stays for the caller to unlink.
+   * Five thread-pool round trips cost more than the whole write of a few
+   * hundred KiB, so small results are written without them.
+   */
+  writeNewFileSync(path: string, data: Uint8Array, mode: number): number;
+  renameSync(from: string, to: string): void;
+  unlinkSync(path: string): void;
 }
 
 /** The real file system. */
@@ -56,4 +67,17 @@ export const nodeOffloadFs: OffloadFs = {
   rename: (from, to) => fsp.rename(from, to),
   unlink: (path) => fsp.unlink(path),
   readdir: (path) => fsp.readdir(path),
+  writeNewFileSync(path, data, mode) {
+    const fd = openSync(path, "wx", mode);
+    try {
+      // write(2) may write less than asked (a filling disk): resume until done.
+      let done = 0;
+      while (done < data.length) done += writeSync(fd, data, done, data.length - done);
+      return done;
+    } finally {
+      closeSync(fd);
+    }
+  },
+  renameSync: (from, to) => renameSync(from, to),
+  unlinkSync: (path) => unlinkSync(path),
 };

@@ -237,11 +237,21 @@ export async function openJsonlWriter(o: JsonlWriterOptions): Promise<JsonlWrite
   };
 }
 
+/**
+ * Whole files up to this size are written synchronously (one open-write-close
+ * and a rename, well under a millisecond for a few hundred KiB); larger ones go
+ * through the chunked asynchronous writer so the event loop is never blocked
+ * for long. Measured in the `lro-engine` benchmark.
+ */
+export const SYNC_WRITE_MAX_BYTES = 1024 * 1024;
+
 /** Inputs of {@link writeJsonlFile}. */
 export interface WriteJsonlOptions extends Omit<JsonlWriterOptions, "reserveHeaderBytes"> {
   headerLine: string;
   /** Record lines, already serialized (no newline). */
   lines: readonly string[];
+  /** Total UTF-8 bytes of the lines when the caller measured them already. */
+  linesBytes?: number;
 }
 
 /**
@@ -252,6 +262,8 @@ export interface WriteJsonlOptions extends Omit<JsonlWriterOptions, "reserveHead
 export async function writeJsonlFile(
   o: WriteJsonlOptions,
 ): Promise<{ path: string; bytes: number }> {
+  const linesBytes = o.linesBytes ?? o.lines.reduce((sum, line) => sum + utf8Length(line) + 1, 0);
+  if (linesBytes <= SYNC_WRITE_MAX_BYTES) return writeSmallJsonlFile(o);
   const writer = await openJsonlWriter(o);
   try {
     for (const line of o.lines) {
@@ -262,5 +274,33 @@ export async function writeJsonlFile(
   } catch (err) {
     await writer.abort();
     throw err;
+  }
+}
+
+/** The synchronous path of {@link writeJsonlFile}, for files of at most {@link SYNC_WRITE_MAX_BYTES}. */
+function writeSmallJsonlFile(o: WriteJsonlOptions): { path: string; bytes: number } {
+  const finalPath = join(o.dir, offloadFileName(o.operation, o.id));
+  const tempPath = join(o.dir, offloadTempName(o.operation, o.id, process.pid));
+  const data = Buffer.from(
+    `${o.headerLine}\n${o.lines.join("\n")}${o.lines.length > 0 ? "\n" : ""}`,
+  );
+  let created = false;
+  try {
+    const bytes = o.fs.writeNewFileSync(tempPath, data, 0o600);
+    created = true;
+    o.onTempOpened?.(tempPath);
+    o.fs.renameSync(tempPath, finalPath);
+    return { path: finalPath, bytes };
+  } catch (err) {
+    // An exclusive create that failed made nothing of ours; anything else may
+    // have left the temporary file.
+    if (created || errnoCode(err) !== "EEXIST") {
+      try {
+        o.fs.unlinkSync(tempPath);
+      } catch {
+        // Already gone, or never created.
+      }
+    }
+    throw new WriteFailedError(finalPath, err);
   }
 }

@@ -13,7 +13,12 @@ import { buildMemoryDescriptor, RecordStatsAccumulator } from "../descriptor/mem
 import { projectRecord } from "../descriptor/project.js";
 import { LroError } from "../errors.js";
 import { LineMeter, utf8Length } from "../estimate/estimate.js";
-import { ensureOutputDir, type JsonlWriter, openJsonlWriter } from "../materialize/write-jsonl.js";
+import {
+  ensureOutputDir,
+  type JsonlWriter,
+  openJsonlWriter,
+  writeJsonlFile,
+} from "../materialize/write-jsonl.js";
 import {
   DETAIL_LEVELS,
   type DetailLevel,
@@ -154,27 +159,27 @@ export async function offloadRecords(
 
   let file: OffloadedFile | undefined;
   if (!failure) {
-    let w = writer;
+    const w = writer;
     try {
       if (!w) {
         createdAt = ctx.now();
         id = ctx.nextId(createdAt);
         await ensureOutputDir(ctx.fs, config.outputDir);
-        w = await openJsonlWriter({
+        let linesBytes = 0;
+        for (const b of lineBytes) linesBytes += b + 1;
+        // At most STREAM_AFTER_CHARS in memory already: written whole (synchronously
+        // when small), a few large writes otherwise.
+        const done = await writeJsonlFile({
           fs: ctx.fs,
           dir: config.outputDir,
           operation: input.operation,
           id,
           headerLine: JSON.stringify(headerOf(input, detail, count, createdAt, tokens)),
-          // At most STREAM_AFTER_CHARS in memory already: a few large writes beat many small.
+          lines,
+          linesBytes,
           chunkChars: 1 << 20,
           onTempOpened: ctx.onTempOpened,
         });
-        for (let j = 0; j < lines.length; j++) {
-          const pending = w.push(lines[j] as string, lineBytes[j] as number);
-          if (pending) await pending;
-        }
-        const done = await w.finish();
         file = {
           path: done.path,
           header: headerOf(input, detail, count, createdAt, tokens),
