@@ -11,6 +11,8 @@ import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
+  DEFAULT_IMPORT_BATCH_SIZE,
+  DEFAULT_SEED_BATCH_SIZE,
   generateCorpus,
   importPath,
   type MemoryStore,
@@ -82,12 +84,12 @@ async function round(dir: string, file: string, k: number): Promise<Rates> {
   const seeded = await rate(() => seedStore(seedDb, { count: COUNT, seed: 2024 + k }));
   await seedDb.close();
 
-  // The store on its own: memories already generated, upserted in batches of 1000.
+  // The store on its own: memories already generated, upserted in the import batch size.
   const memories = [...generateCorpus({ count: COUNT, seed: 3000 + k })];
   const storeDb = await openSqliteStore({ path: join(dir, `store-${k}.db`) });
   const storeAlone = await rate(async () => {
-    for (let i = 0; i < memories.length; i += 1000) {
-      await storeDb.upsertMany(memories.slice(i, i + 1000));
+    for (let i = 0; i < memories.length; i += DEFAULT_IMPORT_BATCH_SIZE) {
+      await storeDb.upsertMany(memories.slice(i, i + DEFAULT_IMPORT_BATCH_SIZE));
     }
     return memories.length;
   });
@@ -125,8 +127,16 @@ async function run(): Promise<BenchTable[]> {
         name: "server-import",
         title: `Bulk load of ${COUNT} memories into SQLite (memories per second)`,
         rows: [
-          row("import JSONL of MIF documents (batches of 500)", "imported", TARGET),
-          row("seed synthetic corpus (batches of 1000)", "seeded", TARGET),
+          row(
+            `import JSONL of MIF documents (default batches of ${DEFAULT_IMPORT_BATCH_SIZE})`,
+            "imported",
+            TARGET,
+          ),
+          row(
+            `seed synthetic corpus (default batches of ${DEFAULT_SEED_BATCH_SIZE})`,
+            "seeded",
+            TARGET,
+          ),
           row("re-import same file (all updates)", "reimported"),
           row("SQLite store alone (upsertMany of ready memories)", "storeAlone"),
           row("import pipeline alone (read, parse, validate, map)", "pipeline"),

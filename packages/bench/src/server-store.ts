@@ -17,6 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   createServices,
+  DEFAULT_IMPORT_BATCH_SIZE,
   generateCorpus,
   type Memory,
   openSqliteStore,
@@ -34,7 +35,8 @@ import {
 } from "./harness.js";
 
 const COUNT = 100_000;
-const BATCH = 1000;
+/** The import and seed default: what `atlatl import` and `atlatl seed` use. */
+const BATCH = DEFAULT_IMPORT_BATCH_SIZE;
 const QUERIES = 40;
 const STOP = new Set(
   "with from that this when have into over under unless across after before their there which about than then them they were what your will would should could also only just more most some such each other every".split(
@@ -173,7 +175,7 @@ async function run(): Promise<BenchTable[]> {
         title: `Memory store and services in-process, ${COUNT} memories (SQLite file)`,
         rows: [
           atLeast(
-            "upsert, batches of 1000, fresh file",
+            `upsert, batches of ${BATCH} (import default), fresh file`,
             inserted,
             "memories/s",
             10_000,
