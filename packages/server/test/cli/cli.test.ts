@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const serverRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const cli = join(serverRoot, "src/cli/main.ts");
-const examples = resolve(serverRoot, "../../../shared/mif/examples");
+const examples = join(serverRoot, "vendor/mif/examples");
 
 let dir: string;
 
