@@ -46,6 +46,11 @@ export async function runServe(opts: ServeOptions, cmd: Command): Promise<void> 
   process.on("SIGINT", () => void shutdown(0));
   process.on("SIGTERM", () => void shutdown(0));
   process.stdin.on("end", () => void shutdown(0));
+  // The client closing its end of stdout is a disconnect, not a crash.
+  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code !== "EPIPE") process.stderr.write(`atlatl: stdout: ${err.message}\n`);
+    void shutdown(err.code === "EPIPE" ? 0 : 1);
+  });
 
   await atlatl.server.connect(new StdioServerTransport());
   process.stderr.write(
