@@ -28,7 +28,7 @@ import {
   tempDir,
   tsv,
 } from "./fixtures/helpers.js";
-import { type FixtureMemory, makeMemories } from "./fixtures/memory-records.js";
+import { type FixtureMemory, makeMemories, projectForTest } from "./fixtures/memory-records.js";
 
 type Rec = Record<string, unknown> & {
   id: string;
@@ -40,28 +40,7 @@ type Rec = Record<string, unknown> & {
 };
 
 /** The test's own projection (independent of the engine's). */
-function project(m: FixtureMemory, detail: DetailLevel): Rec {
-  const light = {
-    id: m.id,
-    title: m.title,
-    namespace: m.namespace,
-    memory_type: m.memory_type,
-    tags: m.tags,
-    created: m.created,
-    modified: m.modified,
-    status: m.status,
-  };
-  if (detail === "light") return light;
-  if (detail === "medium") {
-    return {
-      ...light,
-      content: m.content,
-      summary: m.summary,
-      confidence: m.provenance.confidence,
-    };
-  }
-  return m as unknown as Rec;
-}
+const project = (m: FixtureMemory, detail: DetailLevel): Rec => projectForTest(m, detail) as Rec;
 
 function stableSortBy<T>(items: readonly T[], key: (t: T) => number | string): T[] {
   return items

@@ -11,18 +11,10 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ulid } from "ulid";
 import type { DetailLevel, OffloadHeader } from "../../src/types.js";
+import { type ProjectableMemory, projectForTest, seeded } from "../fixtures/memory-records.js";
 
-/** A seeded PRNG (mulberry32): the same seed gives the same records. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The engine tests' seeded PRNG (mulberry32): the same seed gives the same records. */
+export const rng = seeded;
 
 const NAMESPACES = [
   "_semantic/decisions",
@@ -175,22 +167,7 @@ export function makeMemories(count: number, seed = 42): FullMemory[] {
 
 /** The record line of `m` at `detail` (brief: light, medium, full). */
 export function projectMemory(m: FullMemory, detail: DetailLevel): Record<string, unknown> {
-  const light = {
-    id: m.id,
-    title: m.title,
-    namespace: m.namespace,
-    memory_type: m.memory_type,
-    tags: m.tags,
-    created: m.created,
-    modified: m.modified,
-    status: m.status,
-  };
-  if (detail === "light") return light;
-  if (detail === "medium") {
-    const provenance = m.provenance as { confidence: number | null };
-    return { ...light, content: m.content, summary: m.summary, confidence: provenance.confidence };
-  }
-  return m;
+  return projectForTest(m as FullMemory & ProjectableMemory, detail);
 }
 
 /** Options of {@link writeOffloadFixture}. */
