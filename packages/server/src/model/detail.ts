@@ -107,14 +107,7 @@ function orderedTemporal(temporal: Temporal | null): Temporal | null {
  */
 export function toFullRecord(memory: Memory): FullRecord {
   const full: Record<string, unknown> = {
-    id: memory.id,
-    title: memory.title,
-    namespace: memory.namespace,
-    memory_type: memory.memory_type,
-    tags: [...memory.tags],
-    created: memory.created,
-    modified: memory.modified,
-    status: memory.status,
+    ...toLightRecord(memory),
     content: memory.content,
     summary: memory.summary ?? null,
     aliases: [...(memory.aliases ?? [])],

@@ -56,23 +56,8 @@ function columns(row: RowParams): unknown[] {
   ];
 }
 
-/** What an update needs to know of the stored row. */
-export interface StoredText {
-  seq: number;
-  title: string;
-  content: string;
-  tags: string;
-  /** Every other column, to skip rewriting a row that did not change. */
-  memory_type: string;
-  status: string;
-  namespace: string;
-  created_ms: number;
-  modified_ms: number;
-  confidence: number | null;
-  created: string;
-  modified: string;
-  doc: string;
-}
+/** What an update needs to know of the stored row: every column, to skip rewriting an unchanged one. */
+export type StoredText = Omit<RowParams, "id"> & { seq: number };
 
 /** Prepared write statements over one connection. */
 export class RowWriter {
