@@ -44,6 +44,38 @@ function ours(stat: OffloadStat): boolean {
   return stat.isFile() && (myUid === undefined || stat.uid === myUid);
 }
 
+type ParsedName = NonNullable<ReturnType<typeof parseOffloadFileName>>;
+
+/**
+ * The entries of `dir` whose names are ours and that `wanted` accepts (checked
+ * before any lstat, so a listing skips expired names without touching them),
+ * that are regular files of this user. A missing directory yields nothing.
+ */
+async function* scanOffloadDir(
+  fs: OffloadFs,
+  dir: string,
+  wanted: (parsed: ParsedName) => boolean,
+): AsyncGenerator<{ name: string; path: string; parsed: ParsedName; stat: OffloadStat }> {
+  let names: string[];
+  try {
+    names = await fs.readdir(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const parsed = parseOffloadFileName(name);
+    if (!parsed || !wanted(parsed)) continue;
+    const path = join(dir, name);
+    let stat: OffloadStat;
+    try {
+      stat = await fs.lstat(path);
+    } catch {
+      continue;
+    }
+    if (ours(stat)) yield { name, path, parsed, stat };
+  }
+}
+
 /**
  * The live offload files (`atlatl-{operation}-{ulid}.jsonl`, regular files of
  * this user) in `dir`, oldest first. A missing directory lists as empty.
@@ -54,26 +86,12 @@ export async function listOffloadFiles(
 ): Promise<OffloadFileInfo[]> {
   const fs = options.fs ?? nodeOffloadFs;
   const now = (options.now ?? Date.now)();
-  let names: string[];
-  try {
-    names = await fs.readdir(dir);
-  } catch {
-    return [];
-  }
+  const ttlMs = options.ttlSeconds * 1000;
+  const live = (p: ParsedName) =>
+    !p.temporary && (options.includeExpired === true || p.createdAt + ttlMs > now);
   const out: OffloadFileInfo[] = [];
-  for (const name of names) {
-    const parsed = parseOffloadFileName(name);
-    if (!parsed || parsed.temporary) continue;
-    const expiresAt = parsed.createdAt + options.ttlSeconds * 1000;
-    if (!options.includeExpired && expiresAt <= now) continue;
-    const path = join(dir, name);
-    let stat: OffloadStat;
-    try {
-      stat = await fs.lstat(path);
-    } catch {
-      continue;
-    }
-    if (!ours(stat)) continue;
+  for await (const { name, path, parsed, stat } of scanOffloadDir(fs, dir, live)) {
+    const expiresAt = parsed.createdAt + ttlMs;
     out.push({
       path,
       name,
@@ -120,23 +138,7 @@ export async function sweepOffloadDir(options: SweepOptions): Promise<SweepResul
   const ttlMs = options.ttlSeconds * 1000;
   const graceMs = (options.orphanGraceSeconds ?? DEFAULT_ORPHAN_GRACE_SECONDS) * 1000;
   const result: SweepResult = { expired: [], orphans: [], kept: 0, errors: [] };
-  let names: string[];
-  try {
-    names = await fs.readdir(options.dir);
-  } catch {
-    return result;
-  }
-  for (const name of names) {
-    const parsed = parseOffloadFileName(name);
-    if (!parsed) continue;
-    const path = join(options.dir, name);
-    let stat: OffloadStat;
-    try {
-      stat = await fs.lstat(path);
-    } catch {
-      continue;
-    }
-    if (!ours(stat)) continue;
+  for await (const { path, parsed, stat } of scanOffloadDir(fs, options.dir, () => true)) {
     let expiredAt: number;
     if (parsed.temporary) {
       // A writer may still be at it: the name's time and the last write must both be old.
