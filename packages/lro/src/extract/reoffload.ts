@@ -9,10 +9,10 @@
  * serialized and measured: re-parsing and re-estimating them (the tokenizer on
  * every non-Latin line) cost more than the extraction itself.
  */
-import { monotonicFactory } from "ulid";
 import { buildGenericDescriptor } from "../descriptor/generic-descriptor.js";
 import { inferLineSchema } from "../descriptor/infer-schema.js";
 import { LroError } from "../errors.js";
+import { offloadIdFactory } from "../materialize/file-name.js";
 import { nodeOffloadFs, type OffloadFs } from "../materialize/offload-fs.js";
 import { ensureOutputDir, WriteFailedError, writeJsonlFile } from "../materialize/write-jsonl.js";
 import type { Offloader } from "../offload/offloader.js";
@@ -69,7 +69,7 @@ export function offloaderReoffload(
   offloader: Offloader,
   options: OffloaderReoffloadOptions = {},
 ): Reoffload {
-  const nextUlid = monotonicFactory();
+  const nextUlid = offloadIdFactory();
   const now = options.now ?? Date.now;
   const fs = options.fs ?? nodeOffloadFs;
   return async (input: ReoffloadInput): Promise<ReoffloadOutcome> => {

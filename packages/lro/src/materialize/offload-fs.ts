@@ -2,7 +2,7 @@
  * The few file-system primitives the writer and the sweeper use, behind an
  * interface so fault tests can inject a failing write without mocking Node.
  */
-import { closeSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, lstatSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import * as fsp from "node:fs/promises";
 
 /** What `lstat` must tell us. */
@@ -29,6 +29,11 @@ export interface OffloadFileHandle {
 /** File-system primitives of the offload path (defaults: `node:fs/promises`). */
 export interface OffloadFs {
   lstat(path: string): Promise<OffloadStat>;
+  /**
+   * The output directory is checked before every write; a synchronous lstat is
+   * a few microseconds, a thread-pool round trip a hundred or more.
+   */
+  lstatSync(path: string): OffloadStat;
   mkdir(path: string, options: { recursive: true; mode: number }): Promise<string | undefined>;
   chmod(path: string, mode: number): Promise<void>;
   /** Open for writing; `flags` is `"wx"` (create, fail if it exists). */
@@ -51,6 +56,7 @@ export interface OffloadFs {
 /** The real file system. */
 export const nodeOffloadFs: OffloadFs = {
   lstat: (path) => fsp.lstat(path),
+  lstatSync: (path) => lstatSync(path),
   mkdir: (path, options) => fsp.mkdir(path, options),
   chmod: (path, mode) => fsp.chmod(path, mode),
   open: async (path, flags, mode) => {

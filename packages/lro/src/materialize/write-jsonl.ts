@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { LroError } from "../errors.js";
 import { utf8Length } from "../estimate/estimate.js";
 import { offloadFileName, offloadTempName } from "./file-name.js";
-import type { OffloadFs } from "./offload-fs.js";
+import type { OffloadFs, OffloadStat } from "./offload-fs.js";
 
 function errnoCode(err: unknown): string | undefined {
   const code = (err as { code?: unknown } | null)?.code;
@@ -21,9 +21,9 @@ function errnoCode(err: unknown): string | undefined {
  * symlink is refused: whoever controls its target would receive the records.
  */
 export async function ensureOutputDir(fs: OffloadFs, dir: string): Promise<void> {
-  let stat: Awaited<ReturnType<OffloadFs["lstat"]>>;
+  let stat: OffloadStat;
   try {
-    stat = await fs.lstat(dir);
+    stat = fs.lstatSync(dir);
   } catch (err) {
     if (errnoCode(err) !== "ENOENT") {
       throw new LroError(
@@ -263,7 +263,7 @@ export async function writeJsonlFile(
   o: WriteJsonlOptions,
 ): Promise<{ path: string; bytes: number }> {
   const linesBytes = o.linesBytes ?? o.lines.reduce((sum, line) => sum + utf8Length(line) + 1, 0);
-  if (linesBytes <= SYNC_WRITE_MAX_BYTES) return writeSmallJsonlFile(o);
+  if (linesBytes <= SYNC_WRITE_MAX_BYTES) return writeSmallJsonlFile(o, linesBytes);
   const writer = await openJsonlWriter(o);
   try {
     for (const line of o.lines) {
@@ -277,15 +277,47 @@ export async function writeJsonlFile(
   }
 }
 
+/**
+ * `buf.utf8Write(text, offset)`: Buffer's own encoder without `buf.write`'s
+ * argument handling, which costs more than the encoding for lines this short
+ * (0.15 ms against 0.39 ms for 500 lines). Present on every Node Buffer, though
+ * undocumented, hence the fallback.
+ */
+function utf8Writer(buf: Buffer): (text: string, offset: number) => number {
+  const direct = (buf as { utf8Write?: (text: string, offset: number) => number }).utf8Write;
+  return direct ? direct.bind(buf) : (text, offset) => buf.write(text, offset, "utf8");
+}
+
+/**
+ * Header and lines as one UTF-8 buffer, each line encoded straight into its
+ * place: joining them into one string and encoding that copies everything
+ * twice more (measured: 1.4 ms against 0.2 ms for 500 full records).
+ */
+function encodeJsonl(headerLine: string, lines: readonly string[], linesBytes: number): Buffer {
+  const size = utf8Length(headerLine) + 1 + linesBytes;
+  const data = Buffer.allocUnsafeSlow(size);
+  const write = utf8Writer(data);
+  let at = write(headerLine, 0);
+  data[at++] = 0x0a;
+  for (const line of lines) {
+    at += write(line, at);
+    data[at++] = 0x0a;
+  }
+  // A wrong byte count would have cut lines short (write stops at the end).
+  if (at !== size) throw new Error(`encoded ${at} bytes, expected ${size}`);
+  return data;
+}
+
 /** The synchronous path of {@link writeJsonlFile}, for files of at most {@link SYNC_WRITE_MAX_BYTES}. */
-function writeSmallJsonlFile(o: WriteJsonlOptions): { path: string; bytes: number } {
+function writeSmallJsonlFile(
+  o: WriteJsonlOptions,
+  linesBytes: number,
+): { path: string; bytes: number } {
   const finalPath = join(o.dir, offloadFileName(o.operation, o.id));
   const tempPath = join(o.dir, offloadTempName(o.operation, o.id, process.pid));
-  const data = Buffer.from(
-    `${o.headerLine}\n${o.lines.join("\n")}${o.lines.length > 0 ? "\n" : ""}`,
-  );
   let created = false;
   try {
+    const data = encodeJsonl(o.headerLine, o.lines, linesBytes);
     const bytes = o.fs.writeNewFileSync(tempPath, data, 0o600);
     created = true;
     o.onTempOpened?.(tempPath);

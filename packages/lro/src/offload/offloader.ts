@@ -6,9 +6,9 @@
  * in `records.ts` (memory profile) and `sections.ts` (generic profile).
  */
 import { isAbsolute, resolve } from "node:path";
-import { monotonicFactory } from "ulid";
 import type { OffloadConfig } from "../config/offload-config.js";
 import { LroEvents } from "../events/events.js";
+import { offloadIdFactory } from "../materialize/file-name.js";
 import { nodeOffloadFs, type OffloadFs } from "../materialize/offload-fs.js";
 import { type Sweeper, type SweeperOptions, startSweeper } from "../sweep/sweep.js";
 import type { OffloadContext } from "./context.js";
@@ -48,7 +48,7 @@ export class Offloader {
   private readonly now: () => number;
   private readonly fs: OffloadFs;
   private readonly onTempOpened: ((tempPath: string) => void) | undefined;
-  private readonly nextUlid = monotonicFactory();
+  private readonly nextUlid = offloadIdFactory();
 
   constructor(options: OffloaderOptions) {
     const dir = options.config.outputDir;
