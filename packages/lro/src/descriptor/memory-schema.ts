@@ -1,21 +1,18 @@
 /**
  * Compact JSON Schemas of one memory record line at each detail level. Written
  * here (not derived from the server's types) because the engine must not depend
- * on the server. Every descriptor carries one, so they are kept small: `required`
- * lists every field a line has (in line order), and `properties` types only the
- * fields whose shape is not obvious from the name (enums, arrays, the nullable
- * flattened or nested confidence the recipes sort on). Measured in the
- * `lro-engine` benchmark: a fully typed schema cost ~250 tokens at full detail.
+ * on the server.
+ *
+ * Every descriptor carries one, so it is only `required`: every field a line
+ * has, in line order. The field names are what an agent needs to write its own
+ * filter; the value shapes a filter depends on are shown by the recipes beside
+ * it (recipe 5's `memory_type` values, 7's tag array, 9's nullable confidence
+ * and where it lives at this level). Measured in the `lro-engine` benchmark:
+ * typing those fields as well cost 51 more tokens at full detail (111 against
+ * 60), and a fully typed schema ~250; the descriptor's budget is 700.
  */
 import type { DetailLevel, JsonSchema } from "../types.js";
-import { LIGHT_FIELDS } from "./project.js";
-
-const nullableNumber = { type: ["number", "null"] };
-
-const lightProps = {
-  memory_type: { enum: ["semantic", "episodic", "procedural"] },
-  tags: { type: "array", items: { type: "string" } },
-};
+import { LIGHT_FIELDS, MEDIUM_EXTRA_FIELDS } from "./project.js";
 
 /** Fields of a `full` line beyond `light`, in the record's order. */
 const FULL_EXTRA_FIELDS = [
@@ -32,24 +29,13 @@ const FULL_EXTRA_FIELDS = [
   "extensions",
 ] as const;
 
-const schemas: Record<DetailLevel, JsonSchema> = {
-  light: { type: "object", required: [...LIGHT_FIELDS], properties: lightProps },
-  medium: {
-    type: "object",
-    required: [...LIGHT_FIELDS, "content", "summary", "confidence"],
-    properties: { ...lightProps, confidence: nullableNumber },
-  },
-  full: {
-    type: "object",
-    required: [...LIGHT_FIELDS, ...FULL_EXTRA_FIELDS],
-    properties: {
-      ...lightProps,
-      provenance: { type: "object", properties: { confidence: nullableNumber } },
-    },
-  },
+const FIELDS: Record<DetailLevel, readonly string[]> = {
+  light: LIGHT_FIELDS,
+  medium: [...LIGHT_FIELDS, ...MEDIUM_EXTRA_FIELDS],
+  full: [...LIGHT_FIELDS, ...FULL_EXTRA_FIELDS],
 };
 
-/** The line schema of a memory record at `detail` (a fresh copy the caller may keep). */
+/** The line schema of a memory record at `detail` (a fresh object the caller may keep). */
 export function memoryLineSchema(detail: DetailLevel): JsonSchema {
-  return structuredClone(schemas[detail]);
+  return { type: "object", required: [...FIELDS[detail]] };
 }
