@@ -16,10 +16,10 @@ import {
   generateCorpus,
   importPath,
   type MemoryStore,
-  memoryToMif,
   openSqliteStore,
   seedStore,
   toFullRecord,
+  writeMifDocuments,
 } from "atlatl";
 import { atLeast, type Benchmark, type BenchTable } from "./harness.js";
 
@@ -29,16 +29,14 @@ const TARGET = 10_000;
 async function writeJsonl(file: string): Promise<number> {
   const out = createWriteStream(file);
   let tokens = 0;
-  let chunk = "";
-  for (const memory of generateCorpus({ count: COUNT, seed: 2024 })) {
-    tokens += Math.ceil(JSON.stringify(toFullRecord(memory)).length / 4);
-    chunk += `${JSON.stringify(memoryToMif(memory))}\n`;
-    if (chunk.length > 1 << 20) {
-      if (!out.write(chunk)) await once(out, "drain");
-      chunk = "";
+  function* measured() {
+    for (const memory of generateCorpus({ count: COUNT, seed: 2024 })) {
+      tokens += Math.ceil(JSON.stringify(toFullRecord(memory)).length / 4);
+      yield memory;
     }
   }
-  out.end(chunk);
+  await writeMifDocuments(measured(), "jsonl", out);
+  out.end();
   await once(out, "finish");
   return tokens / COUNT;
 }

@@ -5,6 +5,7 @@ export {
   type ExportOptions,
   type ExportReport,
   exportMemories,
+  writeMifDocuments,
 } from "./mif/export.js";
 export { type MemoryFromMif, mifToMemory } from "./mif/from-mif.js";
 export {

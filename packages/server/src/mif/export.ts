@@ -4,6 +4,7 @@
  * back-pressure, so exporting a large store never holds it in memory.
  */
 import { once } from "node:events";
+import type { Memory } from "../model/memory.js";
 import type { MemoryFilter, MemoryStore } from "../store/store.js";
 import { memoryToMif } from "./to-mif.js";
 
@@ -29,12 +30,28 @@ const CHUNK_CHARS = 64 * 1024;
  * Write the memories matching `options.filter` to `out` in (created, id) order.
  * `out` is left open (it may be stdout); the caller ends it.
  */
-export async function exportMemories(
+export function exportMemories(
   store: MemoryStore,
   options: ExportOptions,
   out: NodeJS.WritableStream,
 ): Promise<ExportReport> {
-  const json = options.format === "mif-json";
+  const memories = store.iterate({
+    ...options.filter,
+    status: options.filter?.status ?? "any",
+  });
+  return writeMifDocuments(memories, options.format, out);
+}
+
+/**
+ * Write `memories` (from a store, a generator, an array) to `out` as MIF
+ * documents in `format`, in chunks that respect back-pressure. `out` is left open.
+ */
+export async function writeMifDocuments(
+  memories: AsyncIterable<Memory> | Iterable<Memory>,
+  format: ExportFormat,
+  out: NodeJS.WritableStream,
+): Promise<ExportReport> {
+  const json = format === "mif-json";
   let pending = "";
   const write = async (text: string, force = false) => {
     pending += text;
@@ -46,10 +63,7 @@ export async function exportMemories(
 
   let count = 0;
   if (json) await write("[");
-  for await (const memory of store.iterate({
-    ...options.filter,
-    status: options.filter?.status ?? "any",
-  })) {
+  for await (const memory of memories) {
     const line = JSON.stringify(memoryToMif(memory));
     await write(json ? `${count === 0 ? "\n" : ",\n"}${line}` : `${line}\n`);
     count++;

@@ -4,7 +4,7 @@ import { createWriteStream } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { memoryToMif } from "../../src/mif/to-mif.js";
+import { writeMifDocuments } from "../../src/mif/export.js";
 import { generateCorpus } from "../../src/seed/generate.js";
 import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { tempDir } from "./helpers.js";
@@ -17,16 +17,14 @@ const BATCH = 500;
 async function writeCorpus(file: string): Promise<string[]> {
   const out = createWriteStream(file);
   const ids: string[] = [];
-  let chunk = "";
-  for (const memory of generateCorpus({ count: TOTAL, seed: 99 })) {
-    ids.push(memory.id);
-    chunk += `${JSON.stringify(memoryToMif(memory))}\n`;
-    if (chunk.length > 1 << 20) {
-      if (!out.write(chunk)) await once(out, "drain");
-      chunk = "";
+  function* corpus() {
+    for (const memory of generateCorpus({ count: TOTAL, seed: 99 })) {
+      ids.push(memory.id);
+      yield memory;
     }
   }
-  out.end(chunk);
+  await writeMifDocuments(corpus(), "jsonl", out);
+  out.end();
   await once(out, "finish");
   return ids;
 }
