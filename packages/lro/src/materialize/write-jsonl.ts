@@ -44,7 +44,7 @@ export async function ensureOutputDir(fs: OffloadFs, dir: string): Promise<void>
         { cause: mkErr },
       );
     }
-    stat = await fs.lstat(dir);
+    stat = fs.lstatSync(dir);
   }
   if (stat.isSymbolicLink()) {
     throw new LroError("OUTPUT_DIR_SYMLINK", `output directory ${dir} is a symbolic link; refused`);
