@@ -62,8 +62,8 @@ export interface JqRunRequest {
    */
   limit?: number;
   /**
-   * Named jq variables: strings are passed as `--arg` (never spliced into the
-   * program), other JSON values as `--argjson`.
+   * Named jq variables (`$name`), any JSON values: passed as data (one JSON
+   * document, see `buildInvocation`), never spliced into the program.
    */
   args?: Readonly<Record<string, JsonValue>>;
 }
@@ -369,10 +369,6 @@ export class JqEngine {
       return { ok: true, lines: stdout === "" ? [] : splitLines(stdout) };
     }
     if (attempt.poisoned) this.replace(slot);
-    const { sent, program } = buildInvocation(request);
-    return {
-      ok: false,
-      error: jqFailure(attempt, program.slice(0, program.length - sent.length), this.options),
-    };
+    return { ok: false, error: jqFailure(attempt, buildInvocation(request).hidden, this.options) };
   }
 }
