@@ -6,81 +6,22 @@
  */
 import { availableParallelism, loadavg } from "node:os";
 import { LroError } from "../errors.js";
-import { buildInvocation, jqFailure, splitLines } from "./jq-invocation.js";
+import {
+  buildInvocation,
+  busyError,
+  jqFailure,
+  splitLines,
+  stoppedError,
+} from "./jq-invocation.js";
+import {
+  JQ_ENGINE_DEFAULTS,
+  type JqEngineOptions,
+  type JqRunRequest,
+  type JqRunResult,
+} from "./jq-options.js";
 import { JqWorker, type WorkerReply } from "./jq-worker.js";
 
-/** A JSON value (what a jq `--argjson` takes). */
-export type JsonValue =
-  | string
-  | number
-  | boolean
-  | null
-  | JsonValue[]
-  | { [key: string]: JsonValue };
-
-/** Limits and knobs of a {@link JqEngine}. */
-export interface JqEngineOptions {
-  /** Wall-clock limit of one run on a small input, in milliseconds (default 2000). */
-  timeoutMs?: number;
-  /**
-   * Extra milliseconds allowed per MiB of input (default 100): jq needs about
-   * as long as the jq CLI just to parse a large file (~30 MB/s), so a flat
-   * 2 s would stop honest filters over 100,000 records.
-   */
-  timeoutMsPerMiB?: number;
-  /** Cap on jq's WebAssembly heap, in bytes (default 1 GiB). */
-  maxMemoryBytes?: number;
-  /** Largest input accepted, in bytes (default 256 MiB): the input is copied into jq's in-memory file system. */
-  maxInputBytes?: number;
-  /** V8 heap limit of the worker (jq-web buffers output there), in MiB (default 768). */
-  maxHeapMb?: number;
-  /** Workers a large per-record run is split across (default: 2, or 1 on one CPU). */
-  workers?: number;
-  /** Inputs at least this large are split across the workers (default 4 MiB). */
-  parallelMinBytes?: number;
-  /** Split only when the 1-minute load average leaves a core idle (default true). */
-  splitOnlyWhenIdle?: boolean;
-  /**
-   * Runs waiting for a free worker at most (default 16); one more is refused
-   * at once with `BUSY`.
-   */
-  maxQueued?: number;
-  /**
-   * While runs are waiting, a running one is stopped (`BUSY`) once it has used
-   * this fraction of its time limit's flat part (default 1/4; the per-MiB part
-   * is kept whole, parsing a large input is not hogging).
-   */
-  contendedFraction?: number;
-}
-
-/** One jq run. */
-export interface JqRunRequest {
-  /**
-   * The JSON text jq reads (concatenated values, e.g. JSONL records), with a key
-   * naming its identity: the worker keeps the last input and skips the copy
-   * when the key matches.
-   */
-  input: { key: string; bytes: Uint8Array };
-  /** The jq program, exactly as the user wrote it. */
-  filter: string;
-  /** `-s`: the program sees one array of every input value. */
-  slurp?: boolean;
-  /** `-n`: the program starts from `null` (it may read the input with `inputs`). */
-  nullInput?: boolean;
-  /**
-   * Stop after this many output values (jq's own `limit`, so a large run ends
-   * early). Not applied to filters that read inputs themselves.
-   */
-  limit?: number;
-  /**
-   * Named jq variables (`$name`), any JSON values: passed as data (one JSON
-   * document, see `buildInvocation`), never spliced into the program.
-   */
-  args?: Readonly<Record<string, JsonValue>>;
-}
-
-/** The outcome of a run: jq's output values (one compact JSON text each), or an error. */
-export type JqRunResult = { ok: true; lines: string[] } | { ok: false; error: LroError };
+export type { JqEngineOptions, JqRunRequest, JqRunResult, JsonValue } from "./jq-options.js";
 
 interface Job {
   request: JqRunRequest;
@@ -88,18 +29,6 @@ interface Job {
   /** `performance.now()` when it was queued. */
   queuedAt: number;
 }
-
-const DEFAULTS = {
-  timeoutMs: 2000,
-  timeoutMsPerMiB: 100,
-  maxMemoryBytes: 1 << 30,
-  maxInputBytes: 256 * 1024 * 1024,
-  maxHeapMb: 768,
-  parallelMinBytes: 4 * 1024 * 1024,
-  splitOnlyWhenIdle: true,
-  maxQueued: 16,
-  contendedFraction: 1 / 4,
-};
 
 /** Names a jq variable may take here: identifiers, not jq's own `$ENV` / `$__loc__`. */
 const ARG_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
@@ -148,16 +77,16 @@ export class JqEngine {
 
   constructor(options: JqEngineOptions = {}) {
     this.options = {
-      timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
-      timeoutMsPerMiB: options.timeoutMsPerMiB ?? DEFAULTS.timeoutMsPerMiB,
-      maxMemoryBytes: options.maxMemoryBytes ?? DEFAULTS.maxMemoryBytes,
-      maxInputBytes: options.maxInputBytes ?? DEFAULTS.maxInputBytes,
-      maxHeapMb: options.maxHeapMb ?? DEFAULTS.maxHeapMb,
+      timeoutMs: options.timeoutMs ?? JQ_ENGINE_DEFAULTS.timeoutMs,
+      timeoutMsPerMiB: options.timeoutMsPerMiB ?? JQ_ENGINE_DEFAULTS.timeoutMsPerMiB,
+      maxMemoryBytes: options.maxMemoryBytes ?? JQ_ENGINE_DEFAULTS.maxMemoryBytes,
+      maxInputBytes: options.maxInputBytes ?? JQ_ENGINE_DEFAULTS.maxInputBytes,
+      maxHeapMb: options.maxHeapMb ?? JQ_ENGINE_DEFAULTS.maxHeapMb,
       workers: Math.max(1, options.workers ?? Math.min(2, availableParallelism())),
-      parallelMinBytes: options.parallelMinBytes ?? DEFAULTS.parallelMinBytes,
-      splitOnlyWhenIdle: options.splitOnlyWhenIdle ?? DEFAULTS.splitOnlyWhenIdle,
-      maxQueued: Math.max(0, options.maxQueued ?? DEFAULTS.maxQueued),
-      contendedFraction: options.contendedFraction ?? DEFAULTS.contendedFraction,
+      parallelMinBytes: options.parallelMinBytes ?? JQ_ENGINE_DEFAULTS.parallelMinBytes,
+      splitOnlyWhenIdle: options.splitOnlyWhenIdle ?? JQ_ENGINE_DEFAULTS.splitOnlyWhenIdle,
+      maxQueued: Math.max(0, options.maxQueued ?? JQ_ENGINE_DEFAULTS.maxQueued),
+      contendedFraction: options.contendedFraction ?? JQ_ENGINE_DEFAULTS.contendedFraction,
     };
     this.slots = Array.from({ length: this.options.workers }, () => null);
     this.inUse = this.slots.map(() => false);
@@ -191,10 +120,7 @@ export class JqEngine {
     if (!this.inUse.includes(false) && this.queue.length >= this.options.maxQueued) {
       return Promise.resolve({
         ok: false,
-        error: new LroError(
-          "BUSY",
-          `jq is busy: ${this.inUse.length} queries running and ${this.queue.length} waiting (the most that may wait); run this one again in a few seconds`,
-        ),
+        error: busyError(this.inUse.length, this.queue.length),
       });
     }
     return new Promise((resolve) => {
@@ -459,38 +385,11 @@ export class JqEngine {
     request: JqRunRequest,
     limitMs: number,
   ): JqRunResult {
-    if (attempt === "preempted") {
+    if (attempt === "preempted" || attempt === "timeout" || attempt instanceof Error) {
       this.replace(slot);
-      return {
-        ok: false,
-        error: new LroError(
-          "BUSY",
-          `the jq filter was stopped after ${this.contendedLimit(request.input.bytes.byteLength)} ms because other queries were waiting for jq (while others wait, no run may hold a worker longer); run it again when fewer queries are pending, or narrow it (select early, use limit)`,
-        ),
-      };
-    }
-    if (attempt === "timeout") {
-      this.replace(slot);
-      return {
-        ok: false,
-        error: new LroError(
-          "FILTER_ABORTED",
-          `the jq filter was stopped after ${limitMs} ms (time limit); simplify it, or narrow it (select early, use limit)`,
-        ),
-      };
-    }
-    if (attempt instanceof Error) {
-      this.replace(slot);
-      const oom = (attempt as { code?: string }).code === "ERR_WORKER_OUT_OF_MEMORY";
-      return {
-        ok: false,
-        error: new LroError(
-          "FILTER_ABORTED",
-          oom
-            ? "the jq filter was stopped: its output or working set exceeded the memory limit; narrow the filter or use limit"
-            : `the jq filter was stopped: ${attempt.message}`,
-        ),
-      };
+      const ms =
+        attempt === "preempted" ? this.contendedLimit(request.input.bytes.byteLength) : limitMs;
+      return { ok: false, error: stoppedError(attempt, ms) };
     }
     if (attempt.ok) {
       const stdout = attempt.stdout ?? "";

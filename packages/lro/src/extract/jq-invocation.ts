@@ -1,10 +1,10 @@
 /**
  * How one jq run is spelled for jq-web (flags, program text) and how its
  * failure is reported: jq's own message, with anything this package or jq-web
- * put around the user's filter taken back out.
+ * put around the user's filter taken back out, or why the engine stopped it.
  */
 import { LroError } from "../errors.js";
-import type { JqRunRequest } from "./jq-engine.js";
+import type { JqRunRequest } from "./jq-options.js";
 import type { WorkerReply } from "./jq-worker.js";
 
 /** Split jq's stdout into output values (one per line under `-c`). */
@@ -109,5 +109,36 @@ export function jqFailure(
   return new LroError(
     "FILTER_INVALID",
     stderr || `jq exited with status ${reply.exitCode ?? "unknown"} and no message`,
+  );
+}
+
+/** A run stopped by the engine: preempted for waiting runs, past its limit, or its worker died. */
+export function stoppedError(why: "preempted" | "timeout" | Error, ms: number): LroError {
+  if (why === "preempted") {
+    return new LroError(
+      "BUSY",
+      `the jq filter was stopped after ${ms} ms because other queries were waiting for jq (while others wait, no run may hold a worker longer); run it again when fewer queries are pending, or narrow it (select early, use limit)`,
+    );
+  }
+  if (why === "timeout") {
+    return new LroError(
+      "FILTER_ABORTED",
+      `the jq filter was stopped after ${ms} ms (time limit); simplify it, or narrow it (select early, use limit)`,
+    );
+  }
+  const oom = (why as { code?: string }).code === "ERR_WORKER_OUT_OF_MEMORY";
+  return new LroError(
+    "FILTER_ABORTED",
+    oom
+      ? "the jq filter was stopped: its output or working set exceeded the memory limit; narrow the filter or use limit"
+      : `the jq filter was stopped: ${why.message}`,
+  );
+}
+
+/** A run refused because as many runs wait as may. */
+export function busyError(running: number, waiting: number): LroError {
+  return new LroError(
+    "BUSY",
+    `jq is busy: ${running} queries running and ${waiting} waiting (the most that may wait); run this one again in a few seconds`,
   );
 }
