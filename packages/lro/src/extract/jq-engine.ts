@@ -28,6 +28,8 @@ interface Job {
   resolve: (result: JqRunResult) => void;
   /** `performance.now()` when it was queued. */
   queuedAt: number;
+  /** Times it was stopped for waiting runs; the first time it waits again. */
+  preempted: number;
 }
 
 /** Names a jq variable may take here: identifiers, not jq's own `$ENV` / `$__loc__`. */
@@ -53,16 +55,20 @@ interface RunningAttempt {
  * the whole input on one worker, so messages and semantics stay exactly jq's.
  *
  * Fairness: a filter that never ends holds a worker for its whole time limit,
- * so ten of them used to make an eleventh, harmless run wait ten limits. Two
- * rules bound the wait of any admitted run to about one time limit, whatever
- * is pending. While runs are waiting, a running one that has used its
- * *contended* slice (1/4 of the limit's flat part: 500 ms of 2 s) is stopped
- * with `BUSY`: under contention no run hogs a worker, and a harmless filter
- * (milliseconds) waits for at most `maxQueued / workers + 1` slices plus
- * worker restarts. And at most `maxQueued` runs wait; one more is refused at
- * once with `BUSY`. A run alone keeps its full limit. Not chosen: more
- * workers (each may hold up to `maxMemoryBytes` + `maxHeapMb`, so memory would
- * bound them long before runaways do), and per-session fairness (a stdio
+ * so ten of them used to make an eleventh, harmless run wait ten limits.
+ * - While runs wait, a run that has used its *contended* slice (1/4 of the
+ *   limit's flat part: 500 ms of 2 s) is stopped: no run hogs a worker under
+ *   contention. The first time, it waits again at the head of the queue (a
+ *   harmless run merely starved of CPU gets a second slice); the second time
+ *   it is answered `BUSY`.
+ * - The newest waiting run starts first, unless the oldest has waited a whole
+ *   limit: the run a user waits on is most likely the latest, and it should
+ *   not pay a slice and a worker restart per runaway ahead of it.
+ * - At most `maxQueued` runs wait; one more is refused at once with `BUSY`.
+ * So a harmless run answers in about a slice and a restart, an older one
+ * within about one limit, and a run alone keeps its full limit. Not chosen:
+ * more workers (each may hold up to `maxMemoryBytes` + `maxHeapMb`, so memory
+ * bounds them long before runaways do), and per-session fairness (a stdio
  * server has one session, the trial's case).
  */
 export class JqEngine {
@@ -124,7 +130,7 @@ export class JqEngine {
       });
     }
     return new Promise((resolve) => {
-      this.queue.push({ request, resolve, queuedAt: performance.now() });
+      this.queue.push({ request, resolve, queuedAt: performance.now(), preempted: 0 });
       this.pump();
     });
   }
@@ -218,7 +224,6 @@ export class JqEngine {
       const all = free.length === this.slots.length && this.queue.length === 0;
       const slots = all && this.splittable(job.request) ? free : free.slice(0, 1);
       for (const slot of slots) this.inUse[slot] = true;
-      const { resolve } = job;
       void this.execute(job.request, slots)
         .catch(
           (err: unknown): JqRunResult => ({
@@ -228,7 +233,12 @@ export class JqEngine {
         )
         .then((result) => {
           for (const slot of slots) this.inUse[slot] = false;
-          resolve(result);
+          // Stopped for waiting runs the first time: back to the oldest end of
+          // the queue, so a harmless run merely starved of CPU (a busy host)
+          // gets a second slice; a runaway is answered BUSY the second time.
+          const again = !result.ok && result.error.code === "BUSY" && job.preempted++ === 0;
+          if (again && !this.closed) this.queue.unshift(job);
+          else job.resolve(result);
           this.pump();
         });
     }
