@@ -3,13 +3,15 @@ export type LroErrorCode =
   | "CONFIG_INVALID"
   | "OUTPUT_DIR_SYMLINK"
   | "OUTPUT_DIR_UNUSABLE"
+  | "OUTPUT_DIR_NOT_OWNED"
   | "WRITE_FAILED"
   | "PATH_REFUSED"
   | "FILE_EXPIRED"
   | "BAD_ARGUMENTS"
   | "FILTER_INVALID"
   | "FILTER_ABORTED"
-  | "INPUT_TOO_LARGE";
+  | "INPUT_TOO_LARGE"
+  | "BUSY";
 
 /** A local error with a machine-readable code and a message a model can act on. */
 export class LroError extends Error {

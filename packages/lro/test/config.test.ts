@@ -33,13 +33,13 @@ function thrown(fn: () => unknown): unknown {
 }
 
 describe("loadOffloadConfig", () => {
-  it("has the specification's defaults (output_dir = system temp dir)", () => {
+  it("has the specification's defaults (output_dir = {temp dir}/atlatl-{uid})", () => {
     const c = loadOffloadConfig({ env: {} });
     expect({ ...c, sources: undefined, entries: undefined }).toEqual({
       enabled: true,
       thresholdTokens: 1600,
       ttlSeconds: 3600,
-      outputDir: tmpdir(),
+      outputDir: join(tmpdir(), `atlatl-${process.getuid?.()}`),
       sources: undefined,
       entries: undefined,
     });
@@ -91,7 +91,7 @@ path = "/elsewhere.db"
     ]);
   });
 
-  it("parses environment booleans and treats an empty output_dir as the system temp dir", () => {
+  it("parses environment booleans and treats an empty output_dir as the default private dir", () => {
     for (const [raw, value] of [
       ["false", false],
       ["0", false],
@@ -104,7 +104,7 @@ path = "/elsewhere.db"
       );
     }
     const c = loadOffloadConfig({ env: { ATLATL_PROMPT__OFFLOAD__OUTPUT_DIR: "" } });
-    expect(c.outputDir).toBe(tmpdir());
+    expect(c.outputDir).toBe(join(tmpdir(), `atlatl-${process.getuid?.()}`));
     expect(c.sources.outputDir).toBe("env ATLATL_PROMPT__OFFLOAD__OUTPUT_DIR");
   });
 

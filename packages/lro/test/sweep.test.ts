@@ -13,7 +13,7 @@ import {
 import { join } from "node:path";
 import { encodeTime } from "ulid";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { parseOffloadFileName } from "../src/index.js";
+import { type LroEvent, parseOffloadFileName } from "../src/index.js";
 import { listOffloadFiles, Offloader, startSweeper, sweepOffloadDir } from "../src/node.js";
 import { recordingEvents, tempDir } from "./fixtures/helpers.js";
 
@@ -27,6 +27,11 @@ const HOUR = 3_600_000;
 const T0 = Date.UTC(2025, 5, 1, 12, 0, 0);
 const RANDOM = "ABCDEFGHJKMNPQRS";
 const name = (op: string, at: number) => `atlatl-${op}-${encodeTime(at, 10)}${RANDOM}.jsonl`;
+/** The content of an offload file of ours: the header line, then a record. */
+const OURS = `${JSON.stringify({ type: "lro_header", operation: "recall", count: 1 })}\n{}\n`;
+const writeOurs = (path: string) => writeFileSync(path, OURS);
+/** The deletions only (a sweep also reports itself with OffloadSweepCompleted). */
+const expiredEvents = (seen: LroEvent[]) => seen.filter((e) => e.type === "OffloadFileExpired");
 
 function setup() {
   const t = tempDir("lro-sweep-");
@@ -67,8 +72,7 @@ describe("sweepOffloadDir", () => {
     const fresh = name("inject", T0 - HOUR + 1000);
     const future = name("list", T0 + HOUR);
     const others = ["notes.txt", "atlatl-recall-old.jsonl", "atlatl-export.jsonl", "foo.jsonl"];
-    for (const f of [expired, exactlyDue, fresh, future, ...others])
-      writeFileSync(join(dir, f), "{}\n");
+    for (const f of [expired, exactlyDue, fresh, future, ...others]) writeOurs(join(dir, f));
     // An old file of someone else's naming, and a directory with our pattern: untouched.
     const ourNamedDir = name("list", T0 - 5 * HOUR);
     mkdirSync(join(dir, ourNamedDir));
@@ -77,9 +81,20 @@ describe("sweepOffloadDir", () => {
     const result = await sweepOffloadDir({ dir, ttlSeconds: 3600, now: () => T0, events });
     expect(result.expired.sort()).toEqual([join(dir, expired), join(dir, exactlyDue)].sort());
     expect(result.kept).toBe(2);
+    expect(result.foreign).toBe(others.length + 1);
     expect(result.errors).toEqual([]);
     expect(readdirSync(dir).sort()).toEqual([fresh, future, ...others, ourNamedDir].sort());
-    expect(seen).toHaveLength(2);
+    expect(expiredEvents(seen)).toHaveLength(2);
+    expect(seen.at(-1)).toEqual({
+      type: "OffloadSweepCompleted",
+      time: new Date(T0).toISOString(),
+      dir,
+      expired: 2,
+      orphans: 0,
+      kept: 2,
+      foreign: others.length + 1,
+      errors: 0,
+    });
     expect(seen).toContainEqual({
       type: "OffloadFileExpired",
       time: new Date(T0).toISOString(),
@@ -88,7 +103,7 @@ describe("sweepOffloadDir", () => {
       created_at: new Date(T0 - 2 * HOUR).toISOString(),
       expired_at: new Date(T0 - HOUR).toISOString(),
       reason: "expired",
-      bytes: 3,
+      bytes: Buffer.byteLength(OURS),
     });
 
     // Advancing the clock expires the fresh file next.
@@ -101,8 +116,10 @@ describe("sweepOffloadDir", () => {
     const tmpOld = `.atlatl-recall-${encodeTime(T0 - HOUR, 10)}${RANDOM}.42.tmp`;
     const tmpYoung = `.atlatl-recall-${encodeTime(T0 - 60_000, 10)}${RANDOM}.42.tmp`;
     const tmpOldNameRecentWrite = `.atlatl-search-${encodeTime(T0 - HOUR, 10)}${RANDOM}.43.tmp`;
-    for (const f of [tmpOld, tmpYoung, tmpOldNameRecentWrite])
-      writeFileSync(join(dir, f), "partial");
+    // What a crash can leave: a header cut short, nothing, the streaming writer's blank slot.
+    writeFileSync(join(dir, tmpOld), OURS.slice(0, 10));
+    writeFileSync(join(dir, tmpYoung), "");
+    writeFileSync(join(dir, tmpOldNameRecentWrite), `${" ".repeat(40)}\n{}\n`);
     utimesSync(join(dir, tmpOld), (T0 - HOUR) / 1000, (T0 - HOUR) / 1000);
     utimesSync(join(dir, tmpYoung), (T0 - 60_000) / 1000, (T0 - 60_000) / 1000);
     utimesSync(join(dir, tmpOldNameRecentWrite), T0 / 1000, T0 / 1000);
@@ -124,6 +141,7 @@ describe("sweepOffloadDir", () => {
       expired: [],
       orphans: [],
       kept: 0,
+      foreign: 0,
       errors: [],
     });
   });
@@ -174,28 +192,28 @@ describe("startSweeper", () => {
     const dir = setup();
     let now = T0;
     const clock = () => now;
-    writeFileSync(join(dir, name("recall", T0 - 2 * HOUR)), "");
+    writeOurs(join(dir, name("recall", T0 - 2 * HOUR)));
     vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
     const { events, seen } = recordingEvents();
     const sweeper = startSweeper({ dir, ttlSeconds: 3600, now: clock, events, intervalMs: HOUR });
     // The start-up sweep runs at once.
-    await vi.waitFor(() => expect(seen).toHaveLength(1));
+    await vi.waitFor(() => expect(expiredEvents(seen)).toHaveLength(1));
 
     // A file created now expires an hour later; the hourly timer picks it up.
     const second = name("search", T0);
-    writeFileSync(join(dir, second), "");
+    writeOurs(join(dir, second));
     now = T0 + HOUR;
     await vi.advanceTimersByTimeAsync(HOUR);
-    await vi.waitFor(() => expect(seen).toHaveLength(2));
-    expect(seen[1]).toMatchObject({ path: join(dir, second) });
+    await vi.waitFor(() => expect(expiredEvents(seen)).toHaveLength(2));
+    expect(expiredEvents(seen)[1]).toMatchObject({ path: join(dir, second) });
 
-    writeFileSync(join(dir, name("list", T0)), "");
+    writeOurs(join(dir, name("list", T0)));
     const onDemand = await sweeper.sweepNow();
     expect(onDemand.expired).toHaveLength(1);
     sweeper.stop();
-    writeFileSync(join(dir, name("inject", T0)), "");
+    writeOurs(join(dir, name("inject", T0)));
     await vi.advanceTimersByTimeAsync(5 * HOUR);
-    expect(seen).toHaveLength(3);
+    expect(expiredEvents(seen)).toHaveLength(3);
   });
 
   it("uses an unref'd timer so it never keeps the process alive", () => {
@@ -230,6 +248,11 @@ describe("startSweeper", () => {
     now = T0 + 60_000;
     expect((await sweeper.sweepNow()).expired).toEqual([r.file.path]);
     sweeper.stop();
-    expect(seen.map((e) => e.type)).toEqual(["OffloadCreated", "OffloadFileExpired"]);
+    expect(seen.map((e) => e.type)).toEqual([
+      "OffloadCreated",
+      "OffloadSweepCompleted",
+      "OffloadFileExpired",
+      "OffloadSweepCompleted",
+    ]);
   });
 });

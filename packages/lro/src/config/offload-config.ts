@@ -1,10 +1,11 @@
 /**
  * `[prompt.offload]`: the LRO section of the configuration (Node: reads the TOML
- * file, defaults the output directory to the system temp dir).
+ * file, defaults the output directory to a private directory under the system
+ * temp dir).
  */
 import { readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, resolve } from "node:path";
+import { tmpdir, userInfo } from "node:os";
+import { dirname, join, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { LroError } from "../errors.js";
 import {
@@ -35,9 +36,19 @@ export const DEFAULT_OFFLOAD_CONFIG: Readonly<Omit<OffloadConfig, "outputDir">> 
   ttlSeconds: 3600,
 };
 
+/**
+ * The default output directory: `{tmpdir}/atlatl-{uid}`, private to this user
+ * (made 0700 and checked by `ensureOutputDir`), so the sweeper shares it with
+ * nobody. Short on purpose: a descriptor repeats the path about 12 times.
+ */
+export function defaultOutputDir(): string {
+  const uid = typeof process.getuid === "function" ? String(process.getuid()) : userInfo().username;
+  return join(tmpdir(), `atlatl-${uid}`);
+}
+
 /** Resolve a path from the config file relative to that file, others to the cwd. */
 function resolveDir(value: string, origin: ConfigOrigin): string {
-  if (value === "") return tmpdir();
+  if (value === "") return defaultOutputDir();
   return origin.file ? resolve(dirname(origin.file), value) : resolve(value);
 }
 
@@ -66,7 +77,7 @@ export const OFFLOAD_CONFIG_KEYS = {
     default: "",
     check: (v: string) => (v.includes("\0") ? "a path without NUL bytes" : undefined),
     normalize: resolveDir,
-    description: "Directory for JSONL files (empty = system temp dir)",
+    description: "Directory for JSONL files (empty = {temp dir}/atlatl-{uid}, private)",
   },
 } satisfies ConfigSectionSpec;
 

@@ -47,8 +47,29 @@ export interface OffloadFileExpiredEvent {
   bytes: number;
 }
 
+/** A sweep of the output directory finished: what it deleted and what it left alone. */
+export interface OffloadSweepCompletedEvent {
+  type: "OffloadSweepCompleted";
+  time: string;
+  dir: string;
+  /** Expired offload files deleted. */
+  expired: number;
+  /** Orphaned temporary files deleted. */
+  orphans: number;
+  /** Offload files (and young temporary files) still live, left in place. */
+  kept: number;
+  /** Entries left alone because they are not ours (other names, other owners, links, content). */
+  foreign: number;
+  /** Deletions that failed. */
+  errors: number;
+}
+
 /** Every LRO event. */
-export type LroEvent = OffloadCreatedEvent | OffloadWriteFailedEvent | OffloadFileExpiredEvent;
+export type LroEvent =
+  | OffloadCreatedEvent
+  | OffloadWriteFailedEvent
+  | OffloadFileExpiredEvent
+  | OffloadSweepCompletedEvent;
 
 /** The name of an event type. */
 export type LroEventType = LroEvent["type"];

@@ -6,121 +6,96 @@
  */
 import { availableParallelism, loadavg } from "node:os";
 import { LroError } from "../errors.js";
-import { buildInvocation, jqFailure, splitLines } from "./jq-invocation.js";
+import {
+  buildInvocation,
+  busyError,
+  jqFailure,
+  splitLines,
+  stoppedError,
+} from "./jq-invocation.js";
+import {
+  JQ_ENGINE_DEFAULTS,
+  type JqEngineOptions,
+  type JqRunRequest,
+  type JqRunResult,
+} from "./jq-options.js";
 import { JqWorker, type WorkerReply } from "./jq-worker.js";
 
-/** A JSON value (what a jq `--argjson` takes). */
-export type JsonValue =
-  | string
-  | number
-  | boolean
-  | null
-  | JsonValue[]
-  | { [key: string]: JsonValue };
-
-/** Limits and knobs of a {@link JqEngine}. */
-export interface JqEngineOptions {
-  /** Wall-clock limit of one run on a small input, in milliseconds (default 2000). */
-  timeoutMs?: number;
-  /**
-   * Extra milliseconds allowed per MiB of input (default 100): jq needs about
-   * as long as the jq CLI just to parse a large file (~30 MB/s), so a flat
-   * 2 s would stop honest filters over 100,000 records.
-   */
-  timeoutMsPerMiB?: number;
-  /** Cap on jq's WebAssembly heap, in bytes (default 1 GiB). */
-  maxMemoryBytes?: number;
-  /** Largest input accepted, in bytes (default 256 MiB): the input is copied into jq's in-memory file system. */
-  maxInputBytes?: number;
-  /** V8 heap limit of the worker (jq-web buffers output there), in MiB (default 768). */
-  maxHeapMb?: number;
-  /** Workers a large per-record run is split across (default: 2, or 1 on one CPU). */
-  workers?: number;
-  /** Inputs at least this large are split across the workers (default 4 MiB). */
-  parallelMinBytes?: number;
-  /** Split only when the 1-minute load average leaves a core idle (default true). */
-  splitOnlyWhenIdle?: boolean;
-}
-
-/** One jq run. */
-export interface JqRunRequest {
-  /**
-   * The JSON text jq reads (concatenated values, e.g. JSONL records), with a key
-   * naming its identity: the worker keeps the last input and skips the copy
-   * when the key matches.
-   */
-  input: { key: string; bytes: Uint8Array };
-  /** The jq program, exactly as the user wrote it. */
-  filter: string;
-  /** `-s`: the program sees one array of every input value. */
-  slurp?: boolean;
-  /** `-n`: the program starts from `null` (it may read the input with `inputs`). */
-  nullInput?: boolean;
-  /**
-   * Stop after this many output values (jq's own `limit`, so a large run ends
-   * early). Not applied to filters that read inputs themselves.
-   */
-  limit?: number;
-  /**
-   * Named jq variables: strings are passed as `--arg` (never spliced into the
-   * program), other JSON values as `--argjson`.
-   */
-  args?: Readonly<Record<string, JsonValue>>;
-}
-
-/** The outcome of a run: jq's output values (one compact JSON text each), or an error. */
-export type JqRunResult = { ok: true; lines: string[] } | { ok: false; error: LroError };
+export type { JqEngineOptions, JqRunRequest, JqRunResult, JsonValue } from "./jq-options.js";
 
 interface Job {
   request: JqRunRequest;
   resolve: (result: JqRunResult) => void;
+  /** `performance.now()` when it was queued. */
+  queuedAt: number;
+  /** Times it was stopped for waiting runs; the first time it waits again. */
+  preempted: number;
 }
-
-const DEFAULTS = {
-  timeoutMs: 2000,
-  timeoutMsPerMiB: 100,
-  maxMemoryBytes: 1 << 30,
-  maxInputBytes: 256 * 1024 * 1024,
-  maxHeapMb: 768,
-  parallelMinBytes: 4 * 1024 * 1024,
-  splitOnlyWhenIdle: true,
-};
 
 /** Names a jq variable may take here: identifiers, not jq's own `$ENV` / `$__loc__`. */
 const ARG_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
-/** What one worker returned for one chunk: a reply, a timeout, or a crash. */
-type Attempt = WorkerReply | "timeout" | Error;
+/** What one worker returned for one chunk: a reply, a timeout, a preemption, or a crash. */
+type Attempt = WorkerReply | "timeout" | "preempted" | Error;
+
+/** A run on a worker, as the preemption check sees it. */
+interface RunningAttempt {
+  startedAt: number;
+  contendedMs: number;
+  preempt(): void;
+}
 
 /**
- * jq in-process, sandboxed: a warm worker runs one job at a time (jobs
- * queue); a job past its time limit, or one that exhausts the memory cap, kills
- * its worker, which is replaced immediately. A per-record filter over a large
- * input is split at line boundaries across `workers` workers and the outputs
- * concatenated in order (jq treats each input value independently, so the
- * values are the same); any jq error there reruns the whole input on one
- * worker, so messages and semantics stay exactly jq's.
+ * jq in-process, sandboxed: `workers` warm workers each run one job at a time;
+ * a job past its time limit, or one that exhausts the memory cap, kills its
+ * worker, which is replaced immediately. A per-record filter over a large
+ * input, arriving when every worker is free, is split at line boundaries
+ * across them and the outputs concatenated in order (jq treats each input
+ * value independently, so the values are the same); any jq error there reruns
+ * the whole input on one worker, so messages and semantics stay exactly jq's.
+ *
+ * Fairness: a filter that never ends holds a worker for its whole time limit,
+ * so ten of them used to make an eleventh, harmless run wait ten limits.
+ * - While runs wait, a run that has used its *contended* slice (1/4 of the
+ *   limit's flat part: 500 ms of 2 s) is stopped: no run hogs a worker under
+ *   contention. The first time, it waits again at the head of the queue (a
+ *   harmless run merely starved of CPU gets a second slice); the second time
+ *   it is answered `BUSY`.
+ * - The newest waiting run starts first, unless the oldest has waited a whole
+ *   limit: the run a user waits on is most likely the latest, and it should
+ *   not pay a slice and a worker restart per runaway ahead of it.
+ * - At most `maxQueued` runs wait; one more is refused at once with `BUSY`.
+ * So a harmless run answers in about a slice and a restart, an older one
+ * within about one limit, and a run alone keeps its full limit. Not chosen:
+ * more workers (each may hold up to `maxMemoryBytes` + `maxHeapMb`, so memory
+ * bounds them long before runaways do), and per-session fairness (a stdio
+ * server has one session, the trial's case).
  */
 export class JqEngine {
   private readonly options: Required<JqEngineOptions>;
   private readonly slots: (JqWorker | null)[];
   private readonly queue: Job[] = [];
-  private running = false;
+  /** Slots with a job on them. */
+  private readonly inUse: boolean[];
+  private readonly running = new Set<RunningAttempt>();
   private closed = false;
   private nextId = 1;
 
   constructor(options: JqEngineOptions = {}) {
     this.options = {
-      timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
-      timeoutMsPerMiB: options.timeoutMsPerMiB ?? DEFAULTS.timeoutMsPerMiB,
-      maxMemoryBytes: options.maxMemoryBytes ?? DEFAULTS.maxMemoryBytes,
-      maxInputBytes: options.maxInputBytes ?? DEFAULTS.maxInputBytes,
-      maxHeapMb: options.maxHeapMb ?? DEFAULTS.maxHeapMb,
+      timeoutMs: options.timeoutMs ?? JQ_ENGINE_DEFAULTS.timeoutMs,
+      timeoutMsPerMiB: options.timeoutMsPerMiB ?? JQ_ENGINE_DEFAULTS.timeoutMsPerMiB,
+      maxMemoryBytes: options.maxMemoryBytes ?? JQ_ENGINE_DEFAULTS.maxMemoryBytes,
+      maxInputBytes: options.maxInputBytes ?? JQ_ENGINE_DEFAULTS.maxInputBytes,
+      maxHeapMb: options.maxHeapMb ?? JQ_ENGINE_DEFAULTS.maxHeapMb,
       workers: Math.max(1, options.workers ?? Math.min(2, availableParallelism())),
-      parallelMinBytes: options.parallelMinBytes ?? DEFAULTS.parallelMinBytes,
-      splitOnlyWhenIdle: options.splitOnlyWhenIdle ?? DEFAULTS.splitOnlyWhenIdle,
+      parallelMinBytes: options.parallelMinBytes ?? JQ_ENGINE_DEFAULTS.parallelMinBytes,
+      splitOnlyWhenIdle: options.splitOnlyWhenIdle ?? JQ_ENGINE_DEFAULTS.splitOnlyWhenIdle,
+      maxQueued: Math.max(0, options.maxQueued ?? JQ_ENGINE_DEFAULTS.maxQueued),
+      contendedFraction: options.contendedFraction ?? JQ_ENGINE_DEFAULTS.contendedFraction,
     };
     this.slots = Array.from({ length: this.options.workers }, () => null);
+    this.inUse = this.slots.map(() => false);
   }
 
   /** The limits in force. */
@@ -148,9 +123,15 @@ export class JqEngine {
     }
     const refused = this.check(request);
     if (refused) return Promise.resolve({ ok: false, error: refused });
+    if (!this.inUse.includes(false) && this.queue.length >= this.options.maxQueued) {
+      return Promise.resolve({
+        ok: false,
+        error: busyError(this.inUse.length, this.queue.length),
+      });
+    }
     return new Promise((resolve) => {
-      this.queue.push({ request, resolve });
-      void this.pump();
+      this.queue.push({ request, resolve, queuedAt: performance.now(), preempted: 0 });
+      this.pump();
     });
   }
 
@@ -190,6 +171,14 @@ export class JqEngine {
     return Math.ceil(this.options.timeoutMs + (bytes / 2 ** 20) * this.options.timeoutMsPerMiB);
   }
 
+  /** The limit of a run over `bytes` while other runs wait (see the class comment). */
+  contendedLimit(bytes: number): number {
+    return Math.ceil(
+      this.options.timeoutMs * this.options.contendedFraction +
+        (bytes / 2 ** 20) * this.options.timeoutMsPerMiB,
+    );
+  }
+
   private worker(slot: number): JqWorker {
     let w = this.slots[slot];
     if (!w || w.dead) {
@@ -199,23 +188,66 @@ export class JqEngine {
     return w;
   }
 
-  /** Kill a slot's worker; slot 0 is restarted at once so the next job finds it warm. */
+  /** Kill a slot's worker and start its replacement at once, so the next job finds it warm. */
   private replace(slot: number): void {
     this.slots[slot]?.kill();
     this.slots[slot] = null;
-    if (!this.closed && slot === 0) this.worker(0).ready.catch(() => {});
+    if (!this.closed) this.worker(slot).ready.catch(() => {});
   }
 
-  private async pump(): Promise<void> {
-    if (this.running) return;
-    this.running = true;
-    try {
-      for (let job = this.queue.shift(); job; job = this.queue.shift()) {
-        job.resolve(await this.execute(job.request));
+  /**
+   * The next job to start: the newest, unless the oldest has waited a whole
+   * time limit. Behind a burst of runaways the run a user is waiting for is
+   * most likely the latest, and it should not pay one restart per runaway
+   * ahead of it; an older run still starts within about one limit.
+   */
+  private nextJob(): Job | undefined {
+    const oldest = this.queue[0];
+    if (!oldest) return undefined;
+    const waited = performance.now() - oldest.queuedAt;
+    return waited >= this.options.timeoutMs ? this.queue.shift() : this.queue.pop();
+  }
+
+  /**
+   * Start waiting jobs on free slots (see {@link nextJob}). A splittable job
+   * takes every slot when all are free and nobody waits behind it. With no
+   * slot free, runs past their contended slice are stopped to make room.
+   */
+  private pump(): void {
+    while (this.queue.length > 0) {
+      const free = this.inUse.flatMap((used, slot) => (used ? [] : [slot]));
+      if (free.length === 0) {
+        this.preemptOverdue();
+        return;
       }
-    } finally {
-      this.running = false;
+      const job = this.nextJob() as Job;
+      const all = free.length === this.slots.length && this.queue.length === 0;
+      const slots = all && this.splittable(job.request) ? free : free.slice(0, 1);
+      for (const slot of slots) this.inUse[slot] = true;
+      void this.execute(job.request, slots)
+        .catch(
+          (err: unknown): JqRunResult => ({
+            ok: false,
+            error: new LroError("FILTER_ABORTED", `the jq filter was stopped: ${String(err)}`),
+          }),
+        )
+        .then((result) => {
+          for (const slot of slots) this.inUse[slot] = false;
+          // Stopped for waiting runs the first time: back to the oldest end of
+          // the queue, so a harmless run merely starved of CPU (a busy host)
+          // gets a second slice; a runaway is answered BUSY the second time.
+          const again = !result.ok && result.error.code === "BUSY" && job.preempted++ === 0;
+          if (again && !this.closed) this.queue.unshift(job);
+          else job.resolve(result);
+          this.pump();
+        });
     }
+  }
+
+  /** Stop every run that has used its contended slice (others are waiting). */
+  private preemptOverdue(): void {
+    const now = performance.now();
+    for (const r of this.running) if (now - r.startedAt >= r.contendedMs) r.preempt();
   }
 
   /**
@@ -234,8 +266,8 @@ export class JqEngine {
     );
   }
 
-  private async execute(request: JqRunRequest): Promise<JqRunResult> {
-    const result = await this.executeOnce(request);
+  private async execute(request: JqRunRequest, slots: number[]): Promise<JqRunResult> {
+    const result = await this.executeOnce(request, slots);
     if (
       !result.ok &&
       request.limit !== undefined &&
@@ -244,19 +276,20 @@ export class JqEngine {
       // The limit wrapper moves jq's syntax-error position; compile without it
       // so the message is jq's own (compiling is instant).
       const { limit: _, ...unwrapped } = request;
-      return this.executeOnce(unwrapped);
+      return this.executeOnce(unwrapped, slots);
     }
     return result;
   }
 
-  private async executeOnce(request: JqRunRequest): Promise<JqRunResult> {
-    if (this.splittable(request)) {
-      const split = await this.executeSplit(request);
+  private async executeOnce(request: JqRunRequest, slots: number[]): Promise<JqRunResult> {
+    if (slots.length > 1) {
+      const split = await this.executeSplit(request, slots);
       if (split) return split;
     }
+    const slot = slots[0] as number;
     const limitMs = this.timeLimit(request.input.bytes.byteLength);
-    const attempt = await this.attempt(0, request, request.input, limitMs);
-    return this.settle(0, attempt, request, limitMs);
+    const attempt = await this.attempt(slot, request, request.input, limitMs);
+    return this.settle(slot, attempt, request, limitMs);
   }
 
   /**
@@ -264,9 +297,12 @@ export class JqEngine {
    * reported an error in some chunk (the caller reruns the whole input, so the
    * message and the partial-output semantics are jq's own).
    */
-  private async executeSplit(request: JqRunRequest): Promise<JqRunResult | undefined> {
+  private async executeSplit(
+    request: JqRunRequest,
+    slots: number[],
+  ): Promise<JqRunResult | undefined> {
     const bytes = request.input.bytes;
-    const k = this.options.workers;
+    const k = slots.length;
     const chunks: { key: string; bytes: Uint8Array }[] = [];
     let start = 0;
     for (let i = 1; i <= k && start < bytes.byteLength; i++) {
@@ -279,16 +315,18 @@ export class JqEngine {
       start = end;
     }
     const limitMs = this.timeLimit(bytes.byteLength);
-    const attempts = await Promise.all(chunks.map((c, i) => this.attempt(i, request, c, limitMs)));
+    const attempts = await Promise.all(
+      chunks.map((c, i) => this.attempt(slots[i] as number, request, c, limitMs)),
+    );
     const lines: string[] = [];
     for (const [i, attempt] of attempts.entries()) {
-      const outcome = this.settle(i, attempt, request, limitMs);
+      const outcome = this.settle(slots[i] as number, attempt, request, limitMs);
       if (outcome.ok) {
         for (const line of outcome.lines) lines.push(line);
         continue;
       }
-      if (outcome.error.code === "FILTER_ABORTED") {
-        for (let j = 0; j < attempts.length; j++) if (j !== i) this.replace(j);
+      if (outcome.error.code === "FILTER_ABORTED" || outcome.error.code === "BUSY") {
+        for (let j = 0; j < attempts.length; j++) if (j !== i) this.replace(slots[j] as number);
         return outcome;
       }
       return undefined;
@@ -320,13 +358,29 @@ export class JqEngine {
     };
     if (w.inputKey !== input.key) message.input = input.bytes;
     w.inputKey = input.key;
+    const contendedMs = this.contendedLimit(input.bytes.byteLength);
     let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<"timeout">((resolve) => {
+    let slice: NodeJS.Timeout | undefined;
+    let entry: RunningAttempt | undefined;
+    const stopped = new Promise<"timeout" | "preempted">((resolve) => {
       timer = setTimeout(() => resolve("timeout"), limitMs);
+      const run: RunningAttempt = {
+        startedAt: performance.now(),
+        contendedMs,
+        preempt: () => resolve("preempted"),
+      };
+      entry = run;
+      // At the end of its slice a run yields if others are waiting by then.
+      slice = setTimeout(() => {
+        if (this.queue.length > 0) run.preempt();
+      }, contendedMs);
     });
-    const reply = await Promise.race([w.send(message), timedOut]);
+    if (entry) this.running.add(entry);
+    const reply = await Promise.race([w.send(message), stopped]);
     clearTimeout(timer);
-    if (reply !== "timeout" && !(reply instanceof Error) && reply.kind === "no-input") {
+    clearTimeout(slice);
+    if (entry) this.running.delete(entry);
+    if (typeof reply !== "string" && !(reply instanceof Error) && reply.kind === "no-input") {
       // The worker lost its copy (it was poisoned and cleared); send it again.
       w.inputKey = null;
       return this.attempt(slot, request, input, limitMs);
@@ -341,38 +395,17 @@ export class JqEngine {
     request: JqRunRequest,
     limitMs: number,
   ): JqRunResult {
-    if (attempt === "timeout") {
+    if (attempt === "preempted" || attempt === "timeout" || attempt instanceof Error) {
       this.replace(slot);
-      return {
-        ok: false,
-        error: new LroError(
-          "FILTER_ABORTED",
-          `the jq filter was stopped after ${limitMs} ms (time limit); simplify it, or narrow it (select early, use limit)`,
-        ),
-      };
-    }
-    if (attempt instanceof Error) {
-      this.replace(slot);
-      const oom = (attempt as { code?: string }).code === "ERR_WORKER_OUT_OF_MEMORY";
-      return {
-        ok: false,
-        error: new LroError(
-          "FILTER_ABORTED",
-          oom
-            ? "the jq filter was stopped: its output or working set exceeded the memory limit; narrow the filter or use limit"
-            : `the jq filter was stopped: ${attempt.message}`,
-        ),
-      };
+      const ms =
+        attempt === "preempted" ? this.contendedLimit(request.input.bytes.byteLength) : limitMs;
+      return { ok: false, error: stoppedError(attempt, ms) };
     }
     if (attempt.ok) {
       const stdout = attempt.stdout ?? "";
       return { ok: true, lines: stdout === "" ? [] : splitLines(stdout) };
     }
     if (attempt.poisoned) this.replace(slot);
-    const { sent, program } = buildInvocation(request);
-    return {
-      ok: false,
-      error: jqFailure(attempt, program.slice(0, program.length - sent.length), this.options),
-    };
+    return { ok: false, error: jqFailure(attempt, buildInvocation(request).hidden, this.options) };
   }
 }

@@ -1,10 +1,10 @@
 /**
  * How one jq run is spelled for jq-web (flags, program text) and how its
  * failure is reported: jq's own message, with anything this package or jq-web
- * put around the user's filter taken back out.
+ * put around the user's filter taken back out, or why the engine stopped it.
  */
 import { LroError } from "../errors.js";
-import type { JqRunRequest } from "./jq-engine.js";
+import type { JqRunRequest } from "./jq-options.js";
 import type { WorkerReply } from "./jq-worker.js";
 
 /** Split jq's stdout into output values (one per line under `-c`). */
@@ -18,57 +18,75 @@ export function splitLines(stdout: string): string[] {
 const READS_INPUTS = /input/;
 
 /**
- * The flags of one run, the program text handed to jq-web, and the text jq
- * will actually compile. A `limit` is pushed into jq (`limit(n; inputs | (f))`
- * under `-n`, or `limit(n; f)` under `-s`) so a large run stops early; jq-web
- * turns each `--argjson NAME JSON` into `--slurpfile` plus a `$NAME[0] as $NAME | `
- * prefix. Error messages quote the compiled text, so it is mapped back to the
- * user's filter. The wrapper's closing parenthesis sits on its own line so a
- * trailing `# comment` in the filter cannot swallow it.
+ * The one jq variable every parameter travels in. Parameter names may not
+ * start with `__` (see the engine's name check), so no user name can clash.
+ */
+export const PARAMS_VARIABLE = "__lro_params";
+
+/**
+ * The flags of one run, the program text handed to jq-web, and `hidden`: the
+ * text jq will compile before the user's filter (removed from error messages
+ * again, so they quote the filter as the user wrote it).
+ *
+ * A `limit` is pushed into jq (`limit(n; inputs | (f))` under `-n`, or
+ * `limit(n; f)` under `-s`) so a large run stops early. The wrapper's closing
+ * parenthesis sits on its own line so a trailing `# comment` in the filter
+ * cannot swallow it.
+ *
+ * Parameters reach jq as data whatever their text: all of them go as one JSON
+ * document through a single `--argjson`, and the program binds each name from
+ * it (`$__lro_params as {$a, $b} | ...`). jq-web rewrites every flag array
+ * element equal to `--argjson` (a *value* `"--argjson"` passed with `--arg`
+ * was taken for a flag), and argv strings end at a NUL; the serialized JSON
+ * document is neither (it starts with `{`, and escapes NUL as `\u0000`).
+ * jq-web turns the `--argjson` into `--slurpfile` plus a `$NAME[0] as $NAME | `
+ * prefix, which is part of `hidden`.
  */
 export function buildInvocation(request: JqRunRequest): {
   flags: string[];
   sent: string;
-  program: string;
+  hidden: string;
 } {
   const flags = ["-c"];
   if (request.slurp) flags.push("-s");
   let sent = request.filter;
+  let hidden = "";
   let nullInput = request.nullInput === true;
   const limit = request.limit;
   if (limit !== undefined && Number.isInteger(limit) && limit > 0) {
     if (request.slurp) {
-      sent = `limit(${limit}; ${sent}\n)`;
+      hidden = `limit(${limit}; `;
+      sent = `${hidden}${sent}\n)`;
     } else if (!nullInput && !READS_INPUTS.test(request.filter)) {
-      sent = `limit(${limit}; inputs | (${sent}\n))`;
+      hidden = `limit(${limit}; inputs | (`;
+      sent = `${hidden}${sent}\n))`;
       nullInput = true;
     }
   }
   if (nullInput) flags.push("-n");
-  let program = sent;
-  for (const [name, value] of Object.entries(request.args ?? {})) {
-    if (typeof value === "string") {
-      flags.push("--arg", name, value);
-    } else {
-      flags.push("--argjson", name, JSON.stringify(value));
-      program = `$${name}[0] as $${name} | ${program}`;
-    }
+  const names = Object.keys(request.args ?? {});
+  if (names.length > 0) {
+    const v = `$${PARAMS_VARIABLE}`;
+    const binding = `${v} as {${names.map((n) => `$${n}`).join(", ")}} | `;
+    sent = binding + sent;
+    hidden = `${v}[0] as ${v} | ${binding}${hidden}`;
+    flags.push("--argjson", PARAMS_VARIABLE, JSON.stringify(request.args));
   }
-  return { flags, sent, program };
+  return { flags, sent, hidden };
 }
 
 /**
- * The error of a failed run; `prefix` is what jq-web put before the program
- * (for `--argjson`), removed from the quoted source line so the message quotes
- * the filter as the user wrote it.
+ * The error of a failed run; `hidden` is what was compiled before the user's
+ * filter (see {@link buildInvocation}), removed from the quoted source line so
+ * the message quotes the filter as the user wrote it.
  */
 export function jqFailure(
   reply: WorkerReply,
-  prefix: string,
+  hidden: string,
   options: { maxMemoryBytes: number },
 ): LroError {
   let stderr = (reply.stderr ?? "").trim();
-  if (prefix !== "") stderr = stderr.split(prefix).join("");
+  if (hidden !== "") stderr = stderr.split(hidden).join("");
   // jq pads the quoted program with spaces; they only confuse a reader.
   stderr = stderr
     .split("\n")
@@ -91,5 +109,36 @@ export function jqFailure(
   return new LroError(
     "FILTER_INVALID",
     stderr || `jq exited with status ${reply.exitCode ?? "unknown"} and no message`,
+  );
+}
+
+/** A run stopped by the engine: preempted for waiting runs, past its limit, or its worker died. */
+export function stoppedError(why: "preempted" | "timeout" | Error, ms: number): LroError {
+  if (why === "preempted") {
+    return new LroError(
+      "BUSY",
+      `the jq filter was stopped after ${ms} ms because other queries were waiting for jq (while others wait, no run may hold a worker longer); run it again when fewer queries are pending, or narrow it (select early, use limit)`,
+    );
+  }
+  if (why === "timeout") {
+    return new LroError(
+      "FILTER_ABORTED",
+      `the jq filter was stopped after ${ms} ms (time limit); simplify it, or narrow it (select early, use limit)`,
+    );
+  }
+  const oom = (why as { code?: string }).code === "ERR_WORKER_OUT_OF_MEMORY";
+  return new LroError(
+    "FILTER_ABORTED",
+    oom
+      ? "the jq filter was stopped: its output or working set exceeded the memory limit; narrow the filter or use limit"
+      : `the jq filter was stopped: ${why.message}`,
+  );
+}
+
+/** A run refused because as many runs wait as may. */
+export function busyError(running: number, waiting: number): LroError {
+  return new LroError(
+    "BUSY",
+    `jq is busy: ${running} queries running and ${waiting} waiting (the most that may wait); run this one again in a few seconds`,
   );
 }

@@ -2,7 +2,15 @@
  * The few file-system primitives the writer and the sweeper use, behind an
  * interface so fault tests can inject a failing write without mocking Node.
  */
-import { closeSync, lstatSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  lstatSync,
+  openSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
 import * as fsp from "node:fs/promises";
 
 /** What `lstat` must tell us. */
@@ -13,6 +21,12 @@ export interface OffloadStat {
   size: number;
   mtimeMs: number;
   uid: number;
+  /** Permission bits and file type (`st_mode`). */
+  mode: number;
+  /** Hard links to the file. */
+  nlink: number;
+  dev: number;
+  ino: number;
 }
 
 /** An open file being written. */
@@ -41,6 +55,12 @@ export interface OffloadFs {
   rename(from: string, to: string): Promise<void>;
   unlink(path: string): Promise<void>;
   readdir(path: string): Promise<string[]>;
+  /**
+   * Open `path` without following a symlink (and without blocking on a FIFO),
+   * and return the stat of what was opened with its first `maxBytes` bytes (none
+   * unless it is a regular file): the sweeper judges a file by its content.
+   */
+  readHead(path: string, maxBytes: number): Promise<{ stat: OffloadStat; head: Uint8Array }>;
   /**
    * Synchronous path for small files (see `SYNC_WRITE_MAX_BYTES`): create
    * `path` exclusively with `mode`, write all of `data`, close. Returns the bytes
@@ -73,6 +93,19 @@ export const nodeOffloadFs: OffloadFs = {
   rename: (from, to) => fsp.rename(from, to),
   unlink: (path) => fsp.unlink(path),
   readdir: (path) => fsp.readdir(path),
+  async readHead(path, maxBytes) {
+    const flags = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+    const handle = await fsp.open(path, flags);
+    try {
+      const stat = await handle.stat();
+      if (!stat.isFile()) return { stat, head: new Uint8Array(0) };
+      const buf = Buffer.alloc(Math.max(0, Math.min(maxBytes, stat.size)));
+      const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+      return { stat, head: buf.subarray(0, bytesRead) };
+    } finally {
+      await handle.close();
+    }
+  },
   writeNewFileSync(path, data, mode) {
     const fd = openSync(path, "wx", mode);
     try {

@@ -5,6 +5,7 @@
  * matches `atlatl-*.jsonl`.
  */
 import { join } from "node:path";
+import { defaultOutputDir } from "../config/offload-config.js";
 import { LroError } from "../errors.js";
 import { utf8Length } from "../estimate/estimate.js";
 import { offloadFileName, offloadTempName } from "./file-name.js";
@@ -15,10 +16,17 @@ function errnoCode(err: unknown): string | undefined {
   return typeof code === "string" ? code : undefined;
 }
 
+/** This process's uid, where the platform has one. */
+const myUid = typeof process.getuid === "function" ? process.getuid() : undefined;
+
 /**
  * Make sure `dir` exists and is a real directory. Created directories are made
- * 0700 (explicitly, whatever the umask); an existing one is left as it is. A
- * symlink is refused: whoever controls its target would receive the records.
+ * 0700 (explicitly, whatever the umask). A symlink is refused: whoever controls
+ * its target would receive the records. The default directory
+ * ({@link defaultOutputDir}, under the shared temp dir) must moreover be ours:
+ * one owned by another uid is refused (someone made it first to read or plant
+ * files), and a looser mode is tightened to 0700. A configured directory is the
+ * user's choice and keeps its owner and mode.
  */
 export async function ensureOutputDir(fs: OffloadFs, dir: string): Promise<void> {
   let stat: OffloadStat;
@@ -51,6 +59,29 @@ export async function ensureOutputDir(fs: OffloadFs, dir: string): Promise<void>
   }
   if (!stat.isDirectory()) {
     throw new LroError("OUTPUT_DIR_UNUSABLE", `output directory ${dir} is not a directory`);
+  }
+  if (dir === defaultOutputDir()) await checkPrivateDir(fs, dir, stat);
+}
+
+/** The default directory must be this user's and 0700 (tightened when looser). */
+async function checkPrivateDir(fs: OffloadFs, dir: string, stat: OffloadStat): Promise<void> {
+  if (myUid !== undefined && stat.uid !== myUid) {
+    throw new LroError(
+      "OUTPUT_DIR_NOT_OWNED",
+      `output directory ${dir} belongs to uid ${stat.uid}, not to this user (uid ${myUid}); refused. Remove it, or set prompt.offload.output_dir to a directory of your own`,
+    );
+  }
+  if ((stat.mode & 0o077) !== 0) {
+    try {
+      // Ours (checked above) and in a sticky temp dir: nobody else can swap it.
+      await fs.chmod(dir, 0o700);
+    } catch (err) {
+      throw new LroError(
+        "OUTPUT_DIR_UNUSABLE",
+        `output directory ${dir} is mode ${(stat.mode & 0o777).toString(8)} and cannot be made 0700: ${(err as Error).message}`,
+        { cause: err },
+      );
+    }
   }
 }
 

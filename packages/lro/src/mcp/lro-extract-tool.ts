@@ -66,45 +66,39 @@ const DESCRIPTION = [
   'Parameters reach jq as variables ($namespace, $keyword, ...): e.g. query="select(.namespace == $ns)" with params={"ns": "_semantic/decisions"}.',
 ].join("\n");
 
+/**
+ * An optional field declared as its plain type (absent means the default):
+ * MCP Inspector 0.15 cannot fill fields declared `anyOf [T, null]`. A `null`
+ * that some clients send for "unset" is still accepted, as absent.
+ */
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === null ? undefined : v), schema.optional());
+
 const inputSchema = {
   file_path: z
     .string()
     .describe(
       "The offload file: file_path from the offload descriptor (or its atlatl://offload/ URI)",
     ),
-  recipe: z
-    .number()
-    .int()
-    .min(1)
-    .max(10)
-    .nullish()
-    .describe("A standard recipe, 1-10 (exactly one of recipe and query)"),
-  query: z
-    .string()
-    .nullish()
-    .describe(
-      'A jq filter run on each record, e.g. "select(.tags | index(\\"api\\")) | .title" (exactly one of recipe and query)',
-    ),
-  params: z
+  recipe: optional(z.number().int().min(1).max(10)).describe(
+    "A standard recipe, 1-10 (exactly one of recipe and query)",
+  ),
+  query: optional(z.string()).describe(
+    'A jq filter run on each record, e.g. "select(.tags | index(\\"api\\")) | .title" (exactly one of recipe and query)',
+  ),
+  params: optional(
     // Any JSON value (arguments arrive as JSON); kept non-recursive for clients' schema parsers.
-    .record(z.string(), z.unknown())
-    .nullish()
-    .describe(
-      'Values of the jq variables: recipes 2, 3, 5, 7 and 10 (medium/full) take namespace, keyword, memory_type, tag, pattern; queries any names, e.g. {"ns": "_semantic"} for $ns. Strings arrive like jq --arg, other JSON values like --argjson.',
-    ),
-  slurp: z
-    .boolean()
-    .nullish()
-    .describe(
-      "Custom queries only: the filter sees one array of all records (jq -s), e.g. for length, group_by, sort_by",
-    ),
-  raw: z.boolean().nullish().describe("Custom queries only: print strings without quotes (jq -r)"),
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .nullish()
-    .describe("Return at most this many output values (lines)"),
+    z.record(z.string(), z.unknown()),
+  ).describe(
+    'Values of the jq variables: recipes 2, 3, 5, 7 and 10 (medium/full) take namespace, keyword, memory_type, tag, pattern; queries any names, e.g. {"ns": "_semantic"} for $ns. Any JSON values; they reach jq as data, never as program text.',
+  ),
+  slurp: optional(z.boolean()).describe(
+    "Custom queries only: the filter sees one array of all records (jq -s), e.g. for length, group_by, sort_by",
+  ),
+  raw: optional(z.boolean()).describe("Custom queries only: print strings without quotes (jq -r)"),
+  limit: optional(z.number().int().min(1)).describe(
+    "Return at most this many output values (lines)",
+  ),
 };
 
 /** Turn an extraction outcome into the tool result. */

@@ -4,12 +4,13 @@
  * lives, and `resources/read` returns its text (`application/x-ndjson`).
  *
  * Paging: a read returns whole lines, at most `pageBytes` of them (default
- * 1 MiB, always at least one line). Lines are numbered from 0, line 0 being the
- * header, and `atlatl://offload/{name}?offset=N&limit=M` reads M lines from
- * line N (M optional). When lines remain, the content's `_meta` carries
+ * 1 MiB, always at least one line). Line 1 is the header (as everywhere in
+ * LRO), and `atlatl://offload/{name}?offset=N&limit=M` skips N lines and reads
+ * M (M optional): offset 0 starts at the header, offset 1 at the first record. When lines remain, the content's `_meta` carries
  * `atlatl/next_uri` (the next page), `atlatl/total_lines`, `atlatl/offset` and
  * `atlatl/lines`; concatenating the pages gives the file byte for byte.
  * An expired or deleted file drops out of the list and is refused on read.
+ * New and expired files notify `list_changed`, once the client is initialized.
  */
 
 import type { RegisteredResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -106,6 +107,28 @@ function parseOffloadUri(uri: URL): { name: string; offset: number; limit: numbe
 }
 
 /**
+ * Whether the connected client has sent `notifications/initialized`. The SDK
+ * reports it through `oninitialized`, chained here (not replaced); a new
+ * connection starts uninitialized again. Registered after the handshake, the
+ * client counts as initialized.
+ */
+function trackInitialized(server: McpServer): () => boolean {
+  const low = server.server;
+  let initialized = server.isConnected() && low.getClientVersion() !== undefined;
+  const onInitialized = low.oninitialized;
+  low.oninitialized = () => {
+    initialized = true;
+    onInitialized?.();
+  };
+  const onClose = low.onclose;
+  low.onclose = () => {
+    initialized = false;
+    onClose?.();
+  };
+  return () => initialized;
+}
+
+/**
  * Register live offload files as resources on `server` (a resource template
  * with a `list` callback). Reads go through the same confinement as
  * `lro_extract`.
@@ -131,8 +154,8 @@ export function registerOffloadResources(
         size: f.bytes,
         description:
           `Offloaded ${f.operation} result, created ${new Date(f.createdAt).toISOString()}, ` +
-          `available until ${new Date(f.expiresAt).toISOString()}. JSONL: line 0 is the header, ` +
-          "then one record per line; read a page with ?offset=N&limit=M (lines).",
+          `available until ${new Date(f.expiresAt).toISOString()}. JSONL: line 1 is the header, ` +
+          "then one record per line; read a page with ?offset=N&limit=M (skip N lines, read M).",
       })),
     };
   };
@@ -160,7 +183,7 @@ export function registerOffloadResources(
     const totalLines = recordLines + 1;
     if (offset >= totalLines) {
       throw invalid(
-        `offset ${offset} is past the end: the file has ${totalLines} lines (0 to ${totalLines - 1})`,
+        `offset ${offset} is past the end: the file has ${totalLines} lines, so offset is at most ${totalLines - 1}`,
       );
     }
     const headerText = `${file.headerLine}\n`;
@@ -207,7 +230,7 @@ export function registerOffloadResources(
     {
       title: "Offloaded result files",
       description:
-        "Large tool results written to JSONL while they live. Line 0 is the header; read pages with ?offset=N&limit=M (lines); a partial read's _meta has atlatl/next_uri.",
+        "Large tool results written to JSONL while they live. Line 1 is the header; read pages with ?offset=N&limit=M (skip N lines, read M); a partial read's _meta has atlatl/next_uri.",
       mimeType: OFFLOAD_MIME_TYPE,
     },
     (uri) => read(uri),
@@ -215,8 +238,11 @@ export function registerOffloadResources(
 
   const unsubscribe: (() => void)[] = [];
   if (options.events) {
+    const initialized = trackInitialized(server);
+    // Before the client's `initialized` a server may send it no notifications;
+    // a change then is not lost: the client lists resources once initialized.
     const notify = () => {
-      if (server.isConnected()) server.sendResourceListChanged();
+      if (server.isConnected() && initialized()) server.sendResourceListChanged();
     };
     unsubscribe.push(options.events.on("OffloadCreated", notify));
     unsubscribe.push(options.events.on("OffloadFileExpired", notify));

@@ -2,13 +2,14 @@
  * Custodial cleanup (`offload_cleanup`): delete offload files whose
  * `created_at + ttl` has passed (created time from the ULID in the name) and
  * temporary files of ours orphaned by a crash, emitting `OffloadFileExpired`.
- * Only names matching our patterns are ever touched, and only regular files
- * owned by this user (the default output directory is the shared /tmp).
+ * Only files that are ours by name, owner, link count and content are ever
+ * deleted (a configured output directory may hold the user's own files).
  */
 import { join } from "node:path";
 import type { LroEvents } from "../events/events.js";
 import { parseOffloadFileName } from "../materialize/file-name.js";
 import { nodeOffloadFs, type OffloadFs, type OffloadStat } from "../materialize/offload-fs.js";
+import { couldBeOurTemp, HEAD_BYTES, ownedSingleFile, startsWithOurHeader } from "./ownership.js";
 
 /** A temporary file younger than this may still be being written. */
 export const DEFAULT_ORPHAN_GRACE_SECONDS = 15 * 60;
@@ -121,33 +122,68 @@ export interface SweepResult {
   expired: string[];
   /** Paths of orphaned temporary files deleted. */
   orphans: string[];
-  /** Live offload files left in place. */
+  /** Live offload files (and young temporary files) left in place. */
   kept: number;
-  /** Deletions that failed (e.g. someone else's file in /tmp), with the reason. */
+  /**
+   * Entries left alone because they are not ours: other names, and files
+   * named like ours that are not regular files of this user with one link
+   * and our header (or, for a temporary name, a start our writer could leave).
+   */
+  foreign: number;
+  /** Deletions that failed, with the reason. */
   errors: { path: string; error: string }[];
 }
 
 /**
- * Delete expired offload files and orphaned temporary files in `dir`. Never
- * throws for a file: failures are collected in `errors`; a missing directory is
- * an empty sweep.
+ * Delete expired offload files and orphaned temporary files in `dir`. A file
+ * is deleted only when it is ours by every check (see `ownership.ts`): its
+ * name, a regular file of this user with one link, and its content (our
+ * header). Everything else is left alone and counted in `foreign`. Never
+ * throws for a file: failures are collected in `errors`; a missing directory
+ * is an empty sweep. Ends with an `OffloadSweepCompleted` event.
  */
 export async function sweepOffloadDir(options: SweepOptions): Promise<SweepResult> {
   const fs = options.fs ?? nodeOffloadFs;
   const now = (options.now ?? Date.now)();
   const ttlMs = options.ttlSeconds * 1000;
   const graceMs = (options.orphanGraceSeconds ?? DEFAULT_ORPHAN_GRACE_SECONDS) * 1000;
-  const result: SweepResult = { expired: [], orphans: [], kept: 0, errors: [] };
-  for await (const { path, parsed, stat } of scanOffloadDir(fs, options.dir, () => true)) {
-    let expiredAt: number;
-    if (parsed.temporary) {
-      // A writer may still be at it: the name's time and the last write must both be old.
-      expiredAt = Math.max(parsed.createdAt, stat.mtimeMs) + graceMs;
-    } else {
-      expiredAt = parsed.createdAt + ttlMs;
+  const result: SweepResult = { expired: [], orphans: [], kept: 0, foreign: 0, errors: [] };
+  let names: string[] = [];
+  try {
+    names = await fs.readdir(options.dir);
+  } catch {
+    // A missing or unreadable directory has nothing of ours to delete.
+  }
+  for (const name of names) {
+    const parsed = parseOffloadFileName(name);
+    if (!parsed) {
+      result.foreign++;
+      continue;
     }
+    const path = join(options.dir, name);
+    let stat: OffloadStat;
+    try {
+      stat = await fs.lstat(path);
+    } catch {
+      continue; // gone meanwhile
+    }
+    if (!ownedSingleFile(stat)) {
+      result.foreign++;
+      continue;
+    }
+    // A temporary file may still be being written: the name's time and the
+    // last write must both be older than the grace period.
+    const expiredAt = parsed.temporary
+      ? Math.max(parsed.createdAt, stat.mtimeMs) + graceMs
+      : parsed.createdAt + ttlMs;
     if (expiredAt > now) {
-      if (!parsed.temporary) result.kept++;
+      result.kept++;
+      continue;
+    }
+    const verdict = await judge(fs, path, stat, parsed.temporary);
+    if (verdict === "gone") continue;
+    if (verdict === "foreign") {
+      result.foreign++;
       continue;
     }
     try {
@@ -169,7 +205,40 @@ export async function sweepOffloadDir(options: SweepOptions): Promise<SweepResul
       bytes: stat.size,
     });
   }
+  options.events?.emit({
+    type: "OffloadSweepCompleted",
+    time: new Date(now).toISOString(),
+    dir: options.dir,
+    expired: result.expired.length,
+    orphans: result.orphans.length,
+    kept: result.kept,
+    foreign: result.foreign,
+    errors: result.errors.length,
+  });
   return result;
+}
+
+/**
+ * Read the start of a candidate through a handle opened without following
+ * links, and check that the handle is the file we stat'ed (nothing swapped in
+ * between), still ours with one link, and that its content is ours.
+ */
+async function judge(
+  fs: OffloadFs,
+  path: string,
+  stat: OffloadStat,
+  temporary: boolean,
+): Promise<"ours" | "foreign" | "gone"> {
+  let opened: { stat: OffloadStat; head: Uint8Array };
+  try {
+    opened = await fs.readHead(path, HEAD_BYTES);
+  } catch (err) {
+    return (err as { code?: string }).code === "ENOENT" ? "gone" : "foreign";
+  }
+  const same = opened.stat.ino === stat.ino && opened.stat.dev === stat.dev;
+  if (!same || !ownedSingleFile(opened.stat)) return "foreign";
+  const ours = temporary ? couldBeOurTemp(opened.head) : startsWithOurHeader(opened.head);
+  return ours ? "ours" : "foreign";
 }
 
 /** Options of {@link startSweeper}. */

@@ -43,8 +43,12 @@ describe("offload resources", () => {
     expect(uris).not.toContain(offloadResourceUri(old));
     const entry = resources.find((r) => r.uri === offloadResourceUri(live));
     expect(entry).toMatchObject({ name: basename(live), mimeType: "application/x-ndjson" });
+    // Line 1 is the header, as in the README and the descriptors' guidance.
+    expect(entry?.description).toContain("line 1 is the header");
+    expect(entry?.description).not.toMatch(/line 0/i);
     const { resourceTemplates } = await h.client.listResourceTemplates();
     expect(resourceTemplates.map((t) => t.uriTemplate)).toContain("atlatl://offload/{name}");
+    expect(resourceTemplates[0]?.description).toContain("Line 1 is the header");
   });
 
   it("reads a file in pages that concatenate to the file, byte for byte", async () => {
@@ -65,7 +69,7 @@ describe("offload resources", () => {
     expect(text).toBe(whole);
   });
 
-  it("reads a window of lines with ?offset=N&limit=M (line 0 is the header)", async () => {
+  it("reads a window of lines with ?offset=N&limit=M (skip N lines; line 1 is the header)", async () => {
     const lines = readFileSync(live, "utf8").split("\n");
     const content = await readText(`${offloadResourceUri(live)}?offset=3&limit=2`);
     expect(content.text).toBe(`${lines[3]}\n${lines[4]}\n`);

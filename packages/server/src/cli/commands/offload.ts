@@ -41,7 +41,7 @@ export async function runOffloadSweep(opts: { json?: boolean }, cmd: Command): P
     return;
   }
   process.stdout.write(
-    `swept ${offload.outputDir}: ${result.expired.length} expired, ${result.orphans.length} orphaned temporary, ${result.kept} kept\n`,
+    `swept ${offload.outputDir}: ${result.expired.length} expired, ${result.orphans.length} orphaned temporary, ${result.kept} kept, ${result.foreign} not ours (left alone)\n`,
   );
   for (const e of result.errors) process.stderr.write(`could not delete ${e.path}: ${e.error}\n`);
 }
