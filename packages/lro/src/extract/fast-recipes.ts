@@ -9,7 +9,7 @@
  * recipe's exact filter text, so an edited recipe silently loses its fast path
  * instead of diverging from jq.
  */
-import type { RecipeSpec } from "../recipes/memory-recipes.js";
+import type { RecipeSpec } from "../recipes/recipe-spec.js";
 import { jqCompare, jqDump, jqDumpText, stableOrder, tsvField } from "./jq-values.js";
 import { literalMatcher } from "./literal-match.js";
 

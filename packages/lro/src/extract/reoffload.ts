@@ -9,7 +9,7 @@
  * serialized and measured: re-parsing and re-estimating them (the tokenizer on
  * every non-Latin line) cost more than the extraction itself.
  */
-import { buildGenericDescriptor } from "../descriptor/generic-descriptor.js";
+
 import { inferLineSchema } from "../descriptor/infer-schema.js";
 import { LroError } from "../errors.js";
 import { offloadIdFactory } from "../materialize/file-name.js";
@@ -17,6 +17,7 @@ import { nodeOffloadFs, type OffloadFs } from "../materialize/offload-fs.js";
 import { ensureOutputDir, WriteFailedError, writeJsonlFile } from "../materialize/write-jsonl.js";
 import type { Offloader } from "../offload/offloader.js";
 import { reserveFor, truncationWarning } from "../offload/truncate.js";
+import { buildGenericDescriptor } from "../profiles/sections/sections-descriptor.js";
 import { DETAIL_LEVELS, MIF_SCHEMA_VERSION } from "../types.js";
 import type { Reoffload, ReoffloadInput, ReoffloadOutcome } from "./extractor.js";
 

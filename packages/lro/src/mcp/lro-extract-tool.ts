@@ -13,7 +13,7 @@ import { type ExtractResult, LroExtractor } from "../extract/extractor.js";
 import type { JqEngine, JsonValue } from "../extract/jq-engine.js";
 import { offloaderReoffload } from "../extract/reoffload.js";
 import { Offloader } from "../offload/offloader.js";
-import { memoryRecipes } from "../recipes/memory-recipes.js";
+import { memoryRecipes } from "../profiles/memory/memory-recipes.js";
 import { offloadResourceUri } from "./offload-resource-uri.js";
 import { OFFLOAD_MIME_TYPE } from "./with-offload.js";
 

@@ -11,6 +11,7 @@ import { LroEvents } from "../events/events.js";
 import { offloadIdFactory } from "../materialize/file-name.js";
 import { nodeOffloadFs, type OffloadFs } from "../materialize/offload-fs.js";
 import { type Sweeper, type SweeperOptions, startSweeper } from "../sweep/sweep.js";
+import type { OffloadResponse } from "../types.js";
 import type { OffloadContext } from "./context.js";
 import { offloadRecords } from "./records.js";
 import { offloadSections } from "./sections.js";
@@ -82,7 +83,9 @@ export class Offloader {
    * Throws only if a record cannot be serialized as JSON (the result could not
    * have been returned inline either).
    */
-  offloadRecords(input: OffloadRecordsInput): Promise<OffloadRecordsResult> {
+  offloadRecords<D = OffloadResponse>(
+    input: OffloadRecordsInput<D>,
+  ): Promise<OffloadRecordsResult<D>> {
     return offloadRecords(this.context(), input);
   }
 

@@ -3,10 +3,14 @@
  * file (header line first), described by the Python library's descriptor shape.
  * Estimated over all sections together; all files or none.
  */
-import { buildGenericDescriptor, type DescribedSection } from "../descriptor/generic-descriptor.js";
+
 import { inferLineSchema } from "../descriptor/infer-schema.js";
 import { estimateLines, type LinesEstimate } from "../estimate/estimate.js";
 import { ensureOutputDir, writeJsonlFile } from "../materialize/write-jsonl.js";
+import {
+  buildGenericDescriptor,
+  type DescribedSection,
+} from "../profiles/sections/sections-descriptor.js";
 import type { OffloadedFile } from "../types.js";
 import {
   asLroError,

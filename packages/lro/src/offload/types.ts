@@ -1,5 +1,6 @@
 /** Inputs and outcomes of the `Offloader`'s two profiles. */
 import type { LroError } from "../errors.js";
+import type { Profile } from "../profiles/profile.js";
 import type {
   DetailLevel,
   GenericOffloadResponse,
@@ -7,13 +8,16 @@ import type {
   OffloadResponse,
 } from "../types.js";
 
-/** A memory result set to consider for offloading. */
-export interface OffloadRecordsInput {
+/** A result set to consider for offloading (memory records unless `profile` says otherwise). */
+export interface OffloadRecordsInput<D = OffloadResponse> {
   /** `recall`, `search`, `inject`, `list` (or a producer's own name). */
   operation: string;
   query?: string | null;
-  detail: DetailLevel;
-  /** Memory records; projected to `detail` unless `project` is false. */
+  /** Detail level (memory: light, medium, full; other profiles normalize or ignore it). */
+  detail?: DetailLevel | (string & {}) | undefined;
+  /** What the records are and how they are described (default: the memory profile). */
+  profile?: Profile<D, unknown>;
+  /** The records; projected to `detail` by the profile unless `project` is false. */
   records: readonly object[];
   /** Scores of the hits, aligned with `records`, when the operation has them. */
   scores?: readonly number[] | undefined;
@@ -28,11 +32,11 @@ export interface InlineOutcome {
   lines: string[];
 }
 
-/** The result was written; `response` replaces it. */
-export interface OffloadedOutcome {
+/** The result was written; `response` (the profile's descriptor) replaces it. */
+export interface OffloadedOutcome<D = OffloadResponse> {
   kind: "offloaded";
   estimatedTokens: number;
-  response: OffloadResponse;
+  response: D;
   file: OffloadedFile;
 }
 
@@ -51,7 +55,10 @@ export interface TruncatedOutcome {
 }
 
 /** Outcome of `Offloader.offloadRecords`. */
-export type OffloadRecordsResult = InlineOutcome | OffloadedOutcome | TruncatedOutcome;
+export type OffloadRecordsResult<D = OffloadResponse> =
+  | InlineOutcome
+  | OffloadedOutcome<D>
+  | TruncatedOutcome;
 
 /** One section of a generic result: its items become the file's lines. */
 export interface OffloadSection {
