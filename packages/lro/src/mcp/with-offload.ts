@@ -10,6 +10,8 @@ import { basename } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Offloader, OffloadRecordsResult } from "../offload/offloader.js";
 import { reserveFor } from "../offload/truncate.js";
+import type { AnyProfile } from "../profiles/profile.js";
+import { type BuiltinProfileName, profileByName } from "../profiles/registry.js";
 import type { DetailLevel } from "../types.js";
 import { offloadResourceUri } from "./offload-resource-uri.js";
 
@@ -18,7 +20,14 @@ export interface OffloadableRecords {
   /** `recall`, `search`, `inject`, `list`, or a producer's own. */
   operation: string;
   query?: string | null;
-  detail: DetailLevel;
+  /** Detail level of memory records (other profiles ignore it). */
+  detail?: DetailLevel | undefined;
+  /**
+   * What the records are: `"memory"` (default: MIF memories, the specification's
+   * descriptor), `"records"` (any objects: inferred schema, recipes on their
+   * fields), `"sections"`, or a {@link Profile} object of your own.
+   */
+  profile?: BuiltinProfileName | AnyProfile | undefined;
   /** The complete (for `inject`: pre-budget) result set. */
   records: readonly object[];
   /** Hit scores aligned with `records`, when the operation has them. */
@@ -39,6 +48,8 @@ export type OffloadHandlerResult = CallToolResult | OffloadableRecords;
 /** Options of {@link withOffload}. */
 export interface WithOffloadOptions {
   offloader: Offloader;
+  /** Profile of results that name none (default `"memory"`). */
+  profile?: BuiltinProfileName | AnyProfile;
   /** Add a `resource_link` to the offloaded file (`atlatl://offload/{name}`). */
   resourceLinks?: boolean;
 }
@@ -70,9 +81,19 @@ function truncateText(s: string, tokens: number): string {
   return s.slice(0, cut > 0 ? cut : max);
 }
 
+/** The profile a result asks for: a profile object, or a built-in one by name. */
+export function resolveProfile(
+  profile: BuiltinProfileName | AnyProfile | undefined,
+): AnyProfile | undefined {
+  if (profile === undefined || typeof profile === "object") return profile;
+  const found = profileByName(profile);
+  if (!found) throw new TypeError(`unknown LRO profile ${JSON.stringify(profile)}`);
+  return found;
+}
+
 /** Turn an offload decision into the tool result. */
 export function offloadOutcomeToResult(
-  outcome: OffloadRecordsResult,
+  outcome: OffloadRecordsResult<unknown>,
   result: OffloadableRecords,
   options: Pick<WithOffloadOptions, "resourceLinks"> & { thresholdTokens: number },
 ): CallToolResult {
@@ -127,12 +148,14 @@ export function withOffload(options: WithOffloadOptions): OffloadMiddleware {
     async (...args: A): Promise<CallToolResult> => {
       const result = await next(...args);
       if (!isOffloadableRecords(result)) return result;
-      const outcome = await offloader.offloadRecords({
+      const profile = resolveProfile(result.profile ?? options.profile);
+      const outcome = await offloader.offloadRecords<unknown>({
         operation: result.operation,
         query: result.query ?? null,
         detail: result.detail,
         records: result.records,
         scores: result.scores,
+        ...(profile ? { profile } : {}),
       });
       return offloadOutcomeToResult(outcome, result, {
         resourceLinks: options.resourceLinks ?? false,

@@ -10,7 +10,7 @@ import { renderJqCommand } from "../../recipes/recipe-spec.js";
 import type { JqRecipe, JsonSchema } from "../../types.js";
 import type { DescribeInput, Profile } from "../profile.js";
 import { type RecordsStats, RecordsStatsAccumulator, rankedValues } from "./field-stats.js";
-import { recipeFields, recordsRecipeParams, recordsRecipes } from "./records-recipes.js";
+import { jqPath, recipeFields, recordsRecipeParams, recordsRecipes } from "./records-recipes.js";
 
 /** Name of the records profile (the header's `profile`). */
 export const RECORDS_PROFILE = "records";
@@ -64,6 +64,18 @@ function recipeNames(recipes: readonly { number: number; description: string }[]
   return recipes.map((r) => `${r.number}=${r.description}`).join(", ");
 }
 
+/** A custom jq filter on a real field of these records, for the native guidance. */
+function customFilter(stats: RecordsStats): string {
+  const f = recipeFields(stats);
+  if (f.number && Number.isFinite(f.number.max)) {
+    return `select(${jqPath(f.number.name)} >= ${Math.floor((f.number.min + f.number.max) / 2)})`;
+  }
+  const top = f.group ? rankedValues(f.group)[0] : undefined;
+  if (f.group && top !== undefined)
+    return `select(${jqPath(f.group.name)} != ${JSON.stringify(top)})`;
+  return "keys";
+}
+
 /** Guidance of the records profile (shell or native). */
 export function recordsGuidance(input: DescribeInput<RecordsStats>): string {
   const specs = recordsRecipes(input.stats);
@@ -97,7 +109,7 @@ export function recordsGuidance(input: DescribeInput<RecordsStats>): string {
     "Use the `lro_extract` tool to query this result set. Examples:",
     `- Browse: lro_extract(${file}, recipe=1)`,
     ...examples,
-    `- Custom filter: lro_extract(${file}, query="select(.field == \\"value\\")")`,
+    `- Custom filter: lro_extract(${file}, query=${JSON.stringify(customFilter(input.stats))})`,
     "",
     `Available recipes: ${recipeNames(specs)}.`,
   ].join("\n");
