@@ -57,7 +57,9 @@ export type Reoffload = (input: ReoffloadInput) => Promise<ReoffloadOutcome | un
 export interface LroExtractorOptions {
   /** Output directory, TTL, threshold (and `enabled`, which gates re-offloading). */
   config: Pick<OffloadConfig, "outputDir" | "ttlSeconds" | "thresholdTokens"> &
-    Partial<Pick<OffloadConfig, "enabled">>;
+    Partial<Pick<OffloadConfig, "enabled" | "filePrefix">>;
+  /** Resource URI prefix accepted as `file_path` (default `atlatl://offload/`). */
+  resourcePrefix?: string;
   /** The jq engine (default: a new one with default limits). */
   engine?: JqEngine;
   /** Parsed-file cache (default: a new one). */
@@ -171,6 +173,8 @@ export class LroExtractor {
     const file = await openOffloadFile(filePath, {
       outputDir: config.outputDir,
       ttlSeconds: config.ttlSeconds,
+      filePrefix: config.filePrefix,
+      resourcePrefix: this.options.resourcePrefix,
       ...(this.options.now ? { now: this.options.now } : {}),
     });
     try {

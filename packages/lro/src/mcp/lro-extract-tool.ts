@@ -181,7 +181,7 @@ export function registerLroExtract(
     config: offloader.config,
     ...(options.engine ? { engine: options.engine } : {}),
     ...(options.now ? { now: options.now } : {}),
-    reoffload: offloaderReoffload(offloader, options.now ? { now: options.now } : {}),
+    reoffload: offloaderReoffload(offloader),
   });
   const resourceLinks = options.resourceLinks ?? false;
   const tool = server.registerTool(

@@ -106,6 +106,7 @@ export class Offloader {
       now: this.now,
       events: this.events,
       fs: this.fs,
+      filePrefix: this.config.filePrefix,
       ...options,
     });
   }

@@ -90,6 +90,7 @@ export async function offloadRecords<D = OffloadResponse>(
     const w = await openJsonlWriter({
       fs: ctx.fs,
       dir: config.outputDir,
+      prefix: config.filePrefix,
       operation: input.operation,
       id,
       reserveHeaderBytes: utf8Length(JSON.stringify(widest)),
@@ -171,6 +172,7 @@ export async function offloadRecords<D = OffloadResponse>(
         const done = await writeJsonlFile({
           fs: ctx.fs,
           dir: config.outputDir,
+          prefix: config.filePrefix,
           operation: input.operation,
           id,
           headerLine: JSON.stringify(headerOf(input, profile, detail, count, createdAt, tokens)),

@@ -60,11 +60,19 @@ export type OffloadRecordsResult<D = OffloadResponse> =
   | OffloadedOutcome<D>
   | TruncatedOutcome;
 
-/** One section of a generic result: its items become the file's lines. */
+/** One section of a generic result: its items (or ready lines) become the file's lines. */
 export interface OffloadSection {
   /** Key in the descriptor's maps (e.g. `results`). */
   key: string;
-  items: readonly unknown[];
+  /** The values, one per line. */
+  items?: readonly unknown[];
+  /** Or the lines already serialized as JSON (one value each); `items` then only feed the schema. */
+  lines?: readonly string[];
+  /**
+   * When the lines are records of another profile (e.g. memory records an
+   * extraction selected): the header names that profile, so its recipes apply.
+   */
+  lineProfile?: Profile<unknown, unknown>;
   /** Schema description (default: header-then-data note). */
   description?: string;
   /** Summary (default `{count}`). */
@@ -85,6 +93,8 @@ export interface OffloadSectionsInput {
   detail?: string;
   /** Offload regardless of `enabled` and the threshold (the caller has decided). */
   force?: boolean;
+  /** Estimated tokens of all sections, when the caller measured them (skips estimation). */
+  estimatedTokens?: number;
 }
 
 /** Outcome of `Offloader.offloadSections`. */

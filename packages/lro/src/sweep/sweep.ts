@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import type { LroEvents } from "../events/events.js";
-import { parseOffloadFileName } from "../materialize/file-name.js";
+import { offloadFileNaming, type ParsedOffloadFileName } from "../materialize/file-name.js";
 import { nodeOffloadFs, type OffloadFs, type OffloadStat } from "../materialize/offload-fs.js";
 
 /** A temporary file younger than this may still be being written. */
@@ -36,6 +36,8 @@ export interface ListOffloadFilesOptions {
   /** Also list files past their TTL the sweeper has not deleted yet. */
   includeExpired?: boolean;
   fs?: OffloadFs;
+  /** First word of the file names (default `atlatl`). */
+  filePrefix?: string | undefined;
 }
 
 const myUid = typeof process.getuid === "function" ? process.getuid() : undefined;
@@ -44,7 +46,7 @@ function ours(stat: OffloadStat): boolean {
   return stat.isFile() && (myUid === undefined || stat.uid === myUid);
 }
 
-type ParsedName = NonNullable<ReturnType<typeof parseOffloadFileName>>;
+type ParsedName = ParsedOffloadFileName;
 
 /**
  * The entries of `dir` whose names are ours and that `wanted` accepts (checked
@@ -55,6 +57,7 @@ async function* scanOffloadDir(
   fs: OffloadFs,
   dir: string,
   wanted: (parsed: ParsedName) => boolean,
+  prefix: string | undefined,
 ): AsyncGenerator<{ name: string; path: string; parsed: ParsedName; stat: OffloadStat }> {
   let names: string[];
   try {
@@ -62,8 +65,9 @@ async function* scanOffloadDir(
   } catch {
     return;
   }
+  const naming = offloadFileNaming(prefix);
   for (const name of names) {
-    const parsed = parseOffloadFileName(name);
+    const parsed = naming.parse(name);
     if (!parsed || !wanted(parsed)) continue;
     const path = join(dir, name);
     let stat: OffloadStat;
@@ -90,7 +94,12 @@ export async function listOffloadFiles(
   const live = (p: ParsedName) =>
     !p.temporary && (options.includeExpired === true || p.createdAt + ttlMs > now);
   const out: OffloadFileInfo[] = [];
-  for await (const { name, path, parsed, stat } of scanOffloadDir(fs, dir, live)) {
+  for await (const { name, path, parsed, stat } of scanOffloadDir(
+    fs,
+    dir,
+    live,
+    options.filePrefix,
+  )) {
     const expiresAt = parsed.createdAt + ttlMs;
     out.push({
       path,
@@ -113,6 +122,8 @@ export interface SweepOptions {
   /** Temporary files older than this are orphans (default 15 minutes). */
   orphanGraceSeconds?: number;
   fs?: OffloadFs;
+  /** First word of the file names (default `atlatl`). */
+  filePrefix?: string | undefined;
 }
 
 /** What one sweep did. */
@@ -138,7 +149,12 @@ export async function sweepOffloadDir(options: SweepOptions): Promise<SweepResul
   const ttlMs = options.ttlSeconds * 1000;
   const graceMs = (options.orphanGraceSeconds ?? DEFAULT_ORPHAN_GRACE_SECONDS) * 1000;
   const result: SweepResult = { expired: [], orphans: [], kept: 0, errors: [] };
-  for await (const { path, parsed, stat } of scanOffloadDir(fs, options.dir, () => true)) {
+  for await (const { path, parsed, stat } of scanOffloadDir(
+    fs,
+    options.dir,
+    () => true,
+    options.filePrefix,
+  )) {
     let expiredAt: number;
     if (parsed.temporary) {
       // A writer may still be at it: the name's time and the last write must both be old.
