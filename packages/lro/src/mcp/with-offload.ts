@@ -13,7 +13,7 @@ import { reserveFor } from "../offload/truncate.js";
 import type { AnyProfile } from "../profiles/profile.js";
 import { type BuiltinProfileName, profileByName } from "../profiles/registry.js";
 import type { DetailLevel } from "../types.js";
-import { offloadResourceUri } from "./offload-resource-uri.js";
+import { type McpNames, mcpNames, offloadResourceUri } from "./offload-resource-uri.js";
 
 /** What a wrapped handler returns instead of a `CallToolResult` to have LRO applied. */
 export interface OffloadableRecords {
@@ -52,6 +52,8 @@ export interface WithOffloadOptions {
   profile?: BuiltinProfileName | AnyProfile;
   /** Add a `resource_link` to the offloaded file (`atlatl://offload/{name}`). */
   resourceLinks?: boolean;
+  /** Resource URI prefix of those links (default atlatl's). */
+  names?: Partial<McpNames>;
 }
 
 /** MIME type of offload files. */
@@ -95,7 +97,7 @@ export function resolveProfile(
 export function offloadOutcomeToResult(
   outcome: OffloadRecordsResult<unknown>,
   result: OffloadableRecords,
-  options: Pick<WithOffloadOptions, "resourceLinks"> & { thresholdTokens: number },
+  options: Pick<WithOffloadOptions, "resourceLinks" | "names"> & { thresholdTokens: number },
 ): CallToolResult {
   switch (outcome.kind) {
     case "inline": {
@@ -108,7 +110,7 @@ export function offloadOutcomeToResult(
       if (options.resourceLinks) {
         out.content.push({
           type: "resource_link",
-          uri: offloadResourceUri(outcome.file.path),
+          uri: offloadResourceUri(outcome.file.path, mcpNames(options.names).resourcePrefix),
           name: basename(outcome.file.path),
           mimeType: OFFLOAD_MIME_TYPE,
           description: `Offloaded ${outcome.file.header.operation} result (${outcome.file.header.count} records, JSONL; line 1 is the header)`,
@@ -159,6 +161,7 @@ export function withOffload(options: WithOffloadOptions): OffloadMiddleware {
       });
       return offloadOutcomeToResult(outcome, result, {
         resourceLinks: options.resourceLinks ?? false,
+        names: options.names,
         thresholdTokens: offloader.config.thresholdTokens,
       });
     };
