@@ -27,9 +27,14 @@ export {
 } from "./estimate/estimate.js";
 export * from "./events/events.js";
 export {
+  ATTACHMENT_EXTENSIONS,
+  type AttachmentExtension,
+  DEFAULT_FILE_PREFIX,
   OFFLOAD_FILE_PATTERN,
   OFFLOAD_TEMP_PATTERN,
   offloadFileName,
+  type OffloadFileNaming,
+  offloadFileNaming,
   offloadTempName,
   type ParsedOffloadFileName,
   parseOffloadFileName,

@@ -20,7 +20,26 @@ export interface ParsedOffloadFileName {
   createdAt: number;
   /** True for a temporary (not yet renamed) file. */
   temporary: boolean;
+  /** True for an attachment (a binary file a descriptor names, e.g. an image). */
+  attachment?: boolean;
 }
+
+/** Extensions of attachment files (binary content kept out of the JSONL files). */
+export const ATTACHMENT_EXTENSIONS = [
+  "png",
+  "jpg",
+  "gif",
+  "webp",
+  "svg",
+  "wav",
+  "mp3",
+  "ogg",
+  "pdf",
+  "bin",
+] as const;
+
+/** One attachment extension. */
+export type AttachmentExtension = (typeof ATTACHMENT_EXTENSIONS)[number];
 
 /** The names of one prefix's files: live `{prefix}-{op}-{ulid}.jsonl`, temporary dot-names. */
 export interface OffloadFileNaming {
@@ -33,7 +52,10 @@ export interface OffloadFileNaming {
   fileName(operation: string, id: string): string;
   /** The temporary name the file is written under before the rename. */
   tempName(operation: string, id: string, pid: number): string;
-  /** Parse a live or temporary name of this prefix; null for any other name. */
+  /** Attachment files: `{prefix}-{op}-{ulid}.{ext}`. */
+  readonly attachmentPattern: RegExp;
+  attachmentName(operation: string, id: string, extension: AttachmentExtension): string;
+  /** Parse a live, temporary or attachment name of this prefix; null for any other name. */
   parse(name: string): ParsedOffloadFileName | null;
 }
 
@@ -54,15 +76,22 @@ export function offloadFileNaming(prefix: string = DEFAULT_FILE_PREFIX): Offload
   const tempPattern = new RegExp(
     `^\\.${prefix}-([A-Za-z0-9_-]{1,64})-([0-7][0-9A-HJKMNP-TV-Z]{25})\\.\\d+\\.tmp$`,
   );
+  const attachmentPattern = new RegExp(
+    `^${prefix}-([A-Za-z0-9_-]{1,64})-([0-7][0-9A-HJKMNP-TV-Z]{25})\\.(${ATTACHMENT_EXTENSIONS.join("|")})$`,
+  );
   const naming: OffloadFileNaming = {
     prefix,
     pattern,
     tempPattern,
+    attachmentPattern,
+    attachmentName: (operation, id, extension) =>
+      `${prefix}-${sanitizeOperation(operation)}-${id}.${extension}`,
     fileName: (operation, id) => `${prefix}-${sanitizeOperation(operation)}-${id}.jsonl`,
     tempName: (operation, id, pid) => `.${prefix}-${sanitizeOperation(operation)}-${id}.${pid}.tmp`,
     parse(name) {
       const live = pattern.exec(name);
-      const match = live ?? tempPattern.exec(name);
+      const attached = live ? null : attachmentPattern.exec(name);
+      const match = live ?? attached ?? tempPattern.exec(name);
       if (!match) return null;
       const operation = match[1] as string;
       const id = match[2] as string;
@@ -72,6 +101,7 @@ export function offloadFileNaming(prefix: string = DEFAULT_FILE_PREFIX): Offload
       } catch {
         return null;
       }
+      if (attached) return { operation, ulid: id, createdAt, temporary: false, attachment: true };
       return { operation, ulid: id, createdAt, temporary: live === null };
     },
   };

@@ -16,8 +16,12 @@ import { offloaderReoffload } from "../extract/reoffload.js";
 import { Offloader } from "../offload/offloader.js";
 import { memoryRecipes } from "../profiles/memory/memory-recipes.js";
 import { mountTools, type ToolsUpstream } from "./low-level.js";
-import { type McpNames, mcpNames, offloadResourceUri } from "./offload-resource-uri.js";
-import { OFFLOAD_MIME_TYPE } from "./with-offload.js";
+import {
+  type McpNames,
+  mcpNames,
+  OFFLOAD_MIME_TYPE,
+  offloadResourceUri,
+} from "./offload-resource-uri.js";
 
 /** Name under which the tool is registered. */
 export const LRO_EXTRACT_TOOL_NAME = "lro_extract";

@@ -3,6 +3,9 @@ import { basename } from "node:path";
 /** URI scheme prefix under which live offload files are exposed as MCP resources. */
 export const OFFLOAD_RESOURCE_PREFIX = "atlatl://offload/";
 
+/** MIME type of offload files. */
+export const OFFLOAD_MIME_TYPE = "application/x-ndjson";
+
 /** Prefix of the `_meta` keys the MCP helpers add (`atlatl/engine`, `atlatl/next_uri`). */
 export const OFFLOAD_META_PREFIX = "atlatl/";
 

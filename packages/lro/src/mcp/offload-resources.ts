@@ -28,8 +28,12 @@ import { openOffloadFile } from "../extract/confine.js";
 import { type LoadedOffload, OffloadFileCache } from "../extract/offload-reader.js";
 import { listOffloadFiles } from "../sweep/sweep.js";
 import { mountResources, type ResourcesUpstream } from "./low-level.js";
-import { type McpNames, mcpNames, offloadResourceUri } from "./offload-resource-uri.js";
-import { OFFLOAD_MIME_TYPE } from "./with-offload.js";
+import {
+  type McpNames,
+  mcpNames,
+  OFFLOAD_MIME_TYPE,
+  offloadResourceUri,
+} from "./offload-resource-uri.js";
 
 /** Name of the resource template. */
 export const OFFLOAD_RESOURCE_TEMPLATE_NAME = "offload-file";

@@ -13,7 +13,13 @@ import { reserveFor } from "../offload/truncate.js";
 import type { AnyProfile } from "../profiles/profile.js";
 import { type BuiltinProfileName, profileByName } from "../profiles/registry.js";
 import type { DetailLevel } from "../types.js";
-import { type McpNames, mcpNames, offloadResourceUri } from "./offload-resource-uri.js";
+import { type OffloadCallResultOptions, offloadCallToolResult } from "./offload-call-result.js";
+import {
+  type McpNames,
+  mcpNames,
+  OFFLOAD_MIME_TYPE,
+  offloadResourceUri,
+} from "./offload-resource-uri.js";
 
 /** What a wrapped handler returns instead of a `CallToolResult` to have LRO applied. */
 export interface OffloadableRecords {
@@ -54,10 +60,15 @@ export interface WithOffloadOptions {
   resourceLinks?: boolean;
   /** Resource URI prefix of those links (default atlatl's). */
   names?: Partial<McpNames>;
+  /**
+   * Also offload `CallToolResult`s a handler returns when they are too large
+   * (see `offloadCallToolResult`): `true`, or the options (e.g. the
+   * `operation` naming the files, default `result`). Default: passed through.
+   */
+  callResults?: boolean | Partial<Omit<OffloadCallResultOptions, "resourceLinks" | "names">>;
 }
 
-/** MIME type of offload files. */
-export const OFFLOAD_MIME_TYPE = "application/x-ndjson";
+export { OFFLOAD_MIME_TYPE } from "./offload-resource-uri.js";
 
 /** True when a handler's result asks for LRO (has `records`, is not a `CallToolResult`). */
 export function isOffloadableRecords(value: unknown): value is OffloadableRecords {
@@ -149,7 +160,16 @@ export function withOffload(options: WithOffloadOptions): OffloadMiddleware {
   ) =>
     async (...args: A): Promise<CallToolResult> => {
       const result = await next(...args);
-      if (!isOffloadableRecords(result)) return result;
+      if (!isOffloadableRecords(result)) {
+        const call = options.callResults;
+        if (!call) return result;
+        return offloadCallToolResult(offloader, result, {
+          operation: "result",
+          ...(call === true ? {} : call),
+          resourceLinks: options.resourceLinks ?? false,
+          ...(options.names ? { names: options.names } : {}),
+        });
+      }
       const profile = resolveProfile(result.profile ?? options.profile);
       const outcome = await offloader.offloadRecords<unknown>({
         operation: result.operation,

@@ -12,6 +12,7 @@ import { offloadIdFactory } from "../materialize/file-name.js";
 import { nodeOffloadFs, type OffloadFs } from "../materialize/offload-fs.js";
 import { type Sweeper, type SweeperOptions, startSweeper } from "../sweep/sweep.js";
 import type { OffloadResponse } from "../types.js";
+import { attachmentExtension, writeAttachment } from "./attachments.js";
 import type { OffloadContext } from "./context.js";
 import { offloadRecords } from "./records.js";
 import { offloadSections } from "./sections.js";
@@ -96,6 +97,29 @@ export class Offloader {
    */
   offloadSections(input: OffloadSectionsInput): Promise<OffloadSectionsResult> {
     return offloadSections(this.context(), input);
+  }
+
+  /**
+   * Write binary content (an image, audio, a blob) to an attachment file of
+   * its own, `{prefix}-{operation}-{ulid}.{ext}` (0600, swept after the TTL).
+   * Throws `WriteFailedError`.
+   */
+  writeAttachment(input: {
+    operation: string;
+    data: Uint8Array;
+    mimeType?: string | undefined;
+  }): Promise<{ path: string; bytes: number }> {
+    return writeAttachment(this.context(), {
+      operation: input.operation,
+      createdAt: this.now(),
+      data: input.data,
+      extension: attachmentExtension(input.mimeType),
+    });
+  }
+
+  /** Delete files this offloader wrote (e.g. attachments of a result that failed); never throws. */
+  async removeFiles(paths: readonly string[]): Promise<void> {
+    for (const p of paths) await this.fs.unlink(p).catch(() => {});
   }
 
   /** Start the custodial sweeper on this offloader's directory, TTL, clock and events. */

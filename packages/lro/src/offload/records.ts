@@ -69,6 +69,12 @@ export async function offloadRecords<D = OffloadResponse>(
   const source = input.records;
   const count = source.length;
   const stats = profile.accumulate(detail);
+  /** Offloaded when the estimate is above this (forced: always; disabled: never). */
+  const offloadAbove = input.force
+    ? -1
+    : config.enabled
+      ? (input.thresholdTokens ?? config.thresholdTokens)
+      : Number.POSITIVE_INFINITY;
   const meter = new LineMeter();
   /** Lines kept in memory (all of them, or the first ones when streaming), and their records. */
   const lines: string[] = [];
@@ -133,11 +139,7 @@ export async function offloadRecords<D = OffloadResponse>(
       lineBytes.push(bytes);
       records.push(record);
       keptChars += line.length + 1;
-      if (
-        keptChars > STREAM_AFTER_CHARS &&
-        config.enabled &&
-        meter.tokens > config.thresholdTokens
-      ) {
+      if (keptChars > STREAM_AFTER_CHARS && meter.tokens > offloadAbove) {
         try {
           writer = await startStreaming();
         } catch (err) {
@@ -153,7 +155,7 @@ export async function offloadRecords<D = OffloadResponse>(
   }
 
   const tokens = meter.tokens;
-  if (!failure && !writer && (!config.enabled || tokens <= config.thresholdTokens)) {
+  if (!failure && !writer && tokens <= offloadAbove) {
     return { kind: "inline", estimatedTokens: tokens, lines };
   }
 

@@ -23,6 +23,10 @@ export interface OffloadRecordsInput<D = OffloadResponse> {
   scores?: readonly number[] | undefined;
   /** Project records to `detail` (default true; idempotent on projected records). */
   project?: boolean;
+  /** Offload regardless of `enabled` and the threshold (the caller has decided). */
+  force?: boolean;
+  /** A threshold of this result's own (e.g. a per-tool policy), instead of the config's. */
+  thresholdTokens?: number;
 }
 
 /** The result stays inline; `lines` are the serialized records (reuse them). */

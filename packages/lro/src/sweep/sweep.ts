@@ -92,7 +92,9 @@ export async function listOffloadFiles(
   const now = (options.now ?? Date.now)();
   const ttlMs = options.ttlSeconds * 1000;
   const live = (p: ParsedName) =>
-    !p.temporary && (options.includeExpired === true || p.createdAt + ttlMs > now);
+    !p.temporary &&
+    p.attachment !== true &&
+    (options.includeExpired === true || p.createdAt + ttlMs > now);
   const out: OffloadFileInfo[] = [];
   for await (const { name, path, parsed, stat } of scanOffloadDir(
     fs,
