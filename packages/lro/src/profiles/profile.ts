@@ -5,6 +5,7 @@
  * write, sweep, extract, events) only calls these; it knows no record field.
  */
 import type { LroError } from "../errors.js";
+import type { FastPath } from "../extract/fast-primitives.js";
 import type { RecipeSpec } from "../recipes/recipe-spec.js";
 import type { OffloadHeader } from "../types.js";
 
@@ -60,6 +61,8 @@ export interface Profile<D = unknown, S = unknown> {
    * Absent: the profile has no numbered recipes (jq queries only).
    */
   recipe?(header: OffloadHeader, number: number, records: RecordsOf): RecipeSpec | LroError;
+  /** TypeScript implementations of some recipe filters, checked to print exactly what jq prints. */
+  fastPaths?: ReadonlyMap<string, FastPath>;
 }
 
 /** A profile of any descriptor type (for registries and headers). */

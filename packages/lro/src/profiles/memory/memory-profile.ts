@@ -17,6 +17,7 @@ import {
   type RecordStats,
   RecordStatsAccumulator,
 } from "./memory-descriptor.js";
+import { MEMORY_FAST_PATHS } from "./memory-fast-path.js";
 import {
   DEFAULT_RECIPE_PARAMS,
   type MemoryRecipeSpec,
@@ -46,6 +47,7 @@ export const memoryProfile: Profile<OffloadResponse, RecordStats> = {
   project: (record, detail) => projectRecord(record, detail as DetailLevel),
   accumulate: () => new RecordStatsAccumulator(),
   headerFields: () => ({}),
+  fastPaths: MEMORY_FAST_PATHS,
   describe: (input) =>
     buildMemoryDescriptor({
       filePath: input.filePath,
