@@ -92,8 +92,8 @@ export function validateExtractArgs(args: ExtractArgs): ExtractRequest | LroErro
   if (hasRecipe === hasQuery) {
     return bad(
       hasRecipe
-        ? "pass either recipe or query, not both: recipe runs a standard recipe (1-10), query runs your own jq filter"
-        : 'pass one of recipe (a standard recipe number, 1-10) or query (a jq filter, e.g. "select(.namespace == $ns)" with params {"ns": "..."})',
+        ? "pass either recipe or query, not both: recipe runs a numbered recipe of the descriptor (1-10), query runs your own jq filter"
+        : 'pass one of recipe (a recipe number from the descriptor, 1-10) or query (a jq filter, e.g. "select(.status == $s)" with params {"s": "..."})',
     );
   }
   let limit: number | undefined;
@@ -105,7 +105,7 @@ export function validateExtractArgs(args: ExtractArgs): ExtractRequest | LroErro
   }
   const params = args.params ?? {};
   if (typeof params !== "object" || Array.isArray(params)) {
-    return bad('params must be an object of named values, e.g. {"namespace": "_semantic"}');
+    return bad('params must be an object of named values, e.g. {"s": "open"}');
   }
 
   if (hasRecipe) {
@@ -133,7 +133,7 @@ export function validateExtractArgs(args: ExtractArgs): ExtractRequest | LroErro
 
   const query = args.query as string;
   if (typeof query !== "string" || query.trim() === "") {
-    return bad('query must be a non-empty jq filter, e.g. "select(.tags | index(\\"api\\"))"');
+    return bad('query must be a non-empty jq filter, e.g. "select(.size > 100)"');
   }
   if (query.length > MAX_QUERY_LENGTH) {
     return bad(`query is longer than ${MAX_QUERY_LENGTH} characters; write a shorter filter`);

@@ -81,8 +81,10 @@ function recipeList(): string {
 }
 
 const DESCRIPTION = [
-  "Query an offloaded result file (the file_path of an offload descriptor) without a shell: run a standard recipe or your own jq filter over its records and get jq's output.",
-  `Recipes: ${recipeList()}.`,
+  "Query an offloaded result file (the file_path of an offload descriptor) without a shell: run one of its numbered recipes or your own jq filter over its records and get jq's output.",
+  "Recipe numbers are those of the descriptor's jq_recipes list. Memory-record files (atlatl's own tools):",
+  `${recipeList()}.`,
+  "Records files (any other tool's objects): recipes built from their fields, numbered in the descriptor (params: value, keyword). Section files (text, mixed content): jq queries only.",
   "Output: one JSON value per line, as `jq -c` prints it (recipe 1 and raw=true print strings without quotes). Outputs above the offload threshold are written to a new file and described instead.",
   'Parameters reach jq as variables ($namespace, $keyword, ...): e.g. query="select(.namespace == $ns)" with params={"ns": "_semantic/decisions"}.',
 ].join("\n");
