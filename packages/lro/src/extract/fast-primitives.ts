@@ -10,7 +10,7 @@
  * instead of diverging from jq. The tables of implemented filters belong to
  * the profiles (`Profile.fastPaths`).
  */
-import { jqCompare, jqDump, jqDumpText, stableOrder, tsvField } from "./jq-values.js";
+import { jqCompare, jqDump, stableOrder } from "./jq-values.js";
 import { literalMatcher } from "./literal-match.js";
 
 /** Records of one file, admitted to the fast path (see `parse-records.ts`). */
