@@ -8,7 +8,11 @@ import { readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
-import type { GenericOffloadResponse, RecordsOffloadResponse } from "../src/index.js";
+import {
+  type GenericOffloadResponse,
+  type RecordsOffloadResponse,
+  sectionsProfile,
+} from "../src/index.js";
 import { offloadCallToolResult } from "../src/mcp.js";
 import { LroExtractor, Offloader, offloaderReoffload, sweepOffloadDir } from "../src/node.js";
 import { bash, parseJsonStream, recordingEvents, tempDir } from "./fixtures/helpers.js";
@@ -184,5 +188,34 @@ describe("offloadCallToolResult", () => {
     // The attachment is swept with the files after the TTL.
     const swept = await sweepOffloadDir({ dir, ttlSeconds: 1, now: () => Date.now() + 5000 });
     expect(swept.expired.map((p) => basename(p)).sort()).toContain(basename(image.file));
+  });
+
+  it("runs the sections profile through the one records pipeline: one section, header names it", async () => {
+    const { offloader, extractor } = setup(10);
+    const values = Array.from({ length: 30 }, (_, i) => (i % 2 ? { n: i } : `text ${i}`));
+    const r = await offloader.offloadRecords({
+      operation: "values",
+      profile: sectionsProfile,
+      records: values as object[],
+    });
+    if (r.kind !== "offloaded") throw new Error(`expected offload, got ${r.kind}`);
+    const path = r.response.files.results as string;
+    expect(r.response.summary).toEqual({ results: { count: 30 } });
+    expect(r.response.schemas.results?.line_schema).toEqual({
+      type: ["string", "object"],
+      properties: { n: { type: "integer" } },
+    });
+    const lines = readFileSync(path, "utf8").trimEnd().split("\n");
+    expect(JSON.parse(lines[0] as string)).toMatchObject({
+      schema_version: "generic",
+      detail: "raw",
+      profile: "sections",
+      section: "results",
+    });
+    expect(lines.slice(1).map((l) => JSON.parse(l))).toEqual(values);
+    const count = bash(r.response.jq_recipes.count_results as string);
+    expect(count.stdout.trim()).toBe("30");
+    const q2 = await extractor.extract({ file_path: path, query: ".n? // empty", limit: 2 });
+    expect(q2.ok && q2.text).toBe("1\n3\n");
   });
 });
