@@ -45,12 +45,24 @@ function nativeHint(path: string, recipes: boolean): string {
 }
 
 /**
+ * Former options of {@link offloaderReoffload}, accepted and ignored: derived
+ * files now use the offloader's own clock and file system.
+ */
+export interface OffloaderReoffloadOptions {
+  now?: () => number;
+  fs?: unknown;
+}
+
+/**
  * A {@link Reoffload} writing derived files through `offloader` (its
  * materializer, ULID source, clock, file system and events). If writing fails,
  * the leading output values that fit the threshold come back inline with a
  * warning (and `OffloadWriteFailed` is emitted), as for any offload.
  */
-export function offloaderReoffload(offloader: Offloader): Reoffload {
+export function offloaderReoffload(
+  offloader: Offloader,
+  _legacy?: OffloaderReoffloadOptions,
+): Reoffload {
   return async (input: ReoffloadInput): Promise<ReoffloadOutcome> => {
     const { lines, split } = derivedLines(input);
     // Records of the source keep its profile (and recipes); other output is a plain section.
