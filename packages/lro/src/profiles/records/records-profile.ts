@@ -6,7 +6,7 @@
  * actually present. Its headers say `"profile":"records"`.
  */
 import { LroError } from "../../errors.js";
-import { renderJqCommand } from "../../recipes/recipe-spec.js";
+import { type RecipeSpec, renderJqCommand } from "../../recipes/recipe-spec.js";
 import type { JqRecipe, JsonSchema } from "../../types.js";
 import type { DescribeInput, Profile } from "../profile.js";
 import { type RecordsStats, RecordsStatsAccumulator, rankedValues } from "./field-stats.js";
@@ -115,6 +115,9 @@ export function recordsGuidance(input: DescribeInput<RecordsStats>): string {
   ].join("\n");
 }
 
+/** Recipes derived from a file's parsed records (the extractor caches those per file version). */
+const recipesOfFile = new WeakMap<readonly object[], RecipeSpec[]>();
+
 /** The records profile. */
 export const recordsProfile: Profile<RecordsOffloadResponse, RecordsStats> = {
   name: RECORDS_PROFILE,
@@ -139,9 +142,14 @@ export const recordsProfile: Profile<RecordsOffloadResponse, RecordsStats> = {
     };
   },
   recipe(_header, number, records) {
-    const acc = new RecordsStatsAccumulator();
-    for (const r of records()) acc.add(r);
-    const specs = recordsRecipes(acc.result());
+    const parsed = records();
+    let specs = recipesOfFile.get(parsed);
+    if (!specs) {
+      const acc = new RecordsStatsAccumulator();
+      for (const r of parsed) acc.add(r);
+      specs = recordsRecipes(acc.result());
+      recipesOfFile.set(parsed, specs);
+    }
     const spec = specs[number - 1];
     if (spec) return spec;
     return new LroError(
