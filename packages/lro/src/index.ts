@@ -1,33 +1,17 @@
 /**
  * `@atlatl/lro`: the platform-neutral parts of Large Result Offloading: wire
- * types, errors, the recipe library, estimation, descriptors, events and the
- * layered config resolver. Node-only pieces (writer, sweeper, `Offloader`) are in
+ * types, errors, the profiles (memory, records, sections: projection, schema,
+ * summary, recipes, guidance), estimation, events and the layered config
+ * resolver. Node-only pieces (writer, sweeper, `Offloader`) are in
  * `@atlatl/lro/node`; the MCP middleware in `@atlatl/lro/mcp`.
  */
 
 export * from "./config/layered.js";
 export {
-  buildGenericDescriptor,
-  type DescribedSection,
-  defaultSectionRecipes,
-  fillFilePlaceholders,
-  GENERIC_SCHEMA_DESCRIPTION,
-  genericGuidance,
-} from "./descriptor/generic-descriptor.js";
-export { type GuidanceInput, nativeGuidance, shellGuidance } from "./descriptor/guidance.js";
-export { inferLineSchema } from "./descriptor/infer-schema.js";
-export {
-  buildMemoryDescriptor,
-  type MemoryDescriptorInput,
-  type RecordStats,
-  RecordStatsAccumulator,
-  recipeParamsFromStats,
-  recordStats,
-  renderMemoryRecipes,
-  scoreRange,
-} from "./descriptor/memory-descriptor.js";
-export { memoryLineSchema } from "./descriptor/memory-schema.js";
-export { LIGHT_FIELDS, MEDIUM_EXTRA_FIELDS, projectRecord } from "./descriptor/project.js";
+  inferLineSchema,
+  type JsonType,
+  LineSchemaAccumulator,
+} from "./descriptor/infer-schema.js";
 export { isLroError, LroError, type LroErrorCode } from "./errors.js";
 export {
   estimateLatinTokens,
@@ -43,14 +27,84 @@ export {
 } from "./estimate/estimate.js";
 export * from "./events/events.js";
 export {
+  ATTACHMENT_EXTENSIONS,
+  type AttachmentExtension,
+  DEFAULT_FILE_PREFIX,
   OFFLOAD_FILE_PATTERN,
   OFFLOAD_TEMP_PATTERN,
+  type OffloadFileNaming,
   offloadFileName,
+  offloadFileNaming,
   offloadTempName,
   type ParsedOffloadFileName,
   parseOffloadFileName,
   sanitizeOperation,
 } from "./materialize/file-name.js";
-export * from "./recipes/memory-recipes.js";
+export { type GuidanceInput, nativeGuidance, shellGuidance } from "./profiles/memory/guidance.js";
+export {
+  buildMemoryDescriptor,
+  type MemoryDescriptorInput,
+  type RecordStats,
+  RecordStatsAccumulator,
+  recipeParamsFromStats,
+  recordStats,
+  renderMemoryRecipes,
+  scoreRange,
+} from "./profiles/memory/memory-descriptor.js";
+export { MEMORY_PROFILE, memoryProfile } from "./profiles/memory/memory-profile.js";
+export {
+  DEFAULT_RECIPE_PARAMS,
+  inlineRecipeParams,
+  type MemoryRecipeSpec,
+  memoryRecipe,
+  memoryRecipes,
+  type RecipeParamName,
+  renderRecipeCommand,
+} from "./profiles/memory/memory-recipes.js";
+export { memoryLineSchema } from "./profiles/memory/memory-schema.js";
+export { LIGHT_FIELDS, MEDIUM_EXTRA_FIELDS, projectRecord } from "./profiles/memory/project.js";
+export type {
+  AnyProfile,
+  DescribeInput,
+  Profile,
+  ProfileAccumulator,
+  RecordsOf,
+} from "./profiles/profile.js";
+export {
+  type FieldStats,
+  type RecordsStats,
+  RecordsStatsAccumulator,
+} from "./profiles/records/field-stats.js";
+export {
+  RECORDS_PROFILE,
+  RECORDS_SCHEMA_VERSION,
+  type RecordsOffloadResponse,
+  type RecordsSummary,
+  recordsGuidance,
+  recordsProfile,
+} from "./profiles/records/records-profile.js";
+export { jqPath, recordsRecipes } from "./profiles/records/records-recipes.js";
+export {
+  BUILTIN_PROFILES,
+  type BuiltinProfileName,
+  headerProfileName,
+  profileByName,
+} from "./profiles/registry.js";
+export {
+  buildGenericDescriptor,
+  type DescribedSection,
+  defaultSectionRecipes,
+  fillFilePlaceholders,
+  GENERIC_SCHEMA_DESCRIPTION,
+  genericGuidance,
+} from "./profiles/sections/sections-descriptor.js";
+export {
+  DEFAULT_SECTION_KEY,
+  SECTIONS_PROFILE,
+  SECTIONS_SCHEMA_VERSION,
+  type SectionStats,
+  sectionsProfile,
+} from "./profiles/sections/sections-profile.js";
+export { inlineJqParams, type RecipeSpec, renderJqCommand } from "./recipes/recipe-spec.js";
 export { shellQuote, shellWord } from "./recipes/shell-quote.js";
 export * from "./types.js";

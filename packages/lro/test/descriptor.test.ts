@@ -187,7 +187,11 @@ describe("guidance", () => {
             "",
             "Available recipes: 1=titles+namespaces, 2=filter namespace, 3=search titles,",
             "4=IDs+titles, 5=filter type, 6=count by namespace, 7=filter tag, 8=sort by date,",
-            "9=detail-adaptive, 10=detail-adaptive.",
+            {
+              light: "9=list unique namespaces, 10=count by memory_type.",
+              medium: "9=sort by confidence desc, 10=search content.",
+              full: "9=sort by confidence desc (.provenance.confidence), 10=search content.",
+            }[detail],
           ].join("\n"),
         );
         expect(r.response.jq_recipes).toHaveLength(10);

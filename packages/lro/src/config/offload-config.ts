@@ -27,6 +27,11 @@ export interface OffloadConfig {
   ttlSeconds: number;
   /** Absolute directory the files are written to. */
   outputDir: string;
+  /**
+   * First word of file names, `{filePrefix}-{operation}-{ulid}.jsonl` (default
+   * `atlatl`): the embedder's choice, not a user setting, so no TOML key.
+   */
+  filePrefix?: string;
 }
 
 /** Defaults of the specification. */
@@ -94,11 +99,13 @@ export interface LoadOffloadConfigOptions {
   env?: Record<string, string | undefined>;
   /** Explicit options (flags, constructor arguments): they win over everything. */
   overrides?: Partial<OffloadConfig>;
+  /** Prefix of the environment variables (default `ATLATL`: `ATLATL_PROMPT__OFFLOAD__...`). */
+  envPrefix?: string;
 }
 
 /** A resolved config with where each value came from. */
 export type ResolvedOffloadConfig = OffloadConfig & {
-  sources: Record<keyof OffloadConfig, ConfigSource>;
+  sources: Record<Exclude<keyof OffloadConfig, "filePrefix">, ConfigSource>;
   /** Dotted keys, env names, values and sources, for `atlatl config`. */
   entries: ConfigEntry[];
 };
@@ -145,6 +152,7 @@ export function loadOffloadConfig(options: LoadOffloadConfigOptions = {}): Resol
     keys: OFFLOAD_CONFIG_KEYS,
     ...(file ? { file } : {}),
     env: options.env ?? process.env,
+    ...(options.envPrefix !== undefined ? { envPrefix: options.envPrefix } : {}),
     overrides: {
       enabled: o.enabled,
       threshold_tokens: o.thresholdTokens,
@@ -159,6 +167,7 @@ export function loadOffloadConfig(options: LoadOffloadConfigOptions = {}): Resol
     thresholdTokens: v.threshold_tokens,
     ttlSeconds: v.ttl_seconds,
     outputDir: v.output_dir,
+    ...(o.filePrefix !== undefined ? { filePrefix: o.filePrefix } : {}),
     sources: {
       enabled: s.enabled,
       thresholdTokens: s.threshold_tokens,

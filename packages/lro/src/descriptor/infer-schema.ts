@@ -9,8 +9,6 @@ import type { JsonSchema } from "../types.js";
 const MAX_PROPERTIES = 40;
 const MAX_DEPTH = 2;
 
-type JsonType = "string" | "integer" | "number" | "boolean" | "null" | "array" | "object";
-
 interface Shape {
   types: Set<JsonType>;
   /** Keys of object values (insertion order = first seen). */
@@ -18,6 +16,24 @@ interface Shape {
   /** Elements of array values. */
   items?: Shape;
 }
+
+/** The JSON type `value` serializes to (`toJSON` applied, non-finite numbers are null). */
+export function jsonTypeOf(value: unknown): JsonType {
+  return typeOf(jsonValue(value));
+}
+
+/** `value` as JSON.stringify sees it: `toJSON()` applied (Dates become strings). */
+export function jsonValue(value: unknown): unknown {
+  if (value !== null && typeof value === "object") {
+    const toJSON = (value as { toJSON?: unknown }).toJSON;
+    if (typeof toJSON === "function") return toJSON.call(value);
+  }
+  if (typeof value === "number" && !Number.isFinite(value)) return null;
+  return value;
+}
+
+/** Types of JSON values, as a line schema names them. */
+export type JsonType = "string" | "integer" | "number" | "boolean" | "null" | "array" | "object";
 
 function typeOf(value: unknown): JsonType {
   if (value === null || value === undefined) return "null";
@@ -37,13 +53,16 @@ function typeOf(value: unknown): JsonType {
   }
 }
 
-function observe(shape: Shape, value: unknown, depth: number): void {
+function observe(shape: Shape, raw: unknown, depth: number): void {
+  const value = jsonValue(raw);
   const t = typeOf(value);
   shape.types.add(t);
   if (depth >= MAX_DEPTH) return;
   if (t === "object") {
     shape.props ??= new Map();
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      // Absent from the JSON line, so absent from its schema.
+      if (v === undefined || typeof v === "function" || typeof v === "symbol") continue;
       let child = shape.props.get(k);
       if (!child) {
         if (shape.props.size >= MAX_PROPERTIES) continue;
@@ -74,9 +93,20 @@ function toSchema(shape: Shape): JsonSchema {
   return schema;
 }
 
+/** Infers a line schema item by item (a streamed result is never held whole). */
+export class LineSchemaAccumulator {
+  private readonly shape: Shape = { types: new Set() };
+  add(item: unknown): void {
+    observe(this.shape, item, 0);
+  }
+  result(): JsonSchema {
+    return toSchema(this.shape);
+  }
+}
+
 /** The schema of one line, inferred from every item (each item is one line). */
 export function inferLineSchema(items: readonly unknown[]): JsonSchema {
-  const shape: Shape = { types: new Set() };
-  for (const item of items) observe(shape, item, 0);
-  return toSchema(shape);
+  const acc = new LineSchemaAccumulator();
+  for (const item of items) acc.add(item);
+  return acc.result();
 }

@@ -12,7 +12,7 @@ import { constants } from "node:fs";
 import { type FileHandle, lstat, open, readlink, realpath } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { LroError } from "../errors.js";
-import { OFFLOAD_FILE_PATTERN, parseOffloadFileName } from "../materialize/file-name.js";
+import { offloadFileNaming } from "../materialize/file-name.js";
 import { OFFLOAD_RESOURCE_PREFIX } from "../mcp/offload-resource-uri.js";
 
 /** Longest `file_path` considered at all (PATH_MAX on Linux). */
@@ -28,6 +28,10 @@ export interface ConfinementOptions {
   ttlSeconds: number;
   /** Clock, epoch milliseconds (tests control it). */
   now?: () => number;
+  /** First word of offload file names (default `atlatl`). */
+  filePrefix?: string | undefined;
+  /** Resource URI prefix also accepted as `file_path` (default `atlatl://offload/`). */
+  resourcePrefix?: string | undefined;
 }
 
 /** An offload file that passed every check, open for reading. */
@@ -83,9 +87,11 @@ export async function openOffloadFile(
   if (filePath.includes("\0")) throw refuse(`file_path contains a NUL byte; ${REFUSED_HINT}`);
 
   let candidate = filePath;
-  if (candidate.startsWith(OFFLOAD_RESOURCE_PREFIX)) {
+  const uriPrefix = options.resourcePrefix ?? OFFLOAD_RESOURCE_PREFIX;
+  const naming = offloadFileNaming(options.filePrefix);
+  if (candidate.startsWith(uriPrefix)) {
     try {
-      candidate = decodeURIComponent(candidate.slice(OFFLOAD_RESOURCE_PREFIX.length));
+      candidate = decodeURIComponent(candidate.slice(uriPrefix.length));
     } catch {
       throw refuse(`malformed resource URI; ${REFUSED_HINT}`);
     }
@@ -100,12 +106,12 @@ export async function openOffloadFile(
     throw refuse(`file_path is not a canonical absolute path; ${REFUSED_HINT}`);
   }
   const name = basename(candidate);
-  if (name.length > MAX_NAME_LENGTH || !OFFLOAD_FILE_PATTERN.test(name)) {
+  if (name.length > MAX_NAME_LENGTH || !naming.pattern.test(name)) {
     throw refuse(
-      `${JSON.stringify(name.slice(0, 80))} is not an offload file name (atlatl-{operation}-{ULID}.jsonl); ${REFUSED_HINT}`,
+      `${JSON.stringify(name.slice(0, 80))} is not an offload file name (${naming.prefix}-{operation}-{ULID}.jsonl); ${REFUSED_HINT}`,
     );
   }
-  const parsed = parseOffloadFileName(name);
+  const parsed = naming.parse(name);
   if (!parsed || parsed.temporary) throw refuse(`not an offload file name; ${REFUSED_HINT}`);
 
   let dirReal: string;

@@ -4,7 +4,7 @@
  * instead: a model reads it and retries.
  */
 import { LroError } from "../errors.js";
-import { DEFAULT_RECIPE_PARAMS, type RecipeParamName } from "../recipes/memory-recipes.js";
+import type { RecipeSpec } from "../recipes/recipe-spec.js";
 import type { JsonValue } from "./jq-engine.js";
 
 /** Raw arguments of `lro_extract` (the tool's parameters). */
@@ -50,10 +50,11 @@ export const MAX_QUERY_LENGTH = 16 * 1024;
 const bad = (message: string) => new LroError("BAD_ARGUMENTS", message);
 
 /** Which parameter names a recipe takes, as the model should send them. */
-export function describeRecipeParams(names: readonly RecipeParamName[]): string {
-  return names.length === 0
+export function describeRecipeParams(spec: Pick<RecipeSpec, "params" | "examples">): string {
+  const examples = (spec.examples ?? {}) as Readonly<Record<string, string | undefined>>;
+  return spec.params.length === 0
     ? "no params"
-    : `params ${names.map((n) => `{"${n}": "${DEFAULT_RECIPE_PARAMS[n]}"}`).join(" ")}`;
+    : `params ${spec.params.map((n) => `{"${n}": ${JSON.stringify(examples[n] ?? "...")}}`).join(" ")}`;
 }
 
 /**
@@ -62,7 +63,7 @@ export function describeRecipeParams(names: readonly RecipeParamName[]): string 
  * silently ignored by jq, a missing one is a jq compile error.
  */
 export function checkRecipeParams(
-  spec: { number: number; params: readonly RecipeParamName[] },
+  spec: Pick<RecipeSpec, "number" | "params" | "examples">,
   params: Readonly<Record<string, string>>,
   detail: string,
 ): LroError | undefined {
@@ -70,14 +71,14 @@ export function checkRecipeParams(
   for (const k of Object.keys(params)) {
     if (!names.includes(k)) {
       return bad(
-        `recipe ${spec.number} at ${detail} detail takes ${describeRecipeParams(spec.params)}; unexpected param ${JSON.stringify(k)}`,
+        `recipe ${spec.number} at ${detail} detail takes ${describeRecipeParams(spec)}; unexpected param ${JSON.stringify(k)}`,
       );
     }
   }
   for (const n of spec.params) {
     if (params[n] === undefined) {
       return bad(
-        `recipe ${spec.number} at ${detail} detail needs ${describeRecipeParams(spec.params)}; params.${n} is missing`,
+        `recipe ${spec.number} at ${detail} detail needs ${describeRecipeParams(spec)}; params.${n} is missing`,
       );
     }
   }
@@ -91,8 +92,8 @@ export function validateExtractArgs(args: ExtractArgs): ExtractRequest | LroErro
   if (hasRecipe === hasQuery) {
     return bad(
       hasRecipe
-        ? "pass either recipe or query, not both: recipe runs a standard recipe (1-10), query runs your own jq filter"
-        : 'pass one of recipe (a standard recipe number, 1-10) or query (a jq filter, e.g. "select(.namespace == $ns)" with params {"ns": "..."})',
+        ? "pass either recipe or query, not both: recipe runs a numbered recipe of the descriptor (1-10), query runs your own jq filter"
+        : 'pass one of recipe (a recipe number from the descriptor, 1-10) or query (a jq filter, e.g. "select(.status == $s)" with params {"s": "..."})',
     );
   }
   let limit: number | undefined;
@@ -104,7 +105,7 @@ export function validateExtractArgs(args: ExtractArgs): ExtractRequest | LroErro
   }
   const params = args.params ?? {};
   if (typeof params !== "object" || Array.isArray(params)) {
-    return bad('params must be an object of named values, e.g. {"namespace": "_semantic"}');
+    return bad('params must be an object of named values, e.g. {"s": "open"}');
   }
 
   if (hasRecipe) {
@@ -132,7 +133,7 @@ export function validateExtractArgs(args: ExtractArgs): ExtractRequest | LroErro
 
   const query = args.query as string;
   if (typeof query !== "string" || query.trim() === "") {
-    return bad('query must be a non-empty jq filter, e.g. "select(.tags | index(\\"api\\"))"');
+    return bad('query must be a non-empty jq filter, e.g. "select(.size > 100)"');
   }
   if (query.length > MAX_QUERY_LENGTH) {
     return bad(`query is longer than ${MAX_QUERY_LENGTH} characters; write a shorter filter`);

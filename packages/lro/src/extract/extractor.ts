@@ -12,8 +12,9 @@
 import type { OffloadConfig } from "../config/offload-config.js";
 import { LroError } from "../errors.js";
 import { estimateTokens } from "../estimate/estimate.js";
-import { memoryRecipe, memoryRecipes, type RecipeSpec } from "../recipes/memory-recipes.js";
-import { DETAIL_LEVELS, type DetailLevel } from "../types.js";
+import type { AnyProfile } from "../profiles/profile.js";
+import { BUILTIN_PROFILES, headerProfileName, profileByName } from "../profiles/registry.js";
+import type { RecipeSpec } from "../recipes/recipe-spec.js";
 import { openOffloadFile } from "./confine.js";
 import {
   checkRecipeParams,
@@ -56,7 +57,9 @@ export type Reoffload = (input: ReoffloadInput) => Promise<ReoffloadOutcome | un
 export interface LroExtractorOptions {
   /** Output directory, TTL, threshold (and `enabled`, which gates re-offloading). */
   config: Pick<OffloadConfig, "outputDir" | "ttlSeconds" | "thresholdTokens"> &
-    Partial<Pick<OffloadConfig, "enabled">>;
+    Partial<Pick<OffloadConfig, "enabled" | "filePrefix">>;
+  /** Resource URI prefix accepted as `file_path` (default `atlatl://offload/`). */
+  resourcePrefix?: string;
   /** The jq engine (default: a new one with default limits). */
   engine?: JqEngine;
   /** Parsed-file cache (default: a new one). */
@@ -67,6 +70,8 @@ export interface LroExtractorOptions {
   reoffload?: Reoffload;
   /** Largest file read (default: the engine's input limit). */
   maxFileBytes?: number;
+  /** Profiles whose files' numbered recipes are known (default: memory, records, sections). */
+  profiles?: readonly AnyProfile[];
 }
 
 /** A successful extraction. */
@@ -94,10 +99,23 @@ export interface ExtractSuccess {
 /** Outcome of {@link LroExtractor.extract}. */
 export type ExtractResult = ExtractSuccess | { ok: false; error: LroError };
 
-const ALL_DETAILS = DETAIL_LEVELS;
-
-function isDetail(d: unknown): d is DetailLevel {
-  return typeof d === "string" && (ALL_DETAILS as readonly string[]).includes(d);
+/** The record lines of a file, parsed (for profiles whose recipes depend on the data). */
+function parseRecordLines(source: LoadedOffload): readonly object[] {
+  const fast = source.fast();
+  if (fast) return fast.records;
+  const out: object[] = [];
+  for (const line of source.body.toString("utf8").split("\n")) {
+    if (line.trim() === "") continue;
+    try {
+      out.push(JSON.parse(line) as object);
+    } catch {
+      throw new LroError(
+        "BAD_ARGUMENTS",
+        `${source.name} has a line that is not JSON, so its recipes cannot be derived; pass a jq query instead`,
+      );
+    }
+  }
+  return out;
 }
 
 /** Print `jq -c` lines as jq would with `-r` when `raw`: strings without quotes. */
@@ -155,6 +173,8 @@ export class LroExtractor {
     const file = await openOffloadFile(filePath, {
       outputDir: config.outputDir,
       ttlSeconds: config.ttlSeconds,
+      filePrefix: config.filePrefix,
+      resourcePrefix: this.options.resourcePrefix,
       ...(this.options.now ? { now: this.options.now } : {}),
     });
     try {
@@ -179,7 +199,7 @@ export class LroExtractor {
     let stoppedEarly = false;
 
     if (request.kind === "recipe") {
-      const spec = this.recipeFor(detail, request.recipe);
+      const spec = this.recipeFor(source, request.recipe);
       const paramError = checkRecipeParams(spec, request.params, detail);
       if (paramError) throw paramError;
       raw = spec.raw;
@@ -238,16 +258,19 @@ export class LroExtractor {
   };
   private oracleRuns = 0;
 
-  private recipeFor(detail: string, recipe: number): RecipeSpec {
-    if (!isDetail(detail)) {
-      // Recipes 1-8 do not depend on the level; 9 and 10 do.
-      if (recipe <= 8) return memoryRecipes("full")[recipe - 1] as RecipeSpec;
+  /** Recipe `recipe` of the file's profile (named by its header). */
+  private recipeFor(source: LoadedOffload, recipe: number): RecipeSpec {
+    const name = headerProfileName(source.header);
+    const profile = profileByName(name, this.options.profiles ?? BUILTIN_PROFILES);
+    if (!profile?.recipe) {
       throw new LroError(
         "BAD_ARGUMENTS",
-        `recipe ${recipe} depends on the detail level (light, medium or full), and this file's header says ${JSON.stringify(detail)}; use a custom query instead`,
+        `${source.name} is a ${name} file, which has no numbered recipes; pass a jq query instead (e.g. query=".", limit=20)`,
       );
     }
-    return memoryRecipe(detail, recipe) as RecipeSpec;
+    const spec = profile.recipe(source.header, recipe, () => parseRecordLines(source));
+    if (spec instanceof LroError) throw spec;
+    return spec;
   }
 
   private async jq(

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { defaultOutputDir } from "../config/offload-config.js";
 import { LroError } from "../errors.js";
 import { utf8Length } from "../estimate/estimate.js";
-import { offloadFileName, offloadTempName } from "./file-name.js";
+import { offloadFileNaming } from "./file-name.js";
 import type { OffloadFs, OffloadStat } from "./offload-fs.js";
 
 function errnoCode(err: unknown): string | undefined {
@@ -133,6 +133,8 @@ export interface JsonlWriterOptions {
   operation: string;
   /** ULID of the file. */
   id: string;
+  /** First word of the file name (default `atlatl`). */
+  prefix?: string | undefined;
   /**
    * Line 1, when known up front. Otherwise `reserveHeaderBytes` bytes of spaces
    * are written first and {@link JsonlWriter.finish} overwrites them with the
@@ -175,8 +177,9 @@ const DEFAULT_CHUNK_CHARS = 120 * 1024;
  * and leave no temporary file behind once `abort()` ran.
  */
 export async function openJsonlWriter(o: JsonlWriterOptions): Promise<JsonlWriter> {
-  const finalPath = join(o.dir, offloadFileName(o.operation, o.id));
-  const tempPath = join(o.dir, offloadTempName(o.operation, o.id, process.pid));
+  const naming = offloadFileNaming(o.prefix);
+  const finalPath = join(o.dir, naming.fileName(o.operation, o.id));
+  const tempPath = join(o.dir, naming.tempName(o.operation, o.id, process.pid));
   const chunkChars = o.chunkChars ?? DEFAULT_CHUNK_CHARS;
   let handle: Handle | undefined;
   try {
@@ -344,8 +347,9 @@ function writeSmallJsonlFile(
   o: WriteJsonlOptions,
   linesBytes: number,
 ): { path: string; bytes: number } {
-  const finalPath = join(o.dir, offloadFileName(o.operation, o.id));
-  const tempPath = join(o.dir, offloadTempName(o.operation, o.id, process.pid));
+  const naming = offloadFileNaming(o.prefix);
+  const finalPath = join(o.dir, naming.fileName(o.operation, o.id));
+  const tempPath = join(o.dir, naming.tempName(o.operation, o.id, process.pid));
   let created = false;
   try {
     const data = encodeJsonl(o.headerLine, o.lines, linesBytes);

@@ -5,17 +5,23 @@
  * template; descriptors keep their `jq_recipes` for shell users.
  */
 import { basename } from "node:path";
-import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { McpServer, type RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { OffloadConfig } from "../config/offload-config.js";
 import { type ExtractResult, LroExtractor } from "../extract/extractor.js";
 import type { JqEngine, JsonValue } from "../extract/jq-engine.js";
 import { offloaderReoffload } from "../extract/reoffload.js";
 import { Offloader } from "../offload/offloader.js";
-import { memoryRecipes } from "../recipes/memory-recipes.js";
-import { offloadResourceUri } from "./offload-resource-uri.js";
-import { OFFLOAD_MIME_TYPE } from "./with-offload.js";
+import { memoryRecipes } from "../profiles/memory/memory-recipes.js";
+import { mountTools, type ToolsUpstream } from "./low-level.js";
+import {
+  type McpNames,
+  mcpNames,
+  OFFLOAD_MIME_TYPE,
+  offloadResourceUri,
+} from "./offload-resource-uri.js";
 
 /** Name under which the tool is registered. */
 export const LRO_EXTRACT_TOOL_NAME = "lro_extract";
@@ -32,11 +38,26 @@ export interface RegisterLroExtractOptions {
   resourceLinks?: boolean;
   /** Clock, epoch ms (expiry checks); default the offloader's or `Date.now`. */
   now?: () => number;
+  /** Resource URI and `_meta` key prefixes (default atlatl's). */
+  names?: Partial<McpNames>;
+  /** Name of the tool (default `lro_extract`; a proxy renames it when the upstream has one). */
+  toolName?: string;
+  /**
+   * Low-level `Server` only: the tools the server already serves. Its
+   * `tools/list` and `tools/call` handlers are replaced by ones that serve
+   * them and this tool.
+   */
+  upstream?: ToolsUpstream;
 }
 
 /** What {@link registerLroExtract} returns. */
 export interface LroExtractRegistration {
-  tool: RegisteredTool;
+  /** The registered tool (on an `McpServer`; undefined on a low-level `Server`). */
+  tool: RegisteredTool | undefined;
+  /** The tool's definition as `tools/list` shows it (JSON Schema input). */
+  definition: Tool;
+  /** Run one call (arguments as a client sent them; validated here). */
+  call(args: unknown): Promise<CallToolResult>;
   extractor: LroExtractor;
   offloader: Offloader;
   /** Remove the tool and stop the jq worker it owns. */
@@ -60,8 +81,10 @@ function recipeList(): string {
 }
 
 const DESCRIPTION = [
-  "Query an offloaded result file (the file_path of an offload descriptor) without a shell: run a standard recipe or your own jq filter over its records and get jq's output.",
-  `Recipes: ${recipeList()}.`,
+  "Query an offloaded result file (the file_path of an offload descriptor) without a shell: run one of its numbered recipes or your own jq filter over its records and get jq's output.",
+  "Recipe numbers are those of the descriptor's jq_recipes list. Memory-record files (atlatl's own tools):",
+  `${recipeList()}.`,
+  "Records files (any other tool's objects): recipes built from their fields, numbered in the descriptor (params: value, keyword). Section files (text, mixed content): jq queries only.",
   "Output: one JSON value per line, as `jq -c` prints it (recipe 1 and raw=true print strings without quotes). Outputs above the offload threshold are written to a new file and described instead.",
   'Parameters reach jq as variables ($namespace, $keyword, ...): e.g. query="select(.namespace == $ns)" with params={"ns": "_semantic/decisions"}.',
 ].join("\n");
@@ -101,11 +124,15 @@ const inputSchema = {
   ),
 };
 
+const inputObject = z.object(inputSchema);
+
 /** Turn an extraction outcome into the tool result. */
 export function extractResultToToolResult(
   result: ExtractResult,
-  options: { resourceLinks?: boolean } = {},
+  options: { resourceLinks?: boolean; names?: Partial<McpNames> } = {},
 ): CallToolResult {
+  const names = mcpNames(options.names);
+  const meta = names.metaPrefix;
   if (!result.ok) {
     return {
       isError: true,
@@ -116,10 +143,10 @@ export function extractResultToToolResult(
     content: [{ type: "text", text: result.text }],
     // For clients and benchmarks that want the numbers; models read the text.
     _meta: {
-      "atlatl/engine": result.engine,
-      "atlatl/values": result.count,
-      "atlatl/total_values": result.total,
-      "atlatl/source": result.file.name,
+      [`${meta}engine`]: result.engine,
+      [`${meta}values`]: result.count,
+      [`${meta}total_values`]: result.total,
+      [`${meta}source`]: result.file.name,
     },
   };
   if (result.offloaded) {
@@ -127,7 +154,7 @@ export function extractResultToToolResult(
       for (const path of result.offloaded.paths) {
         out.content.push({
           type: "resource_link",
-          uri: offloadResourceUri(path),
+          uri: offloadResourceUri(path, names.resourcePrefix),
           name: basename(path),
           mimeType: OFFLOAD_MIME_TYPE,
           description: "Offloaded lro_extract output (JSONL; line 1 is the header)",
@@ -154,14 +181,16 @@ export function extractResultToToolResult(
 }
 
 /**
- * Register `lro_extract` on `server`. Reads are confined to the offloader's
+ * Register `lro_extract` on `server`: an `McpServer` (`registerTool`) or a
+ * low-level `Server` (its `tools/list` and `tools/call` handlers, serving
+ * `options.upstream`'s tools beside it). Reads are confined to the offloader's
  * output directory; recipes use a checked TypeScript fast path where it gives
  * exactly jq's output, and jq itself (sandboxed worker, time and memory
  * limits) otherwise. Sets `offloader.nativeExtraction`, so offload guidance
  * points to this tool.
  */
 export function registerLroExtract(
-  server: McpServer,
+  server: McpServer | Server,
   options: RegisterLroExtractOptions,
 ): LroExtractRegistration {
   const offloader =
@@ -171,36 +200,65 @@ export function registerLroExtract(
       : undefined);
   if (!offloader) throw new TypeError("registerLroExtract needs an offloader or a config");
   offloader.nativeExtraction = true;
+  const names = mcpNames(options.names);
   const extractor = new LroExtractor({
     config: offloader.config,
+    resourcePrefix: names.resourcePrefix,
     ...(options.engine ? { engine: options.engine } : {}),
     ...(options.now ? { now: options.now } : {}),
-    reoffload: offloaderReoffload(offloader, options.now ? { now: options.now } : {}),
+    reoffload: offloaderReoffload(offloader),
   });
   const resourceLinks = options.resourceLinks ?? false;
-  const tool = server.registerTool(
-    LRO_EXTRACT_TOOL_NAME,
-    {
-      title: "Extract from an offloaded result",
-      description: DESCRIPTION,
-      inputSchema,
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    },
-    async (args) =>
-      extractResultToToolResult(
-        await extractor.extract({
-          ...args,
-          params: args.params as Record<string, JsonValue> | null | undefined,
-        }),
-        { resourceLinks },
-      ),
-  );
+  const toolName = options.toolName ?? LRO_EXTRACT_TOOL_NAME;
+  const run = async (args: z.infer<typeof inputObject>) =>
+    extractResultToToolResult(
+      await extractor.extract({
+        ...args,
+        params: args.params as Record<string, JsonValue> | null | undefined,
+      }),
+      { resourceLinks, names },
+    );
+  const annotations = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
+  const title = "Extract from an offloaded result";
+  const definition: Tool = {
+    name: toolName,
+    title,
+    description: DESCRIPTION,
+    inputSchema: z.toJSONSchema(inputObject, { io: "input" }) as Tool["inputSchema"],
+    annotations,
+  };
+  delete (definition.inputSchema as { $schema?: unknown }).$schema;
+  const call = async (args: unknown): Promise<CallToolResult> => {
+    const parsed = inputObject.safeParse(args ?? {});
+    if (!parsed.success) {
+      return {
+        isError: true,
+        content: [{ type: "text", text: `BAD_ARGUMENTS: ${z.prettifyError(parsed.error)}` }],
+      };
+    }
+    return run(parsed.data);
+  };
+
+  let tool: RegisteredTool | undefined;
+  let unmount: (() => void) | undefined;
+  if (server instanceof McpServer) {
+    tool = server.registerTool(
+      toolName,
+      { title, description: DESCRIPTION, inputSchema, annotations },
+      (args) => run(args),
+    );
+  } else {
+    unmount = mountTools(server, { definition, call }, options.upstream);
+  }
   return {
     tool,
+    definition,
+    call,
     extractor,
     offloader,
     async close() {
-      tool.remove();
+      tool?.remove();
+      unmount?.();
       await extractor.close();
     },
   };

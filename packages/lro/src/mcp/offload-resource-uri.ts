@@ -3,7 +3,35 @@ import { basename } from "node:path";
 /** URI scheme prefix under which live offload files are exposed as MCP resources. */
 export const OFFLOAD_RESOURCE_PREFIX = "atlatl://offload/";
 
+/** MIME type of offload files. */
+export const OFFLOAD_MIME_TYPE = "application/x-ndjson";
+
+/** Prefix of the `_meta` keys the MCP helpers add (`atlatl/engine`, `atlatl/next_uri`). */
+export const OFFLOAD_META_PREFIX = "atlatl/";
+
+/** Names an embedder may choose for what the MCP helpers expose (defaults: atlatl's). */
+export interface McpNames {
+  /** Resource URI prefix of offload files (default `atlatl://offload/`). */
+  resourcePrefix: string;
+  /** Prefix of `_meta` keys (default `atlatl/`). */
+  metaPrefix: string;
+}
+
+/** atlatl's names. */
+export const DEFAULT_MCP_NAMES: Readonly<McpNames> = {
+  resourcePrefix: OFFLOAD_RESOURCE_PREFIX,
+  metaPrefix: OFFLOAD_META_PREFIX,
+};
+
+/** The names in effect: `names` over the defaults. */
+export function mcpNames(names: Partial<McpNames> | undefined): McpNames {
+  return { ...DEFAULT_MCP_NAMES, ...names };
+}
+
 /** The resource URI naming an offload file (by its file name). */
-export function offloadResourceUri(filePath: string): string {
-  return `${OFFLOAD_RESOURCE_PREFIX}${encodeURIComponent(basename(filePath))}`;
+export function offloadResourceUri(
+  filePath: string,
+  prefix: string = OFFLOAD_RESOURCE_PREFIX,
+): string {
+  return `${prefix}${encodeURIComponent(basename(filePath))}`;
 }

@@ -13,8 +13,9 @@
  * New and expired files notify `list_changed`, once the client is initialized.
  */
 
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { RegisteredResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import {
   ErrorCode,
   type ListResourcesResult,
@@ -27,8 +28,13 @@ import type { LroEvents } from "../events/events.js";
 import { openOffloadFile } from "../extract/confine.js";
 import { type LoadedOffload, OffloadFileCache } from "../extract/offload-reader.js";
 import { listOffloadFiles } from "../sweep/sweep.js";
-import { OFFLOAD_RESOURCE_PREFIX, offloadResourceUri } from "./offload-resource-uri.js";
-import { OFFLOAD_MIME_TYPE } from "./with-offload.js";
+import { mountResources, type ResourcesUpstream } from "./low-level.js";
+import {
+  type McpNames,
+  mcpNames,
+  OFFLOAD_MIME_TYPE,
+  offloadResourceUri,
+} from "./offload-resource-uri.js";
 
 /** Name of the resource template. */
 export const OFFLOAD_RESOURCE_TEMPLATE_NAME = "offload-file";
@@ -36,7 +42,8 @@ export const OFFLOAD_RESOURCE_TEMPLATE_NAME = "offload-file";
 /** Options of {@link registerOffloadResources}. */
 export interface RegisterOffloadResourcesOptions {
   /** Where the files are and how long they live. */
-  config: Pick<OffloadConfig, "outputDir" | "ttlSeconds">;
+  config: Pick<OffloadConfig, "outputDir" | "ttlSeconds"> &
+    Partial<Pick<OffloadConfig, "filePrefix">>;
   /** Largest page returned by one read, in bytes (default 1 MiB). */
   pageBytes?: number;
   /** Largest file served at all (default 256 MiB). */
@@ -47,11 +54,20 @@ export interface RegisterOffloadResourcesOptions {
   events?: LroEvents;
   /** Clock, epoch ms. */
   now?: () => number;
+  /** Resource URI and `_meta` key prefixes (default atlatl's). */
+  names?: Partial<McpNames>;
+  /**
+   * Low-level `Server` only: the resources the server already serves. Its
+   * `resources/list`, `resources/templates/list` and `resources/read` handlers
+   * are replaced by ones that serve them and the offload files.
+   */
+  upstream?: ResourcesUpstream;
 }
 
 /** What {@link registerOffloadResources} returns. */
 export interface OffloadResourcesRegistration {
-  template: RegisteredResourceTemplate;
+  /** The registered template (on an `McpServer`; undefined on a low-level `Server`). */
+  template: RegisteredResourceTemplate | undefined;
   /** Remove the template and stop listening to events. */
   close(): void;
 }
@@ -91,9 +107,12 @@ function parseCount(value: string | null, name: string): number | undefined {
 }
 
 /** Name, offset and limit of an `atlatl://offload/...` URI. */
-function parseOffloadUri(uri: URL): { name: string; offset: number; limit: number | undefined } {
+function parseOffloadUri(
+  uri: URL,
+  prefix: string,
+): { name: string; offset: number; limit: number | undefined } {
   const text = uri.toString();
-  if (!text.startsWith(OFFLOAD_RESOURCE_PREFIX)) throw invalid(`not an offload resource: ${text}`);
+  if (!text.startsWith(prefix)) throw invalid(`not an offload resource: ${text}`);
   let name: string;
   try {
     name = decodeURIComponent(uri.pathname.replace(/^\//, ""));
@@ -112,9 +131,8 @@ function parseOffloadUri(uri: URL): { name: string; offset: number; limit: numbe
  * connection starts uninitialized again. Registered after the handshake, the
  * client counts as initialized.
  */
-function trackInitialized(server: McpServer): () => boolean {
-  const low = server.server;
-  let initialized = server.isConnected() && low.getClientVersion() !== undefined;
+function trackInitialized(low: Server): () => boolean {
+  let initialized = low.transport !== undefined && low.getClientVersion() !== undefined;
   const onInitialized = low.oninitialized;
   low.oninitialized = () => {
     initialized = true;
@@ -134,20 +152,27 @@ function trackInitialized(server: McpServer): () => boolean {
  * `lro_extract`.
  */
 export function registerOffloadResources(
-  server: McpServer,
+  server: McpServer | Server,
   options: RegisterOffloadResourcesOptions,
 ): OffloadResourcesRegistration {
   const { config } = options;
+  const names = mcpNames(options.names);
+  const prefix = names.resourcePrefix;
+  const meta = names.metaPrefix;
   const pageBytes = Math.max(1, options.pageBytes ?? 1 << 20);
   const maxFileBytes = options.maxFileBytes ?? 256 * 1024 * 1024;
   const cache = options.cache ?? new OffloadFileCache();
   const now = options.now ?? Date.now;
 
   const list = async (): Promise<ListResourcesResult> => {
-    const files = await listOffloadFiles(config.outputDir, { ttlSeconds: config.ttlSeconds, now });
+    const files = await listOffloadFiles(config.outputDir, {
+      ttlSeconds: config.ttlSeconds,
+      now,
+      filePrefix: config.filePrefix,
+    });
     return {
       resources: files.map((f) => ({
-        uri: offloadResourceUri(f.path),
+        uri: offloadResourceUri(f.path, prefix),
         name: f.name,
         title: `Offloaded ${f.operation} result`,
         mimeType: OFFLOAD_MIME_TYPE,
@@ -161,13 +186,15 @@ export function registerOffloadResources(
   };
 
   const read = async (uri: URL): Promise<ReadResourceResult> => {
-    const { name, offset, limit } = parseOffloadUri(uri);
+    const { name, offset, limit } = parseOffloadUri(uri, prefix);
     let file: LoadedOffload;
     try {
       const opened = await openOffloadFile(name, {
         outputDir: config.outputDir,
         ttlSeconds: config.ttlSeconds,
         now,
+        filePrefix: config.filePrefix,
+        resourcePrefix: prefix,
       });
       try {
         file = await cache.load(opened, maxFileBytes);
@@ -209,40 +236,65 @@ export function registerOffloadResources(
       text += file.body.subarray(from, to).toString("utf8");
     }
     const returned = line - offset;
-    const meta: Record<string, unknown> = {
-      "atlatl/total_lines": totalLines,
-      "atlatl/offset": offset,
-      "atlatl/lines": returned,
+    const pageMeta: Record<string, unknown> = {
+      [`${meta}total_lines`]: totalLines,
+      [`${meta}offset`]: offset,
+      [`${meta}lines`]: returned,
     };
     if (line < totalLines) {
       // The next page, of the same size when one was asked for.
-      const next = new URL(offloadResourceUri(file.path));
+      const next = new URL(offloadResourceUri(file.path, prefix));
       next.searchParams.set("offset", String(line));
       if (limit !== undefined) next.searchParams.set("limit", String(limit));
-      meta["atlatl/next_uri"] = next.toString();
+      pageMeta[`${meta}next_uri`] = next.toString();
     }
-    return { contents: [{ uri: uri.toString(), mimeType: OFFLOAD_MIME_TYPE, text, _meta: meta }] };
+    return {
+      contents: [{ uri: uri.toString(), mimeType: OFFLOAD_MIME_TYPE, text, _meta: pageMeta }],
+    };
   };
 
-  const template = server.registerResource(
-    OFFLOAD_RESOURCE_TEMPLATE_NAME,
-    new ResourceTemplate(`${OFFLOAD_RESOURCE_PREFIX}{name}`, { list }),
-    {
-      title: "Offloaded result files",
-      description:
-        "Large tool results written to JSONL while they live. Line 1 is the header; read pages with ?offset=N&limit=M (skip N lines, read M); a partial read's _meta has atlatl/next_uri.",
-      mimeType: OFFLOAD_MIME_TYPE,
-    },
-    (uri) => read(uri),
-  );
+  const title = "Offloaded result files";
+  const description = `Large tool results written to JSONL while they live. Line 1 is the header; read pages with ?offset=N&limit=M (skip N lines, read M); a partial read's _meta has ${meta}next_uri.`;
+  let template: RegisteredResourceTemplate | undefined;
+  let unmount: (() => void) | undefined;
+  if (server instanceof McpServer) {
+    template = server.registerResource(
+      OFFLOAD_RESOURCE_TEMPLATE_NAME,
+      new ResourceTemplate(`${prefix}{name}`, { list }),
+      { title, description, mimeType: OFFLOAD_MIME_TYPE },
+      (uri) => read(uri),
+    );
+  } else {
+    unmount = mountResources(
+      server,
+      {
+        list: async () => (await list()).resources,
+        template: {
+          name: OFFLOAD_RESOURCE_TEMPLATE_NAME,
+          uriTemplate: `${prefix}{name}`,
+          title,
+          description,
+          mimeType: OFFLOAD_MIME_TYPE,
+        },
+        owns: (uri) => uri.startsWith(prefix),
+        read,
+      },
+      options.upstream,
+    );
+  }
 
   const unsubscribe: (() => void)[] = [];
   if (options.events) {
-    const initialized = trackInitialized(server);
+    const connected = () =>
+      server instanceof McpServer ? server.isConnected() : server.transport !== undefined;
+    const initialized = trackInitialized(server instanceof McpServer ? server.server : server);
     // Before the client's `initialized` a server may send it no notifications;
     // a change then is not lost: the client lists resources once initialized.
     const notify = () => {
-      if (server.isConnected() && initialized()) server.sendResourceListChanged();
+      // Fire and forget: a closed transport must not become an unhandled rejection.
+      if (connected() && initialized()) {
+        Promise.resolve(server.sendResourceListChanged()).catch(() => {});
+      }
     };
     unsubscribe.push(options.events.on("OffloadCreated", notify));
     unsubscribe.push(options.events.on("OffloadFileExpired", notify));
@@ -251,7 +303,8 @@ export function registerOffloadResources(
     template,
     close() {
       for (const u of unsubscribe) u();
-      template.remove();
+      template?.remove();
+      unmount?.();
     },
   };
 }

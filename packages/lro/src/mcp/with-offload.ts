@@ -10,15 +10,30 @@ import { basename } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Offloader, OffloadRecordsResult } from "../offload/offloader.js";
 import { reserveFor } from "../offload/truncate.js";
+import type { AnyProfile } from "../profiles/profile.js";
+import { type BuiltinProfileName, profileByName } from "../profiles/registry.js";
 import type { DetailLevel } from "../types.js";
-import { offloadResourceUri } from "./offload-resource-uri.js";
+import { type OffloadCallResultOptions, offloadCallToolResult } from "./offload-call-result.js";
+import {
+  type McpNames,
+  mcpNames,
+  OFFLOAD_MIME_TYPE,
+  offloadResourceUri,
+} from "./offload-resource-uri.js";
 
 /** What a wrapped handler returns instead of a `CallToolResult` to have LRO applied. */
 export interface OffloadableRecords {
   /** `recall`, `search`, `inject`, `list`, or a producer's own. */
   operation: string;
   query?: string | null;
-  detail: DetailLevel;
+  /** Detail level of memory records (other profiles ignore it). */
+  detail?: DetailLevel | undefined;
+  /**
+   * What the records are: `"memory"` (default: MIF memories, the specification's
+   * descriptor), `"records"` (any objects: inferred schema, recipes on their
+   * fields), `"sections"`, or a {@link Profile} object of your own.
+   */
+  profile?: BuiltinProfileName | AnyProfile | undefined;
   /** The complete (for `inject`: pre-budget) result set. */
   records: readonly object[];
   /** Hit scores aligned with `records`, when the operation has them. */
@@ -39,12 +54,21 @@ export type OffloadHandlerResult = CallToolResult | OffloadableRecords;
 /** Options of {@link withOffload}. */
 export interface WithOffloadOptions {
   offloader: Offloader;
+  /** Profile of results that name none (default `"memory"`). */
+  profile?: BuiltinProfileName | AnyProfile;
   /** Add a `resource_link` to the offloaded file (`atlatl://offload/{name}`). */
   resourceLinks?: boolean;
+  /** Resource URI prefix of those links (default atlatl's). */
+  names?: Partial<McpNames>;
+  /**
+   * Also offload `CallToolResult`s a handler returns when they are too large
+   * (see `offloadCallToolResult`): `true`, or the options (e.g. the
+   * `operation` naming the files, default `result`). Default: passed through.
+   */
+  callResults?: boolean | Partial<Omit<OffloadCallResultOptions, "resourceLinks" | "names">>;
 }
 
-/** MIME type of offload files. */
-export const OFFLOAD_MIME_TYPE = "application/x-ndjson";
+export { OFFLOAD_MIME_TYPE } from "./offload-resource-uri.js";
 
 /** True when a handler's result asks for LRO (has `records`, is not a `CallToolResult`). */
 export function isOffloadableRecords(value: unknown): value is OffloadableRecords {
@@ -70,11 +94,21 @@ function truncateText(s: string, tokens: number): string {
   return s.slice(0, cut > 0 ? cut : max);
 }
 
+/** The profile a result asks for: a profile object, or a built-in one by name. */
+export function resolveProfile(
+  profile: BuiltinProfileName | AnyProfile | undefined,
+): AnyProfile | undefined {
+  if (profile === undefined || typeof profile === "object") return profile;
+  const found = profileByName(profile);
+  if (!found) throw new TypeError(`unknown LRO profile ${JSON.stringify(profile)}`);
+  return found;
+}
+
 /** Turn an offload decision into the tool result. */
 export function offloadOutcomeToResult(
-  outcome: OffloadRecordsResult,
+  outcome: OffloadRecordsResult<unknown>,
   result: OffloadableRecords,
-  options: Pick<WithOffloadOptions, "resourceLinks"> & { thresholdTokens: number },
+  options: Pick<WithOffloadOptions, "resourceLinks" | "names"> & { thresholdTokens: number },
 ): CallToolResult {
   switch (outcome.kind) {
     case "inline": {
@@ -87,7 +121,7 @@ export function offloadOutcomeToResult(
       if (options.resourceLinks) {
         out.content.push({
           type: "resource_link",
-          uri: offloadResourceUri(outcome.file.path),
+          uri: offloadResourceUri(outcome.file.path, mcpNames(options.names).resourcePrefix),
           name: basename(outcome.file.path),
           mimeType: OFFLOAD_MIME_TYPE,
           description: `Offloaded ${outcome.file.header.operation} result (${outcome.file.header.count} records, JSONL; line 1 is the header)`,
@@ -126,16 +160,28 @@ export function withOffload(options: WithOffloadOptions): OffloadMiddleware {
   ) =>
     async (...args: A): Promise<CallToolResult> => {
       const result = await next(...args);
-      if (!isOffloadableRecords(result)) return result;
-      const outcome = await offloader.offloadRecords({
+      if (!isOffloadableRecords(result)) {
+        const call = options.callResults;
+        if (!call) return result;
+        return offloadCallToolResult(offloader, result, {
+          operation: "result",
+          ...(call === true ? {} : call),
+          resourceLinks: options.resourceLinks ?? false,
+          ...(options.names ? { names: options.names } : {}),
+        });
+      }
+      const profile = resolveProfile(result.profile ?? options.profile);
+      const outcome = await offloader.offloadRecords<unknown>({
         operation: result.operation,
         query: result.query ?? null,
         detail: result.detail,
         records: result.records,
         scores: result.scores,
+        ...(profile ? { profile } : {}),
       });
       return offloadOutcomeToResult(outcome, result, {
         resourceLinks: options.resourceLinks ?? false,
+        names: options.names,
         thresholdTokens: offloader.config.thresholdTokens,
       });
     };

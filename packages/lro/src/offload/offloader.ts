@@ -11,6 +11,8 @@ import { LroEvents } from "../events/events.js";
 import { offloadIdFactory } from "../materialize/file-name.js";
 import { nodeOffloadFs, type OffloadFs } from "../materialize/offload-fs.js";
 import { type Sweeper, type SweeperOptions, startSweeper } from "../sweep/sweep.js";
+import type { OffloadResponse } from "../types.js";
+import { attachmentExtension, writeAttachment } from "./attachments.js";
 import type { OffloadContext } from "./context.js";
 import { offloadRecords } from "./records.js";
 import { offloadSections } from "./sections.js";
@@ -82,7 +84,9 @@ export class Offloader {
    * Throws only if a record cannot be serialized as JSON (the result could not
    * have been returned inline either).
    */
-  offloadRecords(input: OffloadRecordsInput): Promise<OffloadRecordsResult> {
+  offloadRecords<D = OffloadResponse>(
+    input: OffloadRecordsInput<D>,
+  ): Promise<OffloadRecordsResult<D>> {
     return offloadRecords(this.context(), input);
   }
 
@@ -95,6 +99,29 @@ export class Offloader {
     return offloadSections(this.context(), input);
   }
 
+  /**
+   * Write binary content (an image, audio, a blob) to an attachment file of
+   * its own, `{prefix}-{operation}-{ulid}.{ext}` (0600, swept after the TTL).
+   * Throws `WriteFailedError`.
+   */
+  writeAttachment(input: {
+    operation: string;
+    data: Uint8Array;
+    mimeType?: string | undefined;
+  }): Promise<{ path: string; bytes: number }> {
+    return writeAttachment(this.context(), {
+      operation: input.operation,
+      createdAt: this.now(),
+      data: input.data,
+      extension: attachmentExtension(input.mimeType),
+    });
+  }
+
+  /** Delete files this offloader wrote (e.g. attachments of a result that failed); never throws. */
+  async removeFiles(paths: readonly string[]): Promise<void> {
+    for (const p of paths) await this.fs.unlink(p).catch(() => {});
+  }
+
   /** Start the custodial sweeper on this offloader's directory, TTL, clock and events. */
   startSweeper(options: Partial<SweeperOptions> = {}): Sweeper {
     return startSweeper({
@@ -103,6 +130,7 @@ export class Offloader {
       now: this.now,
       events: this.events,
       fs: this.fs,
+      filePrefix: this.config.filePrefix,
       ...options,
     });
   }

@@ -1,6 +1,8 @@
 /**
- * The memory profile's pipeline. Each record is projected and serialized once;
- * the same line is measured and, if the result is offloaded, written.
+ * The single-file pipeline of every profile (memory by default). Each record is
+ * projected by the profile and serialized once; the same line is measured and,
+ * if the result is offloaded, written; the profile's accumulator sees it on the
+ * way and its `describe` builds the descriptor.
  *
  * Lines are kept in memory up to {@link STREAM_AFTER_CHARS}. A result that is
  * both over the threshold and larger than that is streamed to disk as it is
@@ -9,8 +11,6 @@
  * at the start of the file, padded with trailing spaces, which JSON ignores.
  * Smaller results are written in one go with an exact header.
  */
-import { buildMemoryDescriptor, RecordStatsAccumulator } from "../descriptor/memory-descriptor.js";
-import { projectRecord } from "../descriptor/project.js";
 import { LroError } from "../errors.js";
 import { LineMeter, utf8Length } from "../estimate/estimate.js";
 import {
@@ -19,13 +19,9 @@ import {
   openJsonlWriter,
   writeJsonlFile,
 } from "../materialize/write-jsonl.js";
-import {
-  DETAIL_LEVELS,
-  type DetailLevel,
-  MIF_SCHEMA_VERSION,
-  type OffloadedFile,
-  type OffloadHeader,
-} from "../types.js";
+import { memoryProfile } from "../profiles/memory/memory-profile.js";
+import type { Profile } from "../profiles/profile.js";
+import type { OffloadedFile, OffloadHeader, OffloadResponse } from "../types.js";
 import {
   asLroError,
   emitCreated,
@@ -41,8 +37,9 @@ import type { OffloadRecordsInput, OffloadRecordsResult } from "./types.js";
 export const STREAM_AFTER_CHARS = 8 * 1024 * 1024;
 
 function headerOf(
-  input: OffloadRecordsInput,
-  detail: DetailLevel,
+  input: OffloadRecordsInput<unknown>,
+  profile: Profile<unknown, unknown>,
+  detail: string,
   count: number,
   createdAt: number,
   tokens: number,
@@ -52,24 +49,32 @@ function headerOf(
     operation: input.operation,
     query: input.query ?? null,
     count,
-    schema_version: MIF_SCHEMA_VERSION,
+    schema_version: profile.schemaVersion,
     timestamp: new Date(createdAt).toISOString(),
     estimated_tokens: tokens,
     detail,
+    ...profile.headerFields(),
   };
 }
 
-/** Run the memory profile: inline, offloaded, or truncated on a write failure. */
-export async function offloadRecords(
+/** Run a profile on records: inline, offloaded, or truncated on a write failure. */
+export async function offloadRecords<D = OffloadResponse>(
   ctx: OffloadContext,
-  input: OffloadRecordsInput,
-): Promise<OffloadRecordsResult> {
+  input: OffloadRecordsInput<D>,
+): Promise<OffloadRecordsResult<D>> {
   const { config } = ctx;
-  const detail: DetailLevel = DETAIL_LEVELS.includes(input.detail) ? input.detail : "full";
+  const profile = (input.profile ?? memoryProfile) as Profile<D, unknown>;
+  const detail = profile.normalizeDetail(input.detail);
   const project = input.project ?? true;
   const source = input.records;
   const count = source.length;
-  const stats = new RecordStatsAccumulator();
+  const stats = profile.accumulate(detail);
+  /** Offloaded when the estimate is above this (forced: always; disabled: never). */
+  const offloadAbove = input.force
+    ? -1
+    : config.enabled
+      ? (input.thresholdTokens ?? config.thresholdTokens)
+      : Number.POSITIVE_INFINITY;
   const meter = new LineMeter();
   /** Lines kept in memory (all of them, or the first ones when streaming), and their records. */
   const lines: string[] = [];
@@ -87,10 +92,11 @@ export async function offloadRecords(
     id = ctx.nextId(createdAt);
     await ensureOutputDir(ctx.fs, config.outputDir);
     // The widest header this result can have: estimated_tokens at its largest.
-    const widest = headerOf(input, detail, count, createdAt, Number.MAX_SAFE_INTEGER);
+    const widest = headerOf(input, profile, detail, count, createdAt, Number.MAX_SAFE_INTEGER);
     const w = await openJsonlWriter({
       fs: ctx.fs,
       dir: config.outputDir,
+      prefix: config.filePrefix,
       operation: input.operation,
       id,
       reserveHeaderBytes: utf8Length(JSON.stringify(widest)),
@@ -111,7 +117,7 @@ export async function offloadRecords(
   try {
     for (let i = 0; i < count; i++) {
       const record = project
-        ? projectRecord(source[i] as object, detail)
+        ? (profile.project(source[i] as object, detail) as Record<string, unknown>)
         : (source[i] as Record<string, unknown>);
       stats.add(record);
       const line = serializeLine(record);
@@ -133,11 +139,7 @@ export async function offloadRecords(
       lineBytes.push(bytes);
       records.push(record);
       keptChars += line.length + 1;
-      if (
-        keptChars > STREAM_AFTER_CHARS &&
-        config.enabled &&
-        meter.tokens > config.thresholdTokens
-      ) {
+      if (keptChars > STREAM_AFTER_CHARS && meter.tokens > offloadAbove) {
         try {
           writer = await startStreaming();
         } catch (err) {
@@ -153,7 +155,7 @@ export async function offloadRecords(
   }
 
   const tokens = meter.tokens;
-  if (!failure && !writer && (!config.enabled || tokens <= config.thresholdTokens)) {
+  if (!failure && !writer && tokens <= offloadAbove) {
     return { kind: "inline", estimatedTokens: tokens, lines };
   }
 
@@ -172,9 +174,10 @@ export async function offloadRecords(
         const done = await writeJsonlFile({
           fs: ctx.fs,
           dir: config.outputDir,
+          prefix: config.filePrefix,
           operation: input.operation,
           id,
-          headerLine: JSON.stringify(headerOf(input, detail, count, createdAt, tokens)),
+          headerLine: JSON.stringify(headerOf(input, profile, detail, count, createdAt, tokens)),
           lines,
           linesBytes,
           chunkChars: 1 << 20,
@@ -182,13 +185,13 @@ export async function offloadRecords(
         });
         file = {
           path: done.path,
-          header: headerOf(input, detail, count, createdAt, tokens),
+          header: headerOf(input, profile, detail, count, createdAt, tokens),
           ttlSeconds: config.ttlSeconds,
           createdAt,
           bytes: done.bytes,
         };
       } else {
-        const header = headerOf(input, detail, count, createdAt, tokens);
+        const header = headerOf(input, profile, detail, count, createdAt, tokens);
         const done = await w.finish(JSON.stringify(header));
         file = {
           path: done.path,
@@ -206,9 +209,10 @@ export async function offloadRecords(
 
   if (file && !failure) {
     try {
-      const response = buildMemoryDescriptor({
+      const response = profile.describe({
         filePath: file.path,
         operation: input.operation,
+        query: input.query ?? null,
         detail,
         count,
         estimatedTokens: tokens,

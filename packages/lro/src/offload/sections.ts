@@ -1,13 +1,20 @@
 /**
- * The generic (multi-section) profile: each section's items become one JSONL
- * file (header line first), described by the Python library's descriptor shape.
- * Estimated over all sections together; all files or none.
+ * The sections profile's pipeline: each section's values become one JSONL
+ * file (header line first), described by the Python library's descriptor
+ * shape. Estimated over all sections together; all files or none. Files are
+ * written by the engine's one materializer (`writeLinesFile`).
  */
-import { buildGenericDescriptor, type DescribedSection } from "../descriptor/generic-descriptor.js";
 import { inferLineSchema } from "../descriptor/infer-schema.js";
 import { estimateLines, type LinesEstimate } from "../estimate/estimate.js";
-import { ensureOutputDir, writeJsonlFile } from "../materialize/write-jsonl.js";
-import type { OffloadedFile } from "../types.js";
+import {
+  buildGenericDescriptor,
+  type DescribedSection,
+} from "../profiles/sections/sections-descriptor.js";
+import {
+  SECTIONS_PROFILE,
+  SECTIONS_SCHEMA_VERSION,
+} from "../profiles/sections/sections-profile.js";
+import type { OffloadedFile, OffloadHeader } from "../types.js";
 import {
   asLroError,
   emitCreated,
@@ -17,61 +24,80 @@ import {
   serializeLine,
 } from "./context.js";
 import { linesThatFit, reserveFor, truncationWarning } from "./truncate.js";
-import type { OffloadSectionsInput, OffloadSectionsResult } from "./types.js";
+import type { OffloadSection, OffloadSectionsInput, OffloadSectionsResult } from "./types.js";
+import { writeLinesFile } from "./write-lines.js";
 
-/** Run the generic profile: inline, offloaded (one file per section), or truncated. */
+/** Values of a section used to infer its line schema when only its lines were given. */
+const SCHEMA_SAMPLE = 200;
+
+function linesOf(section: OffloadSection): readonly string[] {
+  return section.lines ?? (section.items ?? []).map(serializeLine);
+}
+
+function schemaOf(section: OffloadSection, lines: readonly string[]) {
+  if (section.items) return inferLineSchema(section.items);
+  return inferLineSchema(lines.slice(0, SCHEMA_SAMPLE).map((l) => JSON.parse(l) as unknown));
+}
+
+function headerOf(
+  input: OffloadSectionsInput,
+  section: OffloadSection,
+  count: number,
+  createdAt: number,
+  tokens: number,
+): OffloadHeader {
+  const lineProfile = section.lineProfile;
+  const header = {
+    type: "lro_header" as const,
+    operation: input.operation,
+    query: input.query ?? null,
+    count,
+    schema_version: lineProfile?.schemaVersion ?? SECTIONS_SCHEMA_VERSION,
+    timestamp: new Date(createdAt).toISOString(),
+    estimated_tokens: tokens,
+    detail: input.detail ?? "raw",
+    ...(lineProfile ? lineProfile.headerFields() : { profile: SECTIONS_PROFILE }),
+    section: section.key,
+  };
+  return header;
+}
+
+/** Run the sections profile: inline, offloaded (one file per section), or truncated. */
 export async function offloadSections(
   ctx: OffloadContext,
   input: OffloadSectionsInput,
 ): Promise<OffloadSectionsResult> {
-  const sectionLines = input.sections.map((s) => s.items.map(serializeLine));
+  const sectionLines = input.sections.map(linesOf);
   const estimates: LinesEstimate[] = [];
-  for (const lines of sectionLines) estimates.push(await estimateLines(lines));
-  const tokens = estimates.reduce((sum, e) => sum + e.tokens, 0);
+  if (input.estimatedTokens === undefined) {
+    for (const lines of sectionLines) estimates.push(await estimateLines(lines));
+  }
+  const tokens = input.estimatedTokens ?? estimates.reduce((sum, e) => sum + e.tokens, 0);
   const offload = input.force || (ctx.config.enabled && tokens > ctx.config.thresholdTokens);
-  if (!offload) return { kind: "inline", estimatedTokens: tokens, lines: sectionLines };
+  if (!offload) {
+    return { kind: "inline", estimatedTokens: tokens, lines: sectionLines.map((l) => [...l]) };
+  }
 
   const createdAt = ctx.now();
-  const detail = input.detail ?? "raw";
   const files: OffloadedFile[] = [];
   const count = sectionLines.reduce((n, l) => n + l.length, 0);
   try {
-    await ensureOutputDir(ctx.fs, ctx.config.outputDir);
     const described: DescribedSection[] = [];
     for (const [i, section] of input.sections.entries()) {
-      const lines = sectionLines[i] as string[];
-      const header = {
-        type: "lro_header" as const,
+      const lines = sectionLines[i] as readonly string[];
+      const sectionTokens = estimates[i]?.tokens ?? (input.sections.length === 1 ? tokens : 0);
+      const file = await writeLinesFile(ctx, {
         operation: input.operation,
-        query: input.query ?? null,
-        count: lines.length,
-        schema_version: "generic",
-        timestamp: new Date(createdAt).toISOString(),
-        estimated_tokens: (estimates[i] as LinesEstimate).tokens,
-        detail,
-        section: section.key,
-      };
-      const written = await writeJsonlFile({
-        fs: ctx.fs,
-        dir: ctx.config.outputDir,
-        operation: input.operation,
-        id: ctx.nextId(createdAt),
-        headerLine: JSON.stringify(header),
-        lines,
-        onTempOpened: ctx.onTempOpened,
-      });
-      files.push({
-        path: written.path,
-        header,
-        ttlSeconds: ctx.config.ttlSeconds,
         createdAt,
-        bytes: written.bytes,
+        header: headerOf(input, section, lines.length, createdAt, sectionTokens),
+        lines,
       });
+      files.push(file);
       described.push({
         key: section.key,
-        filePath: written.path,
+        filePath: file.path,
         count: lines.length,
-        lineSchema: inferLineSchema(section.items),
+        lineSchema: schemaOf(section, lines),
         description: section.description,
         summary: section.summary,
         recipes: section.recipes,
@@ -93,10 +119,12 @@ export async function offloadSections(
     );
     let budget = ctx.config.thresholdTokens - reserveFor(warning0);
     const sections = input.sections.map((s, i) => {
-      const lines = sectionLines[i] as string[];
-      const fit = linesThatFit(lines, estimates[i] as LinesEstimate, budget);
+      const lines = sectionLines[i] as readonly string[];
+      const estimate = estimates[i] ?? { tokenized: new Map<number, number>() };
+      const fit = linesThatFit(lines, estimate, budget);
       budget -= fit.tokens;
-      return { key: s.key, items: s.items.slice(0, fit.count), total: lines.length };
+      const items = s.items ?? lines.map((l) => JSON.parse(l) as unknown);
+      return { key: s.key, items: items.slice(0, fit.count), total: lines.length };
     });
     const keptTotal = sections.reduce((n, s) => n + s.items.length, 0);
     return {

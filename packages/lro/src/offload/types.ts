@@ -1,5 +1,6 @@
 /** Inputs and outcomes of the `Offloader`'s two profiles. */
 import type { LroError } from "../errors.js";
+import type { Profile } from "../profiles/profile.js";
 import type {
   DetailLevel,
   GenericOffloadResponse,
@@ -7,18 +8,25 @@ import type {
   OffloadResponse,
 } from "../types.js";
 
-/** A memory result set to consider for offloading. */
-export interface OffloadRecordsInput {
+/** A result set to consider for offloading (memory records unless `profile` says otherwise). */
+export interface OffloadRecordsInput<D = OffloadResponse> {
   /** `recall`, `search`, `inject`, `list` (or a producer's own name). */
   operation: string;
   query?: string | null;
-  detail: DetailLevel;
-  /** Memory records; projected to `detail` unless `project` is false. */
+  /** Detail level (memory: light, medium, full; other profiles normalize or ignore it). */
+  detail?: DetailLevel | (string & {}) | undefined;
+  /** What the records are and how they are described (default: the memory profile). */
+  profile?: Profile<D, unknown>;
+  /** The records; projected to `detail` by the profile unless `project` is false. */
   records: readonly object[];
   /** Scores of the hits, aligned with `records`, when the operation has them. */
   scores?: readonly number[] | undefined;
   /** Project records to `detail` (default true; idempotent on projected records). */
   project?: boolean;
+  /** Offload regardless of `enabled` and the threshold (the caller has decided). */
+  force?: boolean;
+  /** A threshold of this result's own (e.g. a per-tool policy), instead of the config's. */
+  thresholdTokens?: number;
 }
 
 /** The result stays inline; `lines` are the serialized records (reuse them). */
@@ -28,11 +36,11 @@ export interface InlineOutcome {
   lines: string[];
 }
 
-/** The result was written; `response` replaces it. */
-export interface OffloadedOutcome {
+/** The result was written; `response` (the profile's descriptor) replaces it. */
+export interface OffloadedOutcome<D = OffloadResponse> {
   kind: "offloaded";
   estimatedTokens: number;
-  response: OffloadResponse;
+  response: D;
   file: OffloadedFile;
 }
 
@@ -51,13 +59,24 @@ export interface TruncatedOutcome {
 }
 
 /** Outcome of `Offloader.offloadRecords`. */
-export type OffloadRecordsResult = InlineOutcome | OffloadedOutcome | TruncatedOutcome;
+export type OffloadRecordsResult<D = OffloadResponse> =
+  | InlineOutcome
+  | OffloadedOutcome<D>
+  | TruncatedOutcome;
 
-/** One section of a generic result: its items become the file's lines. */
+/** One section of a generic result: its items (or ready lines) become the file's lines. */
 export interface OffloadSection {
   /** Key in the descriptor's maps (e.g. `results`). */
   key: string;
-  items: readonly unknown[];
+  /** The values, one per line. */
+  items?: readonly unknown[];
+  /** Or the lines already serialized as JSON (one value each); `items` then only feed the schema. */
+  lines?: readonly string[];
+  /**
+   * When the lines are records of another profile (e.g. memory records an
+   * extraction selected): the header names that profile, so its recipes apply.
+   */
+  lineProfile?: Profile<unknown, unknown>;
   /** Schema description (default: header-then-data note). */
   description?: string;
   /** Summary (default `{count}`). */
@@ -78,6 +97,8 @@ export interface OffloadSectionsInput {
   detail?: string;
   /** Offload regardless of `enabled` and the threshold (the caller has decided). */
   force?: boolean;
+  /** Estimated tokens of all sections, when the caller measured them (skips estimation). */
+  estimatedTokens?: number;
 }
 
 /** Outcome of `Offloader.offloadSections`. */

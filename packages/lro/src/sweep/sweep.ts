@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import type { LroEvents } from "../events/events.js";
-import { parseOffloadFileName } from "../materialize/file-name.js";
+import { offloadFileNaming, type ParsedOffloadFileName } from "../materialize/file-name.js";
 import { nodeOffloadFs, type OffloadFs, type OffloadStat } from "../materialize/offload-fs.js";
 import { couldBeOurTemp, HEAD_BYTES, ownedSingleFile, startsWithOurHeader } from "./ownership.js";
 
@@ -37,6 +37,8 @@ export interface ListOffloadFilesOptions {
   /** Also list files past their TTL the sweeper has not deleted yet. */
   includeExpired?: boolean;
   fs?: OffloadFs;
+  /** First word of the file names (default `atlatl`). */
+  filePrefix?: string | undefined;
 }
 
 const myUid = typeof process.getuid === "function" ? process.getuid() : undefined;
@@ -45,7 +47,7 @@ function ours(stat: OffloadStat): boolean {
   return stat.isFile() && (myUid === undefined || stat.uid === myUid);
 }
 
-type ParsedName = NonNullable<ReturnType<typeof parseOffloadFileName>>;
+type ParsedName = ParsedOffloadFileName;
 
 /**
  * The entries of `dir` whose names are ours and that `wanted` accepts (checked
@@ -56,6 +58,7 @@ async function* scanOffloadDir(
   fs: OffloadFs,
   dir: string,
   wanted: (parsed: ParsedName) => boolean,
+  prefix: string | undefined,
 ): AsyncGenerator<{ name: string; path: string; parsed: ParsedName; stat: OffloadStat }> {
   let names: string[];
   try {
@@ -63,8 +66,9 @@ async function* scanOffloadDir(
   } catch {
     return;
   }
+  const naming = offloadFileNaming(prefix);
   for (const name of names) {
-    const parsed = parseOffloadFileName(name);
+    const parsed = naming.parse(name);
     if (!parsed || !wanted(parsed)) continue;
     const path = join(dir, name);
     let stat: OffloadStat;
@@ -89,9 +93,16 @@ export async function listOffloadFiles(
   const now = (options.now ?? Date.now)();
   const ttlMs = options.ttlSeconds * 1000;
   const live = (p: ParsedName) =>
-    !p.temporary && (options.includeExpired === true || p.createdAt + ttlMs > now);
+    !p.temporary &&
+    p.attachment !== true &&
+    (options.includeExpired === true || p.createdAt + ttlMs > now);
   const out: OffloadFileInfo[] = [];
-  for await (const { name, path, parsed, stat } of scanOffloadDir(fs, dir, live)) {
+  for await (const { name, path, parsed, stat } of scanOffloadDir(
+    fs,
+    dir,
+    live,
+    options.filePrefix,
+  )) {
     const expiresAt = parsed.createdAt + ttlMs;
     out.push({
       path,
@@ -114,6 +125,8 @@ export interface SweepOptions {
   /** Temporary files older than this are orphans (default 15 minutes). */
   orphanGraceSeconds?: number;
   fs?: OffloadFs;
+  /** First word of the file names (default `atlatl`). */
+  filePrefix?: string | undefined;
 }
 
 /** What one sweep did. */
@@ -154,8 +167,9 @@ export async function sweepOffloadDir(options: SweepOptions): Promise<SweepResul
   } catch {
     // A missing or unreadable directory has nothing of ours to delete.
   }
+  const naming = offloadFileNaming(options.filePrefix);
   for (const name of names) {
-    const parsed = parseOffloadFileName(name);
+    const parsed = naming.parse(name);
     if (!parsed) {
       result.foreign++;
       continue;
@@ -180,7 +194,7 @@ export async function sweepOffloadDir(options: SweepOptions): Promise<SweepResul
       result.kept++;
       continue;
     }
-    const verdict = await judge(fs, path, stat, parsed.temporary);
+    const verdict = await judge(fs, path, stat, parsed);
     if (verdict === "gone") continue;
     if (verdict === "foreign") {
       result.foreign++;
@@ -227,7 +241,7 @@ async function judge(
   fs: OffloadFs,
   path: string,
   stat: OffloadStat,
-  temporary: boolean,
+  parsed: ParsedName,
 ): Promise<"ours" | "foreign" | "gone"> {
   let opened: { stat: OffloadStat; head: Uint8Array };
   try {
@@ -237,7 +251,10 @@ async function judge(
   }
   const same = opened.stat.ino === stat.ino && opened.stat.dev === stat.dev;
   if (!same || !ownedSingleFile(opened.stat)) return "foreign";
-  const ours = temporary ? couldBeOurTemp(opened.head) : startsWithOurHeader(opened.head);
+  // An attachment (an image or other binary a descriptor names) has no header
+  // line to prove it ours: name, owner, single link and the handle check carry it.
+  if (parsed.attachment === true) return "ours";
+  const ours = parsed.temporary ? couldBeOurTemp(opened.head) : startsWithOurHeader(opened.head);
   return ours ? "ours" : "foreign";
 }
 

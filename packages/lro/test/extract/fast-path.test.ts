@@ -10,7 +10,8 @@ import { JqEngine } from "../../src/extract/jq-engine.js";
 import { jqCompare, tsvField } from "../../src/extract/jq-values.js";
 import { literalMatcher } from "../../src/extract/literal-match.js";
 import { parseFastRecords } from "../../src/extract/offload-reader.js";
-import { memoryRecipes, type RecipeSpec } from "../../src/recipes/memory-recipes.js";
+import { memoryRecipes } from "../../src/profiles/memory/memory-recipes.js";
+import type { RecipeSpec } from "../../src/recipes/recipe-spec.js";
 import { DETAIL_LEVELS } from "../../src/types.js";
 import { makeMemories, projectMemory, rng } from "./memory-fixtures.js";
 

@@ -8,15 +8,15 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { recipeParamsFromStats, recordStats } from "../../src/descriptor/memory-descriptor.js";
 import { LroEvents } from "../../src/events/events.js";
 import { Offloader } from "../../src/offload/offloader.js";
+import { recipeParamsFromStats, recordStats } from "../../src/profiles/memory/memory-descriptor.js";
 import {
   DEFAULT_RECIPE_PARAMS,
   memoryRecipes,
   type RecipeParamName,
   renderRecipeCommand,
-} from "../../src/recipes/memory-recipes.js";
+} from "../../src/profiles/memory/memory-recipes.js";
 import { DETAIL_LEVELS, type DetailLevel, type OffloadResponse } from "../../src/types.js";
 import { type ExtractHarness, parseJsonLines, startHarness } from "./harness.js";
 import { makeMemories } from "./memory-fixtures.js";

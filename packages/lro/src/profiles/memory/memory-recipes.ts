@@ -1,28 +1,15 @@
-import type { DetailLevel } from "../types.js";
-import { shellQuote, shellWord } from "./shell-quote.js";
+/**
+ * The memory profile's standard library: exactly the specification's ten
+ * recipes, 9 and 10 adapted to the detail level.
+ */
+import { inlineJqParams, type RecipeSpec, renderJqCommand } from "../../recipes/recipe-spec.js";
+import type { DetailLevel } from "../../types.js";
 
 /** Names of the values a parameterized recipe takes (jq variables `$name`). */
 export type RecipeParamName = "namespace" | "keyword" | "memory_type" | "tag" | "pattern";
 
-/**
- * One recipe of the standard library, as data: the jq program refers to its
- * parameters as jq variables (`$namespace`), so `lro_extract` can pass them with
- * `--arg` semantics and never splice text; the shell command inlines them as
- * JSON string literals.
- */
-export interface RecipeSpec {
-  /** 1 to 10. */
-  number: number;
-  description: string;
-  /** jq program run on each record line (or on the array of them when `slurp`). */
-  filter: string;
-  /** `jq -s`: the filter sees one array of every record. */
-  slurp: boolean;
-  /** `jq -r`: strings are printed raw. */
-  raw: boolean;
-  /** The jq variables the filter uses. */
-  params: readonly RecipeParamName[];
-}
+/** A memory recipe: its parameters are the memory profile's names. */
+export type MemoryRecipeSpec = RecipeSpec<RecipeParamName>;
 
 /** The specification's example values, used when nothing better is known. */
 export const DEFAULT_RECIPE_PARAMS: Readonly<Record<RecipeParamName, string>> = {
@@ -33,7 +20,7 @@ export const DEFAULT_RECIPE_PARAMS: Readonly<Record<RecipeParamName, string>> = 
   pattern: "pattern",
 };
 
-const universal: readonly RecipeSpec[] = [
+const universal: readonly MemoryRecipeSpec[] = [
   {
     number: 1,
     description: "List titles with namespaces",
@@ -100,7 +87,7 @@ const universal: readonly RecipeSpec[] = [
   },
 ];
 
-const contentSearch: RecipeSpec = {
+const contentSearch: MemoryRecipeSpec = {
   number: 10,
   description: "Full-text search in content",
   filter: 'select(.content | test($pattern; "i"))',
@@ -110,7 +97,7 @@ const contentSearch: RecipeSpec = {
 };
 
 /** Recipes 9 and 10 follow the specification's table for each detail level. */
-const adaptive: Readonly<Record<DetailLevel, readonly [RecipeSpec, RecipeSpec]>> = {
+const adaptive: Readonly<Record<DetailLevel, readonly [MemoryRecipeSpec, MemoryRecipeSpec]>> = {
   light: [
     {
       number: 9,
@@ -154,12 +141,15 @@ const adaptive: Readonly<Record<DetailLevel, readonly [RecipeSpec, RecipeSpec]>>
 };
 
 /** Exactly the ten recipes of the standard library at `detail`, numbered 1 to 10. */
-export function memoryRecipes(detail: DetailLevel): readonly RecipeSpec[] {
+export function memoryRecipes(detail: DetailLevel): readonly MemoryRecipeSpec[] {
   return [...universal, ...adaptive[detail]];
 }
 
 /** One recipe by number (1 to 10) at `detail`, or undefined. */
-export function memoryRecipe(detail: DetailLevel, recipeNumber: number): RecipeSpec | undefined {
+export function memoryRecipe(
+  detail: DetailLevel,
+  recipeNumber: number,
+): MemoryRecipeSpec | undefined {
   return memoryRecipes(detail).find((r) => r.number === recipeNumber);
 }
 
@@ -168,15 +158,10 @@ export function memoryRecipe(detail: DetailLevel, recipeNumber: number): RecipeS
  * a shell user. Values come from `values`, else {@link DEFAULT_RECIPE_PARAMS}.
  */
 export function inlineRecipeParams(
-  spec: RecipeSpec,
+  spec: MemoryRecipeSpec,
   values: Partial<Record<RecipeParamName, string>> = {},
 ): string {
-  let filter = spec.filter;
-  for (const name of spec.params) {
-    const value = values[name] ?? DEFAULT_RECIPE_PARAMS[name];
-    filter = filter.replaceAll(new RegExp(`\\$${name}\\b`, "g"), () => JSON.stringify(value));
-  }
-  return filter;
+  return inlineJqParams(spec, withDefaults(spec, values));
 }
 
 /**
@@ -185,10 +170,18 @@ export function inlineRecipeParams(
  * (the path quoted when it has any character a shell would interpret).
  */
 export function renderRecipeCommand(
-  spec: RecipeSpec,
+  spec: MemoryRecipeSpec,
   filePath: string,
   values: Partial<Record<RecipeParamName, string>> = {},
 ): string {
-  const flags = `${spec.raw ? " -r" : ""}${spec.slurp ? " -s" : ""}`;
-  return `tail -n +2 ${shellWord(filePath)} | jq${flags} ${shellQuote(inlineRecipeParams(spec, values))}`;
+  return renderJqCommand(spec, filePath, withDefaults(spec, values));
+}
+
+function withDefaults(
+  spec: MemoryRecipeSpec,
+  values: Partial<Record<RecipeParamName, string>>,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of spec.params) out[name] = values[name] ?? DEFAULT_RECIPE_PARAMS[name];
+  return out;
 }

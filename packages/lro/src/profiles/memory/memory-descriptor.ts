@@ -2,13 +2,10 @@
  * The memory profile's descriptor: the specification's `OffloadResponse` with
  * summary, line schema, exactly ten ready-to-run recipes and guidance.
  */
-import {
-  memoryRecipes,
-  type RecipeParamName,
-  renderRecipeCommand,
-} from "../recipes/memory-recipes.js";
-import type { DetailLevel, JqRecipe, OffloadResponse, OffloadSummary } from "../types.js";
+
+import type { DetailLevel, JqRecipe, OffloadResponse, OffloadSummary } from "../../types.js";
 import { nativeGuidance, shellGuidance } from "./guidance.js";
+import { memoryRecipes, type RecipeParamName, renderRecipeCommand } from "./memory-recipes.js";
 import { memoryLineSchema } from "./memory-schema.js";
 
 /** Frequencies the descriptor needs, gathered in one pass over the records. */

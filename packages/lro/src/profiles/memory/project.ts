@@ -3,7 +3,7 @@
  * exactly the fields its level promises (and the line schema and recipes 9-10
  * stay true). Idempotent: an already projected record projects to itself.
  */
-import type { DetailLevel } from "../types.js";
+import type { DetailLevel } from "../../types.js";
 
 /** Fields of a `light` record line, in line order. */
 export const LIGHT_FIELDS = [

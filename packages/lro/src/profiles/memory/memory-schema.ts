@@ -11,7 +11,7 @@
  * typing those fields as well cost 51 more tokens at full detail (111 against
  * 60), and a fully typed schema ~250; the descriptor's budget is 700.
  */
-import type { DetailLevel, JsonSchema } from "../types.js";
+import type { DetailLevel, JsonSchema } from "../../types.js";
 import { LIGHT_FIELDS, MEDIUM_EXTRA_FIELDS } from "./project.js";
 
 /** Fields of a `full` line beyond `light`, in the record's order. */

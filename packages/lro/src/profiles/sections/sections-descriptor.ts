@@ -3,8 +3,8 @@
  * `offload_if_needed` response: for results of arbitrary tools (proxy, large
  * extractions) whose lines are not memory records.
  */
-import { shellQuote } from "../recipes/shell-quote.js";
-import type { GenericOffloadResponse, JsonSchema } from "../types.js";
+import { shellQuote } from "../../recipes/shell-quote.js";
+import type { GenericOffloadResponse, JsonSchema } from "../../types.js";
 
 /** Default description of a section file's layout. */
 export const GENERIC_SCHEMA_DESCRIPTION = "Line 1 is header metadata. Lines 2+ are data objects.";

@@ -3,7 +3,7 @@
  * and the native one (the `lro_extract` tool). Advisory, never imperative, so a
  * client without shell or extraction tool can skip it without an error.
  */
-import type { DetailLevel } from "../types.js";
+import type { DetailLevel } from "../../types.js";
 
 /** What the guidance templates fill in. */
 export interface GuidanceInput {
@@ -42,6 +42,16 @@ const customFilter: Record<DetailLevel, string> = {
   full: "select(.provenance.confidence > 0.8)",
 };
 
+/**
+ * Recipes 9 and 10 named by what they do at `detail` (the specification's
+ * table), where its template says only "detail-adaptive".
+ */
+const adaptiveNames: Record<DetailLevel, string> = {
+  light: "9=list unique namespaces, 10=count by memory_type.",
+  medium: "9=sort by confidence desc, 10=search content.",
+  full: "9=sort by confidence desc (.provenance.confidence), 10=search content.",
+};
+
 /** The specification's native-extraction template (`lro_extract` examples). */
 export function nativeGuidance(g: GuidanceInput): string {
   const file = `file_path=${JSON.stringify(g.path)}`;
@@ -58,6 +68,6 @@ export function nativeGuidance(g: GuidanceInput): string {
     "",
     "Available recipes: 1=titles+namespaces, 2=filter namespace, 3=search titles,",
     "4=IDs+titles, 5=filter type, 6=count by namespace, 7=filter tag, 8=sort by date,",
-    "9=detail-adaptive, 10=detail-adaptive.",
+    adaptiveNames[g.detail],
   ].join("\n");
 }

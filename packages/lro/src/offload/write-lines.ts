@@ -1,0 +1,46 @@
+/**
+ * Writes serialized lines as one offload file through the engine's own
+ * materializer, ULID source, clock and file system (the context), so every
+ * file of every profile, derived extraction files included, is named, made
+ * private and renamed into place the same way.
+ */
+import { ensureOutputDir, writeJsonlFile } from "../materialize/write-jsonl.js";
+import type { OffloadedFile, OffloadHeader } from "../types.js";
+import type { OffloadContext } from "./context.js";
+
+/** Inputs of {@link writeLinesFile}. */
+export interface WriteLinesInput {
+  operation: string;
+  /** Creation time (epoch ms): shared by the files of one result. */
+  createdAt: number;
+  header: OffloadHeader;
+  lines: readonly string[];
+  /** Total UTF-8 bytes of the lines (with their newlines) when already measured. */
+  linesBytes?: number;
+}
+
+/** Write header + lines under a fresh name in the configured directory. */
+export async function writeLinesFile(
+  ctx: OffloadContext,
+  input: WriteLinesInput,
+): Promise<OffloadedFile> {
+  await ensureOutputDir(ctx.fs, ctx.config.outputDir);
+  const written = await writeJsonlFile({
+    fs: ctx.fs,
+    dir: ctx.config.outputDir,
+    operation: input.operation,
+    id: ctx.nextId(input.createdAt),
+    headerLine: JSON.stringify(input.header),
+    lines: input.lines,
+    ...(input.linesBytes !== undefined ? { linesBytes: input.linesBytes } : {}),
+    ...(ctx.config.filePrefix !== undefined ? { prefix: ctx.config.filePrefix } : {}),
+    onTempOpened: ctx.onTempOpened,
+  });
+  return {
+    path: written.path,
+    header: input.header,
+    ttlSeconds: ctx.config.ttlSeconds,
+    createdAt: input.createdAt,
+    bytes: written.bytes,
+  };
+}

@@ -1,0 +1,160 @@
+/**
+ * The records profile: any array of objects (orders, issues, rows, files),
+ * written as they are, described by the specification's descriptor shape
+ * (`summary`, `file_path`, `line_schema`, numbered `jq_recipes`, `guidance`)
+ * with a schema inferred from every record and recipes built from the fields
+ * actually present. Its headers say `"profile":"records"`.
+ */
+import { LroError } from "../../errors.js";
+import { type RecipeSpec, renderJqCommand } from "../../recipes/recipe-spec.js";
+import type { JqRecipe, JsonSchema } from "../../types.js";
+import type { DescribeInput, Profile } from "../profile.js";
+import { type RecordsStats, RecordsStatsAccumulator, rankedValues } from "./field-stats.js";
+import { jqPath, recipeFields, recordsRecipeParams, recordsRecipes } from "./records-recipes.js";
+
+/** Name of the records profile (the header's `profile`). */
+export const RECORDS_PROFILE = "records";
+
+/** Header `schema_version` of records files. */
+export const RECORDS_SCHEMA_VERSION = "records/1";
+
+/** Summary of a records descriptor. */
+export interface RecordsSummary {
+  count: number;
+  estimated_tokens: number;
+  operation: string;
+  /** The field names of the records, in first-seen order. */
+  fields: string[];
+  /** The most frequent values of the low-cardinality field the recipes group by. */
+  top_values?: Record<string, string[]>;
+  /** `[min, max]` of the numeric field the recipes sort or sum by. */
+  range?: Record<string, [number, number]>;
+  /** `[min, max]` of the hits' scores, when the operation has them. */
+  score_range?: [number, number];
+}
+
+/** The descriptor of an offloaded records result. */
+export interface RecordsOffloadResponse {
+  offloaded: true;
+  summary: RecordsSummary;
+  file_path: string;
+  line_schema: JsonSchema;
+  jq_recipes: JqRecipe[];
+  guidance: string;
+}
+
+function summaryOf(input: DescribeInput<RecordsStats>): RecordsSummary {
+  const f = recipeFields(input.stats);
+  const summary: RecordsSummary = {
+    count: input.count,
+    estimated_tokens: input.estimatedTokens,
+    operation: input.operation,
+    fields: input.stats.fields.map((x) => x.name),
+  };
+  if (f.group) summary.top_values = { [f.group.name]: rankedValues(f.group).slice(0, 5) };
+  if (f.number && Number.isFinite(f.number.min)) {
+    summary.range = { [f.number.name]: [f.number.min, f.number.max] };
+  }
+  const scores = input.scores?.filter((s) => typeof s === "number" && Number.isFinite(s));
+  if (scores && scores.length > 0) summary.score_range = [Math.min(...scores), Math.max(...scores)];
+  return summary;
+}
+
+function recipeNames(recipes: readonly { number: number; description: string }[]): string {
+  return recipes.map((r) => `${r.number}=${r.description}`).join(", ");
+}
+
+/** A custom jq filter on a real field of these records, for the native guidance. */
+function customFilter(stats: RecordsStats): string {
+  const f = recipeFields(stats);
+  if (f.number && Number.isFinite(f.number.max)) {
+    return `select(${jqPath(f.number.name)} >= ${Math.floor((f.number.min + f.number.max) / 2)})`;
+  }
+  const top = f.group ? rankedValues(f.group)[0] : undefined;
+  if (f.group && top !== undefined)
+    return `select(${jqPath(f.group.name)} != ${JSON.stringify(top)})`;
+  return "keys";
+}
+
+/** Guidance of the records profile (shell or native). */
+export function recordsGuidance(input: DescribeInput<RecordsStats>): string {
+  const specs = recordsRecipes(input.stats);
+  const params = recordsRecipeParams(recipeFields(input.stats));
+  const head = `Results offloaded to JSONL (${input.count} records, ~${input.estimatedTokens} tokens saved).`;
+  const fields = `Fields: ${input.stats.fields.map((x) => x.name).join(", ") || "(none)"}`;
+  if (!input.nativeExtraction) {
+    return [
+      head,
+      `File: ${input.filePath}`,
+      fields,
+      "",
+      `Use the jq recipes above to extract specific data: ${recipeNames(specs)}.`,
+      "",
+      "Read the file directly only if you need the complete dataset.",
+      "The header line (line 1) contains metadata; records start at line 2.",
+    ].join("\n");
+  }
+  const file = `file_path=${JSON.stringify(input.filePath)}`;
+  const examples = specs
+    .filter((s) => s.params.length > 0)
+    .slice(0, 2)
+    .map((s) => {
+      const p = Object.fromEntries(s.params.map((n) => [n, params[n] ?? n]));
+      return `- ${s.description}: lro_extract(${file}, recipe=${s.number}, params=${JSON.stringify(p)})`;
+    });
+  return [
+    head,
+    fields,
+    "",
+    "Use the `lro_extract` tool to query this result set. Examples:",
+    `- Browse: lro_extract(${file}, recipe=1)`,
+    ...examples,
+    `- Custom filter: lro_extract(${file}, query=${JSON.stringify(customFilter(input.stats))})`,
+    "",
+    `Available recipes: ${recipeNames(specs)}.`,
+  ].join("\n");
+}
+
+/** Recipes derived from a file's parsed records (the extractor caches those per file version). */
+const recipesOfFile = new WeakMap<readonly object[], RecipeSpec[]>();
+
+/** The records profile. */
+export const recordsProfile: Profile<RecordsOffloadResponse, RecordsStats> = {
+  name: RECORDS_PROFILE,
+  schemaVersion: RECORDS_SCHEMA_VERSION,
+  normalizeDetail: () => "full",
+  project: (record) => record,
+  accumulate: () => new RecordsStatsAccumulator(),
+  headerFields: () => ({ profile: RECORDS_PROFILE }),
+  describe(input) {
+    const specs = recordsRecipes(input.stats);
+    const params = recordsRecipeParams(recipeFields(input.stats));
+    return {
+      offloaded: true,
+      summary: summaryOf(input),
+      file_path: input.filePath,
+      line_schema: input.stats.lineSchema,
+      jq_recipes: specs.map((s) => ({
+        description: s.description,
+        command: renderJqCommand(s, input.filePath, params),
+      })),
+      guidance: recordsGuidance(input),
+    };
+  },
+  recipe(_header, number, records) {
+    const parsed = records();
+    let specs = recipesOfFile.get(parsed);
+    if (!specs) {
+      const acc = new RecordsStatsAccumulator();
+      for (const r of parsed) acc.add(r);
+      specs = recordsRecipes(acc.result());
+      recipesOfFile.set(parsed, specs);
+    }
+    const spec = specs[number - 1];
+    if (spec) return spec;
+    return new LroError(
+      "BAD_ARGUMENTS",
+      `this records file has recipes 1 to ${specs.length} (got ${number}); see the descriptor's jq_recipes, or pass a jq query`,
+    );
+  },
+};

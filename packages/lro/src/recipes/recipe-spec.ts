@@ -1,0 +1,55 @@
+/**
+ * A numbered extraction recipe as data, whatever the profile: the jq program
+ * refers to its parameters as jq variables (`$namespace`, `$value`), so
+ * `lro_extract` passes them with `--arg` semantics and never splices text; the
+ * shell command inlines them as JSON string literals.
+ */
+import { shellQuote, shellWord } from "./shell-quote.js";
+
+/** One recipe of a profile. */
+export interface RecipeSpec<P extends string = string> {
+  /** 1-based number, as the descriptor lists it and `lro_extract` takes it. */
+  number: number;
+  description: string;
+  /** jq program run on each record line (or on the array of them when `slurp`). */
+  filter: string;
+  /** `jq -s`: the filter sees one array of every record. */
+  slurp: boolean;
+  /** `jq -r`: strings are printed raw. */
+  raw: boolean;
+  /** The jq variables the filter uses. */
+  params: readonly P[];
+  /** An example value per parameter, shown in error messages and guidance. */
+  examples?: Readonly<Partial<Record<P, string>>>;
+}
+
+/**
+ * The jq program with every parameter written in as a JSON string literal, for
+ * a shell user: `values[name]`, else the spec's example, else the name itself.
+ */
+export function inlineJqParams(
+  spec: RecipeSpec,
+  values: Readonly<Partial<Record<string, string>>> = {},
+): string {
+  let filter = spec.filter;
+  for (const name of spec.params) {
+    const examples = spec.examples as Readonly<Record<string, string | undefined>> | undefined;
+    const value = values[name] ?? examples?.[name] ?? name;
+    filter = filter.replaceAll(new RegExp(`\\$${name}\\b`, "g"), () => JSON.stringify(value));
+  }
+  return filter;
+}
+
+/**
+ * The shell command of a recipe against `filePath`:
+ * `tail -n +2 <path> | jq [-r] [-s] '<filter>'`, every word safe for POSIX sh
+ * (the path quoted when it has any character a shell would interpret).
+ */
+export function renderJqCommand(
+  spec: RecipeSpec,
+  filePath: string,
+  values: Readonly<Partial<Record<string, string>>> = {},
+): string {
+  const flags = `${spec.raw ? " -r" : ""}${spec.slurp ? " -s" : ""}`;
+  return `tail -n +2 ${shellWord(filePath)} | jq${flags} ${shellQuote(inlineJqParams(spec, values))}`;
+}

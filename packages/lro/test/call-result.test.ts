@@ -1,0 +1,221 @@
+/**
+ * Any CallToolResult through LRO: small ones untouched, errors never
+ * offloaded, JSON arrays of objects as records (records profile, recipes in
+ * bash + jq), other content as sections with text lines and attachment files;
+ * every file reassembles to what the result held.
+ */
+import { readFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  type GenericOffloadResponse,
+  type RecordsOffloadResponse,
+  sectionsProfile,
+} from "../src/index.js";
+import { offloadCallToolResult } from "../src/mcp.js";
+import { LroExtractor, Offloader, offloaderReoffload, sweepOffloadDir } from "../src/node.js";
+import { bash, parseJsonStream, recordingEvents, tempDir } from "./fixtures/helpers.js";
+
+let cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.reverse()) await c();
+  cleanups = [];
+});
+
+function setup(threshold = 200) {
+  const t = tempDir("lro-call-");
+  cleanups.push(t.cleanup);
+  const { events, seen } = recordingEvents();
+  const offloader = new Offloader({
+    config: {
+      enabled: true,
+      thresholdTokens: threshold,
+      ttlSeconds: 3600,
+      outputDir: join(t.dir, "out"),
+    },
+    events,
+  });
+  const extractor = new LroExtractor({
+    config: offloader.config,
+    reoffload: offloaderReoffload(offloader),
+  });
+  cleanups.push(() => extractor.close());
+  return { offloader, extractor, seen, dir: join(t.dir, "out") };
+}
+
+const textOf = (r: CallToolResult) => {
+  const b = r.content[0];
+  return b?.type === "text" ? b.text : "";
+};
+
+const rows = Array.from({ length: 120 }, (_, i) => ({
+  name: `file-${i}.txt`,
+  kind: i % 4 === 0 ? "directory" : "file",
+  size: i * 100,
+}));
+
+describe("offloadCallToolResult", () => {
+  it("returns small results untouched and never offloads isError results", async () => {
+    const { offloader, dir } = setup();
+    const small: CallToolResult = { content: [{ type: "text", text: "hello" }], _meta: { x: 1 } };
+    expect(await offloadCallToolResult(offloader, small, { operation: "t" })).toBe(small);
+    const error: CallToolResult = {
+      isError: true,
+      content: [{ type: "text", text: "boom ".repeat(5000) }],
+    };
+    expect(await offloadCallToolResult(offloader, error, { operation: "t" })).toBe(error);
+    expect(() => readFileSync(dir)).toThrow();
+  });
+
+  it("offloads a JSON text array of objects as records with recipes that run in bash + jq", async () => {
+    const { offloader, extractor } = setup();
+    const result: CallToolResult = { content: [{ type: "text", text: JSON.stringify(rows) }] };
+    const out = await offloadCallToolResult(offloader, result, { operation: "list_dir" });
+    const d = JSON.parse(textOf(out)) as RecordsOffloadResponse;
+    expect(d.offloaded).toBe(true);
+    expect(d.summary).toMatchObject({ count: 120, fields: ["name", "kind", "size"] });
+    expect(basename(d.file_path).startsWith("atlatl-list_dir-")).toBe(true);
+    const lines = readFileSync(d.file_path, "utf8").trimEnd().split("\n");
+    expect(JSON.parse(lines[0] as string)).toMatchObject({ profile: "records", count: 120 });
+    // Reassembled, the file is exactly what the result held.
+    expect(lines.slice(1).map((l) => JSON.parse(l))).toEqual(rows);
+    const byKind = d.jq_recipes.find((r) => r.description === "Count by kind");
+    expect(byKind).toBeDefined();
+    const run = bash(byKind?.command as string);
+    expect(run.code, run.stderr).toBe(0);
+    expect(parseJsonStream(run.stdout)).toEqual([
+      [
+        { kind: "directory", count: 30 },
+        { kind: "file", count: 90 },
+      ],
+    ]);
+    const n = d.jq_recipes.findIndex((r) => r.description === "Count by kind") + 1;
+    const native = await extractor.extract({ file_path: d.file_path, recipe: n });
+    expect(native.ok && native.text).toBe(
+      '[{"kind":"directory","count":30},{"kind":"file","count":90}]\n',
+    );
+  });
+
+  it("takes records from structuredContent under one key, other keys inline", async () => {
+    const { offloader } = setup();
+    const structured = { total: 120, entries: rows };
+    const result: CallToolResult = {
+      content: [{ type: "text", text: JSON.stringify(structured) }],
+      structuredContent: structured,
+      _meta: { trace: "abc" },
+    };
+    const out = await offloadCallToolResult(offloader, result, { operation: "list_dir" });
+    expect(out._meta).toEqual({ trace: "abc" });
+    const d = JSON.parse(textOf(out)) as RecordsOffloadResponse & {
+      total: number;
+      records_key: string;
+    };
+    expect(d.total).toBe(120);
+    expect(d.records_key).toBe("entries");
+    const lines = readFileSync(d.file_path, "utf8").trimEnd().split("\n");
+    expect(lines.slice(1).map((l) => JSON.parse(l))).toEqual(rows);
+  });
+
+  it("offloads long text and an image as sections: text lines reassemble, the image gets its own file", async () => {
+    const { offloader, extractor, dir } = setup();
+    const text = Array.from(
+      { length: 400 },
+      (_, i) => `line ${i + 1}: ${i % 50 === 0 ? "ERROR disk" : "ok"}`,
+    ).join("\n");
+    const png = Buffer.from("89504e470d0a1a0a0000000d49484452", "hex");
+    const result: CallToolResult = {
+      content: [
+        { type: "text", text },
+        { type: "image", data: png.toString("base64"), mimeType: "image/png" },
+        { type: "text", text: "tail\n" },
+      ],
+    };
+    const out = await offloadCallToolResult(offloader, result, {
+      operation: "long",
+      resourceLinks: true,
+    });
+    const d = JSON.parse(textOf(out)) as GenericOffloadResponse;
+    expect(Object.keys(d.files)).toEqual(["text", "images"]);
+    const textLines = readFileSync(d.files.text as string, "utf8")
+      .trimEnd()
+      .split("\n");
+    expect(JSON.parse(textLines[0] as string)).toMatchObject({
+      profile: "sections",
+      section: "text",
+    });
+    const records = textLines
+      .slice(1)
+      .map((l) => JSON.parse(l) as { block: number; line: number; text: string });
+    const block = (n: number) =>
+      records
+        .filter((r) => r.block === n)
+        .map((r) => r.text)
+        .join("\n");
+    expect(block(0)).toBe(text);
+    expect(block(2)).toBe("tail\n");
+    const image = JSON.parse(
+      readFileSync(d.files.images as string, "utf8")
+        .trimEnd()
+        .split("\n")[1] as string,
+    );
+    expect(image).toMatchObject({
+      block: 1,
+      type: "image",
+      mimeType: "image/png",
+      bytes: png.length,
+    });
+    expect(basename(image.file)).toMatch(/^atlatl-long-[0-9A-Z]{26}\.png$/);
+    expect(readFileSync(image.file)).toEqual(png);
+    expect(out.content.filter((c) => c.type === "resource_link")).toHaveLength(2);
+
+    // The text recipes run in bash + jq; full_text gives the blocks back.
+    const full = bash(d.jq_recipes.full_text as string);
+    expect(full.stdout).toBe(`${text}\ntail\n\n`);
+    const hits = bash(d.jq_recipes.search_text as string);
+    expect(parseJsonStream(hits.stdout)).toHaveLength(8);
+    // lro_extract: no numbered recipes on section files, jq queries work.
+    const byNumber = await extractor.extract({ file_path: d.files.text as string, recipe: 1 });
+    expect(byNumber.ok).toBe(false);
+    if (!byNumber.ok)
+      expect(byNumber.error.message).toMatch(/sections file, which has no numbered recipes/);
+    const q = await extractor.extract({
+      file_path: d.files.text as string,
+      query: 'select(.text | test("ERROR")) | .line',
+    });
+    expect(q.ok && q.text).toBe("1\n51\n101\n151\n201\n251\n301\n351\n");
+
+    // The attachment is swept with the files after the TTL.
+    const swept = await sweepOffloadDir({ dir, ttlSeconds: 1, now: () => Date.now() + 5000 });
+    expect(swept.expired.map((p) => basename(p)).sort()).toContain(basename(image.file));
+  });
+
+  it("runs the sections profile through the one records pipeline: one section, header names it", async () => {
+    const { offloader, extractor } = setup(10);
+    const values = Array.from({ length: 30 }, (_, i) => (i % 2 ? { n: i } : `text ${i}`));
+    const r = await offloader.offloadRecords({
+      operation: "values",
+      profile: sectionsProfile,
+      records: values as object[],
+    });
+    if (r.kind !== "offloaded") throw new Error(`expected offload, got ${r.kind}`);
+    const path = r.response.files.results as string;
+    expect(r.response.summary).toEqual({ results: { count: 30 } });
+    expect(r.response.schemas.results?.line_schema).toEqual({
+      type: ["string", "object"],
+      properties: { n: { type: "integer" } },
+    });
+    const lines = readFileSync(path, "utf8").trimEnd().split("\n");
+    expect(JSON.parse(lines[0] as string)).toMatchObject({
+      schema_version: "generic",
+      detail: "raw",
+      profile: "sections",
+      section: "results",
+    });
+    expect(lines.slice(1).map((l) => JSON.parse(l))).toEqual(values);
+    const count = bash(r.response.jq_recipes.count_results as string);
+    expect(count.stdout.trim()).toBe("30");
+    const q2 = await extractor.extract({ file_path: path, query: ".n? // empty", limit: 2 });
+    expect(q2.ok && q2.text).toBe("1\n3\n");
+  });
+});
