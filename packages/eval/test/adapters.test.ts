@@ -172,7 +172,9 @@ describe("OpenAI-compatible adapter (openai SDK with a base URL)", () => {
     expect(s?.turns).toBe(4);
     expect(server.requests).toHaveLength(5);
     expect(server.requests[0]?.headers.authorization).toBe("Bearer test-openai-key");
-    expect((server.requests[1]?.body.messages as { role: string }[])[0]?.role).toBe("system");
+    expect((server.requests[1]?.body.messages as { role: string }[] | undefined)?.[0]?.role).toBe(
+      "system",
+    );
     expect(s?.total_tokens).toBe(3 * 120 + 1005);
     // 600 of the last prompt's tokens were cached: billed at the cached rate.
     const expected = ((300 + 400) * 0.25 + (60 + 5) * 2 + 600 * 0.025) / 1e6;

@@ -126,3 +126,44 @@ describe("scripted agents through the real tools", () => {
     }
   });
 });
+
+describe("report on the scripted run", () => {
+  it("writes Tables 1 and 3-11 with Wilson CIs, SVG charts and one self-contained HTML file", async () => {
+    const { writeReport } = await import("../src/report/report.js");
+    const files = await writeReport(out);
+    const md = await readFile(files.markdown, "utf8");
+    for (const t of [
+      "Table 1.",
+      "Table 3.",
+      "Table 4.",
+      "Table 5.",
+      "Table 6.",
+      "Table 7.",
+      "Table 6g.",
+      "Table 8.",
+      "Table 9.",
+      "Table 10.",
+      "Table 11.",
+    ]) {
+      expect(md).toContain(`**${t}`);
+    }
+    expect(md).toContain("HARNESS TEST");
+    // One task per cell, all correct: 100 % with the Wilson interval of 1/1.
+    expect(md).toContain("| LRO | 100.0 [20.7–100.0] |");
+    expect(md).toMatch(/\| C4 Bare Pointer \| 100\.0 \[/);
+    // Table 1: the paper's own figures sit beside ours.
+    expect(md).toContain("(88.7%)");
+    expect(md).toContain("(49.0%)");
+    const html = await readFile(files.html, "utf8");
+    expect(html.startsWith("<!doctype html>")).toBe(true);
+    expect(html).not.toMatch(/<(script|link|img)\b|src=|href=/);
+    expect((html.match(/<svg /g) ?? []).length).toBe(files.charts.length);
+    expect(files.charts.length).toBeGreaterThanOrEqual(10);
+    for (const c of files.charts) {
+      const svg = await readFile(c, "utf8");
+      expect(svg.startsWith("<svg xmlns=")).toBe(true);
+      expect(svg.trimEnd().endsWith("</svg>")).toBe(true);
+      expect((svg.match(/<rect /g) ?? []).length).toBeGreaterThan(3);
+    }
+  });
+});
