@@ -23,8 +23,12 @@ afterAll(async () => {
 function capture() {
   stdout = [];
   stderr = [];
-  vi.spyOn(process.stdout, "write").mockImplementation((s) => (stdout.push(String(s)), true));
-  vi.spyOn(process.stderr, "write").mockImplementation((s) => (stderr.push(String(s)), true));
+  const into = (sink: string[]) => (s: unknown) => {
+    sink.push(String(s));
+    return true;
+  };
+  vi.spyOn(process.stdout, "write").mockImplementation(into(stdout));
+  vi.spyOn(process.stderr, "write").mockImplementation(into(stderr));
 }
 
 describe("atlatl-eval CLI", () => {
