@@ -194,3 +194,24 @@ describe("OpenAI-compatible adapter (openai SDK with a base URL)", () => {
     expect(s?.cost_usd).toBe(0);
   });
 });
+
+describe("concurrency limit", () => {
+  it("never has more samples in flight than --concurrency", async () => {
+    server.maxInFlight = 0;
+    const answer = { ...openaiReply({ content: "ANSWER: 8" }, undefined, "stop"), delayMs: 60 };
+    server.script("/v1/chat/completions", [answer, answer, answer, answer, answer, answer]);
+    const r = await runGrid({
+      model: createModel("openai:gpt-5-mini", { baseURL: `${server.url}/v1` }),
+      conditions: condition ? [condition] : [],
+      scales: [50],
+      tasks: 6,
+      out: join(out, "concurrency"),
+      sandbox,
+      prices: DEFAULT_PRICES,
+      concurrency: 2,
+    });
+    expect(r.scores).toHaveLength(6);
+    expect(r.scores.every((s) => s.correct === 1)).toBe(true);
+    expect(server.maxInFlight).toBe(2);
+  });
+});
