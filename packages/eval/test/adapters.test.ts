@@ -215,3 +215,28 @@ describe("concurrency limit", () => {
     expect(server.maxInFlight).toBe(2);
   });
 });
+
+describe("fatal API errors", () => {
+  it("a 401 stops the run with a clear error instead of recording every sample as failed", async () => {
+    const denied = {
+      status: 401,
+      body: {
+        type: "error",
+        error: { type: "authentication_error", message: "invalid x-api-key" },
+      },
+    };
+    server.script("/v1/messages", [denied, denied, denied, denied]);
+    await expect(
+      runGrid({
+        model: createModel("anthropic:claude-haiku-4-5", { baseURL: server.url }),
+        conditions: condition ? [condition] : [],
+        scales: [50],
+        tasks: 3,
+        out: join(out, "fatal"),
+        sandbox,
+        prices: DEFAULT_PRICES,
+        concurrency: 1,
+      }),
+    ).rejects.toThrow(/stopped after 0 samples.*401/);
+  });
+});

@@ -74,18 +74,27 @@ export async function runGrid(o: RunOptions): Promise<RunSummary> {
   const price = priceOf(o.model.id, o.prices);
   const scores: SampleScore[] = [];
   let finished = 0;
+  let fatal: unknown;
   await Promise.all(
     work.map(({ condition, corpus, taskIndex }) =>
       limit(async () => {
+        if (fatal) return;
         const task = tasksOf(corpus, condition.taskKind)[taskIndex];
         if (!task) return;
-        const record: SampleRecord = await runSample(condition, task, corpus.records, {
-          model: o.model,
-          sandbox: o.sandbox,
-          price,
-          ...(o.maxTurns !== undefined ? { maxTurns: o.maxTurns } : {}),
-          ...(o.toolTimeoutMs !== undefined ? { toolTimeoutMs: o.toolTimeoutMs } : {}),
-        });
+        let record: SampleRecord;
+        try {
+          record = await runSample(condition, task, corpus.records, {
+            model: o.model,
+            sandbox: o.sandbox,
+            price,
+            ...(o.maxTurns !== undefined ? { maxTurns: o.maxTurns } : {}),
+            ...(o.toolTimeoutMs !== undefined ? { toolTimeoutMs: o.toolTimeoutMs } : {}),
+          });
+        } catch (err) {
+          // Queued samples see `fatal` and return at once (clearQueue would leave them pending).
+          fatal ??= err;
+          return;
+        }
         await writer.append(record);
         const score = await scoreSample(record, o.dataDir);
         scores.push(score);
@@ -93,5 +102,11 @@ export async function runGrid(o: RunOptions): Promise<RunSummary> {
       }),
     ),
   );
+  if (fatal) {
+    const e = fatal as { status?: number; message?: string };
+    throw new Error(
+      `stopped after ${finished} samples (saved; rerun to resume): the model API answered ${e.status ?? "an error"}: ${e.message ?? String(fatal)}`,
+    );
+  }
   return { dir, ran: work.length, skipped, scores };
 }

@@ -18,6 +18,12 @@ export const DEFAULT_MAX_TURNS = 20;
 export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
 export const DEFAULT_TOOL_TIMEOUT_MS = 20_000;
 
+/** Errors no retry or other sample can fix (authentication, permission, unknown model). */
+export function isFatal(err: unknown): boolean {
+  const status = (err as { status?: unknown })?.status;
+  return status === 401 || status === 403 || status === 404;
+}
+
 export interface SampleOptions {
   model: ChatModel;
   sandbox: Sandbox;
@@ -78,6 +84,8 @@ export async function runSample(
       }
     }
   } catch (err) {
+    // A bad key or a forbidden model fails every sample alike: stop the run.
+    if (isFatal(err)) throw err;
     outcome = "error";
     error = (err as Error)?.message ?? String(err);
   } finally {
