@@ -27,7 +27,7 @@ export const escapeXml = (s: string) =>
 
 export function renderBarChart(c: BarChart): string {
   const bar = 18;
-  const gap = 28;
+  const gap = 40;
   const left = 64;
   const top = 48;
   const plotH = 220;
@@ -35,7 +35,7 @@ export function renderBarChart(c: BarChart): string {
   const width = Math.max(420, left + c.groups.length * groupW + 20);
   const height = top + plotH + 70;
   const yMax = c.yMax > 0 ? c.yMax : 1;
-  const y = (v: number) => top + plotH - (Math.min(v, yMax) / yMax) * plotH;
+  const y = (v: number) => Math.round((top + plotH - (Math.min(v, yMax) / yMax) * plotH) * 10) / 10;
   const out: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif" font-size="11">`,
     `<title>${escapeXml(c.title)}</title>`,
