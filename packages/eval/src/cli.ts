@@ -2,7 +2,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Command, InvalidArgumentError } from "commander";
-import { conditionsFor } from "./conditions/conditions.js";
+import { CONDITIONS, conditionsFor } from "./conditions/conditions.js";
 import {
   buildCorpusFiles,
   DEFAULT_SCALES,
@@ -18,7 +18,11 @@ import { writeReport } from "./report/report.js";
 import { accuracyText } from "./report/tables.js";
 import { createProgress } from "./runner/progress.js";
 import { DEFAULT_CONCURRENCY, runGrid } from "./runner/run.js";
-import { DEFAULT_MAX_TURNS, DEFAULT_TOOL_TIMEOUT_MS } from "./runner/sample.js";
+import {
+  DEFAULT_MAX_OUTPUT_TOKENS,
+  DEFAULT_MAX_TURNS,
+  DEFAULT_TOOL_TIMEOUT_MS,
+} from "./runner/sample.js";
 import { createSandbox, type SandboxMode } from "./sandbox/sandbox.js";
 
 function positiveInt(v: string): number {
@@ -72,6 +76,12 @@ export function program(): Command {
     .option("--out <dir>", "results folder", "results")
     .option("--concurrency <n>", "samples in flight", positiveInt, DEFAULT_CONCURRENCY)
     .option("--max-turns <n>", "model calls per sample", positiveInt, DEFAULT_MAX_TURNS)
+    .option(
+      "--max-output-tokens <n>",
+      "output token limit per model call",
+      positiveInt,
+      DEFAULT_MAX_OUTPUT_TOKENS,
+    )
     .option("--max-retries <n>", "SDK retries on 429/5xx", positiveInt, DEFAULT_MAX_RETRIES)
     .option(
       "--tool-timeout <ms>",
@@ -99,6 +109,7 @@ export function program(): Command {
         prices: await loadPrices(o.prices),
         concurrency: o.concurrency,
         maxTurns: o.maxTurns,
+        maxOutputTokens: o.maxOutputTokens,
         toolTimeoutMs: o.toolTimeout,
         dataDir: o.data,
         onStart: (total, skipped) => progress.start(total, skipped),
@@ -108,6 +119,15 @@ export function program(): Command {
       print(
         `${summary.dir}: ran ${summary.ran}, skipped ${summary.skipped} already done; accuracy ${accuracyText(c)}%, ${c.totalTokens} tokens, $${c.costUsd.toFixed(4)}`,
       );
+    });
+
+  cli
+    .command("conditions")
+    .description("list the 22 conditions: id, experiment, the paper's label, task, tools")
+    .action(() => {
+      for (const c of CONDITIONS) {
+        print([c.id, c.experiment, c.label, c.taskKind, c.tools.join(",")].join("\t"));
+      }
     });
 
   cli

@@ -190,7 +190,7 @@ describe("OpenAI-compatible adapter (openai SDK with a base URL)", () => {
     expect(s?.answer).toBe(3);
     expect(s?.correct).toBe(0);
     expect(server.requests[0]?.headers.authorization).toBe("Bearer not-needed");
-    expect(server.requests[0]?.body.max_tokens).toBe(4096);
+    expect(server.requests[0]?.body.max_tokens).toBe(8192);
     expect(s?.cost_usd).toBe(0);
   });
 });

@@ -65,6 +65,17 @@ describe("atlatl-eval CLI", () => {
     expect(scores).toHaveLength(4);
   });
 
+  it("conditions lists all 22, Native marked", async () => {
+    capture();
+    expect(await main(["node", "atlatl-eval", "conditions"])).toBe(0);
+    vi.restoreAllMocks();
+    const lines = stdout.join("").trim().split("\n");
+    expect(lines).toHaveLength(22);
+    expect(lines).toContain(
+      "e1-native\te1\tNative (not in paper)\tid_lookup\tlist_memories,lro_extract",
+    );
+  });
+
   it("bad input is a clear error and exit code 1", async () => {
     capture();
     expect(

@@ -27,6 +27,7 @@ export interface RunOptions {
   prices: PriceTable;
   concurrency?: number;
   maxTurns?: number;
+  maxOutputTokens?: number;
   toolTimeoutMs?: number;
   dataDir?: string;
   /** Called after each sample (progress display). */
@@ -88,6 +89,7 @@ export async function runGrid(o: RunOptions): Promise<RunSummary> {
             sandbox: o.sandbox,
             price,
             ...(o.maxTurns !== undefined ? { maxTurns: o.maxTurns } : {}),
+            ...(o.maxOutputTokens !== undefined ? { maxOutputTokens: o.maxOutputTokens } : {}),
             ...(o.toolTimeoutMs !== undefined ? { toolTimeoutMs: o.toolTimeoutMs } : {}),
           });
         } catch (err) {

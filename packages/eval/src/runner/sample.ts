@@ -15,7 +15,8 @@ import { fail } from "../tools/types.js";
 import { type SampleRecord, sampleId, TRANSCRIPT_VERSION, type TurnLog } from "./transcript.js";
 
 export const DEFAULT_MAX_TURNS = 20;
-export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
+/** Room for reasoning models (GPT-5-mini counts its reasoning tokens against this). */
+export const DEFAULT_MAX_OUTPUT_TOKENS = 8192;
 export const DEFAULT_TOOL_TIMEOUT_MS = 20_000;
 
 /** Errors no retry or other sample can fix (authentication, permission, unknown model). */
