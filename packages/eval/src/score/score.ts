@@ -39,10 +39,10 @@ export interface SampleScore {
   write_ms: number | null;
 }
 
-const corpusIds = new Map<number, Promise<Set<string>>>();
+const corpusIds = new Map<string, Promise<Set<string>>>();
 
 function idsAt(scale: number, dataDir?: string): Promise<Set<string>> {
-  const key = scale;
+  const key = `${dataDir ?? ""}\0${scale}`;
   let p = corpusIds.get(key);
   if (!p) {
     p = loadCorpus(scale, dataDir).then((c) => new Set(c.records.map((r) => r.id)));
