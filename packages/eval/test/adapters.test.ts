@@ -146,6 +146,12 @@ describe("OpenAI-compatible adapter (openai SDK with a base URL)", () => {
         expect(last?.role).toBe("tool");
         expect(last?.tool_call_id).toBe("c2");
         expect(last?.content).toContain("BAD_ARGUMENTS");
+        // The malformed call is replayed as valid JSON holding the raw text.
+        const call = (msgs.at(-2) as { tool_calls?: { function: { arguments: string } }[] })
+          ?.tool_calls?.[0];
+        expect(JSON.parse(call?.function.arguments ?? "")).toEqual({
+          invalid_arguments: '{"command": "tail -n +2',
+        });
         return openaiReply({
           tool_calls: [
             {

@@ -4,7 +4,14 @@
  * Consecutive tool results go back in one user turn, as the API requires.
  */
 import Anthropic from "@anthropic-ai/sdk";
-import type { ChatModel, ChatReply, ChatRequest, Message, ToolCall } from "./types.js";
+import {
+  type ChatModel,
+  type ChatReply,
+  type ChatRequest,
+  type Message,
+  replayArguments,
+  type ToolCall,
+} from "./types.js";
 
 export interface AnthropicOptions {
   model: string;
@@ -25,7 +32,7 @@ function toWire(messages: readonly Message[]): Anthropic.MessageParam[] {
       const content: Block[] = [];
       if (m.text) content.push({ type: "text", text: m.text });
       for (const c of m.toolCalls) {
-        content.push({ type: "tool_use", id: c.id, name: c.name, input: c.arguments ?? {} });
+        content.push({ type: "tool_use", id: c.id, name: c.name, input: replayArguments(c) });
       }
       out.push({ role: "assistant", content });
     } else {

@@ -12,6 +12,7 @@ import {
   type ChatRequest,
   type Message,
   parseArguments,
+  replayArguments,
 } from "./types.js";
 
 export interface OpenAIOptions {
@@ -37,7 +38,7 @@ function toWire(system: string, messages: readonly Message[]): WireMessage[] {
               tool_calls: m.toolCalls.map((c) => ({
                 id: c.id,
                 type: "function" as const,
-                function: { name: c.name, arguments: c.rawArguments },
+                function: { name: c.name, arguments: JSON.stringify(replayArguments(c)) },
               })),
             }
           : {}),

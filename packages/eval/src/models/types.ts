@@ -66,6 +66,15 @@ export interface ChatModel {
   complete(request: ChatRequest): Promise<ChatReply>;
 }
 
+/**
+ * Arguments to send back in the history. A malformed call is replayed as a JSON
+ * object holding the raw text: some servers (vLLM chat templates) parse every
+ * past call's arguments and would reject the whole request.
+ */
+export function replayArguments(c: ToolCall): Record<string, unknown> {
+  return c.arguments ?? { invalid_arguments: c.rawArguments };
+}
+
 /** Parse tool arguments as a model sent them; null unless they are a JSON object. */
 export function parseArguments(raw: string): Record<string, unknown> | null {
   try {
