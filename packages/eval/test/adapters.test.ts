@@ -201,6 +201,28 @@ describe("OpenAI-compatible adapter (openai SDK with a base URL)", () => {
   });
 });
 
+describe("loose local servers", () => {
+  it("accepts tool calls without type or id and with object arguments", async () => {
+    server.script("/v1/chat/completions", [
+      openaiReply({ tool_calls: [{ function: { name: "list_memories", arguments: {} } }] }),
+      openaiReply({
+        tool_calls: [{ id: "", function: { name: "bash", arguments: { command: grepCommand() } } }],
+      }),
+      (body) => {
+        const msgs = body.messages as { role: string; content: string; tool_call_id?: string }[];
+        expect(msgs.at(-1)?.content.trim()).toBe("8");
+        expect(new Set(msgs.filter((m) => m.role === "tool").map((m) => m.tool_call_id)).size).toBe(
+          2,
+        );
+        return openaiReply({ content: "ANSWER: 8" }, undefined, "stop");
+      },
+    ]);
+    const s = await runOne("ollama:qwen3");
+    expect(s?.correct).toBe(1);
+    expect(s?.tool_calls).toBe(2);
+  });
+});
+
 describe("concurrency limit", () => {
   it("never has more samples in flight than --concurrency", async () => {
     server.maxInFlight = 0;

@@ -13,6 +13,7 @@ import {
   type Message,
   parseArguments,
   replayArguments,
+  type ToolCall,
 } from "./types.js";
 
 export interface OpenAIOptions {
@@ -53,6 +54,32 @@ function usesCompletionTokens(model: string, baseURL: string | undefined): boole
   return !baseURL && /^(gpt-5|gpt-4\.1|o\d)/.test(model);
 }
 
+/**
+ * Local servers are loose where OpenAI is strict: a call may lack `type` or
+ * `id`, or carry its arguments as an object. Accept those; ids made up here are
+ * unique within the sample (the turn's position and the call's index).
+ */
+function looseToolCalls(calls: readonly unknown[], turn: number): ToolCall[] {
+  const out: ToolCall[] = [];
+  calls.forEach((raw, i) => {
+    const c = raw as {
+      id?: unknown;
+      type?: unknown;
+      function?: { name?: unknown; arguments?: unknown };
+    };
+    if (!c.function || (c.type !== undefined && c.type !== "function")) return;
+    const args = c.function.arguments;
+    const rawArguments = typeof args === "string" ? args : JSON.stringify(args ?? {});
+    out.push({
+      id: typeof c.id === "string" && c.id !== "" ? c.id : `call_${turn}_${i}`,
+      name: String(c.function.name ?? ""),
+      arguments: parseArguments(rawArguments),
+      rawArguments,
+    });
+  });
+  return out;
+}
+
 export function openaiModel(id: string, options: OpenAIOptions): ChatModel {
   const baseURL = options.baseURL ?? process.env.OPENAI_BASE_URL;
   const client = new OpenAI({
@@ -83,14 +110,7 @@ export function openaiModel(id: string, options: OpenAIOptions): ChatModel {
       const cached = r.usage?.prompt_tokens_details?.cached_tokens ?? 0;
       return {
         text: msg?.content ?? "",
-        toolCalls: (msg?.tool_calls ?? [])
-          .filter((c) => c.type === "function")
-          .map((c) => ({
-            id: c.id,
-            name: c.function.name,
-            arguments: parseArguments(c.function.arguments),
-            rawArguments: c.function.arguments,
-          })),
+        toolCalls: looseToolCalls(msg?.tool_calls ?? [], req.messages.length),
         stopReason: choice?.finish_reason ?? "unknown",
         usage: {
           input: (r.usage?.prompt_tokens ?? 0) - cached,
