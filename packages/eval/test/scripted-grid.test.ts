@@ -148,6 +148,9 @@ describe("report on the scripted run", () => {
       expect(md).toContain(`**${t}`);
     }
     expect(md).toContain("HARNESS TEST");
+    // The paper's own values follow, for comparison.
+    expect(md).toContain("**Paper, Table 3.");
+    expect(md).toContain("| C4 Bare Pointer | 95.6% |");
     // One task per cell, all correct: 100 % with the Wilson interval of 1/1.
     expect(md).toContain("| LRO | 100.0 [20.7–100.0] |");
     expect(md).toMatch(/\| C4 Bare Pointer \| 100\.0 \[/);

@@ -7,6 +7,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { CONDITIONS, type Experiment } from "../conditions/conditions.js";
 import { loadResults, type Results } from "./aggregate.js";
+import { PAPER_TABLES } from "./paper-values.js";
 import { reportHtml, tableMarkdown } from "./render.js";
 import { type BarChart, renderBarChart } from "./svg.js";
 import { measureTable1, table1 } from "./table1.js";
@@ -77,7 +78,14 @@ export async function writeReport(
   const rho = offload.length
     ? offload.reduce((a, s) => a + (s.access_ratio as number), 0) / offload.length
     : null;
-  const tables = [table1(await measureTable1(dataDir), rho), ...paperTables(r), behaviourTable(r)];
+  const measured = [
+    table1(await measureTable1(dataDir), rho),
+    ...paperTables(r),
+    behaviourTable(r),
+  ];
+  // The paper's tables follow, for comparison; only those this run has a counterpart for.
+  const ids = new Set(measured.map((t) => t.id));
+  const tables = [...measured, ...PAPER_TABLES.filter((t) => ids.has(t.id.replace(/^paper-/, "")))];
   const chartList = charts(r);
   const title = "atlatl-eval report: Large Result Offloading, the paper's experiments on atlatl";
   const preamble = [
