@@ -91,10 +91,15 @@ export function program(): Command {
     )
     .option("--sandbox <mode>", "auto, bwrap or process", sandboxMode, "auto")
     .option("--base-url <url>", "model server base URL (local servers, proxies)")
+    .option("--prompt-cache", "Anthropic: cache the conversation prefix between turns (lower cost)")
     .option("--prices <file>", "JSON price table overriding the defaults (USD per 1M tokens)")
     .option("--data <dir>", "frozen corpus folder", FROZEN_DATA_DIR)
     .action(async (o) => {
-      const model = createModel(o.model, { baseURL: o.baseUrl, maxRetries: o.maxRetries });
+      const model = createModel(o.model, {
+        baseURL: o.baseUrl,
+        maxRetries: o.maxRetries,
+        promptCache: o.promptCache === true,
+      });
       const sandbox = createSandbox(o.sandbox);
       if (sandbox.mode !== "bwrap")
         process.stderr.write(`warning: sandbox ${sandbox.guarantees}\n`);

@@ -201,6 +201,34 @@ describe("OpenAI-compatible adapter (openai SDK with a base URL)", () => {
   });
 });
 
+describe("Anthropic prompt caching (--prompt-cache)", () => {
+  it("puts one cache breakpoint on the last block of each request", async () => {
+    server.requests.length = 0;
+    server.script("/v1/messages", [
+      anthropicReply([{ type: "tool_use", id: "tu_1", name: "list_memories", input: {} }]),
+      anthropicReply([{ type: "text", text: "ANSWER: 8" }], undefined, "end_turn"),
+    ]);
+    const r = await runGrid({
+      model: createModel("anthropic:claude-haiku-4-5", { baseURL: server.url, promptCache: true }),
+      conditions: condition ? [condition] : [],
+      scales: [50],
+      tasks: 1,
+      out: join(out, "cache"),
+      sandbox,
+      prices: DEFAULT_PRICES,
+    });
+    expect(r.scores[0]?.correct).toBe(1);
+    const marks = server.requests.map((q) =>
+      (q.body.messages as { content: string | { cache_control?: unknown }[] }[]).flatMap((m) =>
+        typeof m.content === "string"
+          ? [false]
+          : m.content.map((b) => b.cache_control !== undefined),
+      ),
+    );
+    expect(marks).toEqual([[true], [false, false, true]]);
+  });
+});
+
 describe("loose local servers", () => {
   it("accepts tool calls without type or id and with object arguments", async () => {
     server.script("/v1/chat/completions", [

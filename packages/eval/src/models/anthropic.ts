@@ -19,6 +19,8 @@ export interface AnthropicOptions {
   baseURL?: string | undefined;
   maxRetries: number;
   timeoutMs: number;
+  /** Mark the conversation's last block for prompt caching (one moving breakpoint). */
+  promptCache?: boolean;
 }
 
 type Block = Anthropic.ContentBlockParam;
@@ -50,6 +52,19 @@ function toWire(messages: readonly Message[]): Anthropic.MessageParam[] {
   return out;
 }
 
+/** Put a cache breakpoint on the last block: the whole prefix is cached for the next turn. */
+function withCacheBreakpoint(messages: Anthropic.MessageParam[]): Anthropic.MessageParam[] {
+  const last = messages[messages.length - 1];
+  if (!last) return messages;
+  const blocks: Block[] =
+    typeof last.content === "string" ? [{ type: "text", text: last.content }] : [...last.content];
+  const tail = blocks[blocks.length - 1];
+  if (tail && (tail.type === "text" || tail.type === "tool_result" || tail.type === "tool_use")) {
+    blocks[blocks.length - 1] = { ...tail, cache_control: { type: "ephemeral" } };
+  }
+  return [...messages.slice(0, -1), { ...last, content: blocks } as Anthropic.MessageParam];
+}
+
 export function anthropicModel(id: string, options: AnthropicOptions): ChatModel {
   const client = new Anthropic({
     apiKey: options.apiKey ?? process.env.ANTHROPIC_API_KEY ?? null,
@@ -65,7 +80,9 @@ export function anthropicModel(id: string, options: AnthropicOptions): ChatModel
         model: options.model,
         max_tokens: req.maxTokens,
         system: req.system,
-        messages: toWire(req.messages),
+        messages: options.promptCache
+          ? withCacheBreakpoint(toWire(req.messages))
+          : toWire(req.messages),
         tools: req.tools.map((t) => ({
           name: t.name,
           description: t.description,

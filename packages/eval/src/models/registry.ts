@@ -19,6 +19,8 @@ export interface ModelOptions {
   baseURL?: string | undefined;
   maxRetries?: number;
   timeoutMs?: number;
+  /** Anthropic prompt caching (cheaper multi-turn samples; usage reports cache tokens). */
+  promptCache?: boolean;
 }
 
 export const DEFAULT_MAX_RETRIES = 5;
@@ -40,7 +42,11 @@ export function createModel(spec: string, options: ModelOptions = {}): ChatModel
   };
   switch (provider) {
     case "anthropic":
-      return anthropicModel(spec, { ...common, baseURL: options.baseURL });
+      return anthropicModel(spec, {
+        ...common,
+        baseURL: options.baseURL,
+        promptCache: options.promptCache ?? false,
+      });
     case "openai":
       return openaiModel(spec, { ...common, baseURL: options.baseURL });
     case "vllm":
