@@ -1,0 +1,21 @@
+/** The agent's final answer: the last `ANSWER: n` of its last reply, else the last integer in it. */
+import type { Message } from "../models/types.js";
+
+export function finalText(messages: readonly Message[]): string | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m?.role === "assistant") return m.toolCalls.length === 0 ? m.text : undefined;
+  }
+  return undefined;
+}
+
+export function parseAnswer(text: string | undefined): number | null {
+  if (text === undefined) return null;
+  const tagged = [...text.matchAll(/ANSWER\s*[:=]\s*\**\s*(-?\d[\d,]*)/gi)];
+  const hit = tagged.length
+    ? tagged[tagged.length - 1]?.[1]
+    : [...text.matchAll(/-?\d[\d,]*/g)].pop()?.[0];
+  if (hit === undefined) return null;
+  const n = Number(hit.replace(/,/g, ""));
+  return Number.isFinite(n) ? n : null;
+}
