@@ -4,10 +4,11 @@
  * so they are validated by the same schema as everything else. Missing optional fields
  * get the same defaults as in MIF documents.
  */
+
+import { defaultNamespace, deriveTitle } from "../model/defaults.js";
 import type { Memory } from "../model/memory.js";
 import { isObject, type JsonObject } from "./json-utils.js";
-import { defaultNamespace, STATUS_EXTENSION_KEY, UNMAPPED_EXTENSION_KEY } from "./keys.js";
-import { deriveTitle } from "./title.js";
+import { STATUS_EXTENSION_KEY, UNMAPPED_EXTENSION_KEY } from "./keys.js";
 import { memoryToMif } from "./to-mif.js";
 import type { MifIssue } from "./validate.js";
 

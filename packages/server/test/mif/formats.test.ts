@@ -94,7 +94,7 @@ describe("JSONL", () => {
     await importPath(store, dir);
     expect(await store.get("med")).toMatchObject({
       title: "Use SQLite",
-      namespace: "_semantic",
+      namespace: "_semantic/general",
       modified: "2025-01-01T00:00:00Z",
       provenance: { confidence: 0.7 },
     });
