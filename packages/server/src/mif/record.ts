@@ -38,9 +38,16 @@ const RECORD_KEYS = new Set([
 const ARRAYS = ["tags", "aliases", "entities", "relationships", "citations"] as const;
 const OBJECTS = ["provenance", "temporal", "embedding", "blocks", "extensions"] as const;
 
-/** True when a parsed JSON value looks like an atlatl record rather than a MIF document. */
+/** Keys only a MIF document has: one of them makes a value a MIF document. */
+const MIF_ONLY_KEYS = ["@id", "@type", "@context", "memoryType"];
+
+/**
+ * True when a parsed JSON value is an atlatl record (snake_case) rather than a MIF
+ * document (camelCase, `@id`). A value with any MIF-only key is MIF, so a rejection
+ * names fields in the vocabulary the document itself uses, whatever the file type.
+ */
 export function isAtlatlRecord(value: JsonObject): boolean {
-  return !("@id" in value) && !("@type" in value) && ("memory_type" in value || "id" in value);
+  return !MIF_ONLY_KEYS.some((key) => key in value) && ("memory_type" in value || "id" in value);
 }
 
 const SEGMENTS: Record<string, string> = {
@@ -64,9 +71,20 @@ const SEGMENTS: Record<string, string> = {
   citationRole: "citation_role",
 };
 
-/** Translate a pointer into the MIF document back to the record's snake_case fields. */
-export function recordPointer(pointer: string): string {
+/**
+ * Translate a pointer into the MIF document back to the record's snake_case fields
+ * (a `medium` record's flattened `confidence` included, when `record` has one).
+ */
+export function recordPointer(pointer: string, record?: JsonObject): string {
   if (pointer === `/extensions/${STATUS_EXTENSION_KEY}`) return "/status";
+  if (
+    pointer === "/provenance/confidence" &&
+    record &&
+    "confidence" in record &&
+    !(isObject(record.provenance) && "confidence" in record.provenance)
+  ) {
+    return "/confidence";
+  }
   return pointer
     .replace(/\/entity\/@id$/, "/id")
     .replace(/\/target\/@id$/, "/target")

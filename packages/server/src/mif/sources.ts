@@ -121,15 +121,33 @@ function item(file: string, conversion: Conversion, prefix: string, line?: numbe
   };
 }
 
-async function readJson(file: string): Promise<SourceItem[]> {
-  const text = await readFile(file, "utf8");
+/** Documents converted per yielded chunk of a `.json` array. */
+const JSON_CHUNK = 1000;
+
+/** A UTF-8 byte-order mark, decoded: other JSON tools accept one at the start of a file. */
+const BOM = "\uFEFF";
+
+function withoutBom(text: string): string {
+  return text.startsWith(BOM) ? text.slice(1) : text;
+}
+
+/**
+ * A `.json` file: one document, an array of documents, or `{ "memories": [...] }`.
+ * Converted and yielded a chunk at a time, so what is kept per document (a memory
+ * for the batch, or nothing for a rejection the report does not list) bounds the
+ * memory, not the number of documents.
+ */
+async function* readJson(file: string): AsyncGenerator<SourceItem[]> {
+  const raw = await readFile(file, "utf8");
+  const bytes = Buffer.byteLength(raw);
+  const text = withoutBom(raw);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
-    return [{ kind: "rejected", rejection: syntaxError(file, text, err) }];
+    yield [{ kind: "rejected", rejection: syntaxError(file, text, err) }];
+    return;
   }
-  // One document, an array of documents, or `{ "memories": [...] }`.
   let docs: unknown[] | undefined;
   let prefix = "";
   if (Array.isArray(value)) docs = value;
@@ -142,17 +160,21 @@ async function readJson(file: string): Promise<SourceItem[]> {
     docs = value.memories;
     prefix = "/memories";
   }
-  const items: SourceItem[] = [];
   if (!docs) {
-    if (!isLroHeader(value)) items.push(item(file, convertJsonValue(value), ""));
+    yield isLroHeader(value) ? [] : [item(file, convertJsonValue(value), "")];
   } else {
-    for (let i = 0; i < docs.length; i++) {
-      if (isLroHeader(docs[i])) continue;
-      items.push(item(file, convertJsonValue(docs[i]), `${prefix}/${i}`));
+    for (let start = 0; start < docs.length; start += JSON_CHUNK) {
+      const items: SourceItem[] = [];
+      const end = Math.min(docs.length, start + JSON_CHUNK);
+      for (let i = start; i < end; i++) {
+        if (!isLroHeader(docs[i]))
+          items.push(item(file, convertJsonValue(docs[i]), `${prefix}/${i}`));
+        docs[i] = undefined; // converted: let the parsed document go
+      }
+      yield items;
     }
   }
-  items.push({ kind: "progress", bytes: Buffer.byteLength(text) });
-  return items;
+  yield [{ kind: "progress", bytes }];
 }
 
 function jsonlLine(file: string, text: string, line: number): SourceItem | undefined {
@@ -181,8 +203,10 @@ async function* readJsonl(file: string): AsyncGenerator<SourceItem[]> {
   let rest = "";
   let line = 0;
   try {
+    let first = true;
     for await (const chunk of input as AsyncIterable<string>) {
-      const text = rest + chunk;
+      const text = first ? withoutBom(chunk) : rest + chunk;
+      first = false;
       const items: SourceItem[] = [];
       let start = 0;
       let newline = text.indexOf("\n", start);
@@ -241,8 +265,8 @@ async function readMarkdown(file: string): Promise<SourceItem[]> {
 }
 
 /**
- * Every document of one file, converted, in chunks (a whole `.json` / `.md` file, or
- * about a MiB of JSONL at a time). An unreadable file becomes one rejection.
+ * Every document of one file, converted, in chunks (a thousand documents of a `.json`
+ * array, a whole `.md` file, or about a MiB of JSONL at a time). An unreadable file becomes one rejection.
  */
 export async function* readMemoryFile(file: string): AsyncGenerator<SourceItem[]> {
   const format = fileFormat(file);
@@ -261,7 +285,8 @@ export async function* readMemoryFile(file: string): AsyncGenerator<SourceItem[]
   }
   try {
     if (format === "jsonl") yield* readJsonl(file);
-    else yield format === "json" ? await readJson(file) : await readMarkdown(file);
+    else if (format === "json") yield* readJson(file);
+    else yield await readMarkdown(file);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     yield [

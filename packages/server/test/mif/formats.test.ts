@@ -181,7 +181,7 @@ describe("directories and re-imports", () => {
     });
     const store = await memoryStore();
     const report = await importPath(store, dir);
-    expect(report).toEqual({ files: 4, imported: 5, updated: 0, rejected: [] });
+    expect(report).toEqual({ files: 4, imported: 5, updated: 0, rejected: [], rejectedCount: 0 });
     expect((await allMemories(store)).map((m) => m.id).sort()).toEqual([
       "d1",
       "d2",
