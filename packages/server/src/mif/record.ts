@@ -34,6 +34,8 @@ const RECORD_KEYS = new Set([
   "extensions",
   // Flattened confidence of `medium` records; folded into provenance.
   "confidence",
+  // Derived from the content at projection (model/wiki-links.ts): dropped, not kept.
+  "wiki_links",
 ]);
 const ARRAYS = ["tags", "aliases", "entities", "relationships", "citations"] as const;
 const OBJECTS = ["provenance", "temporal", "embedding", "blocks", "extensions"] as const;
