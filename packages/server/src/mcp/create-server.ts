@@ -3,7 +3,7 @@ import type { Offloader } from "@atlatl/lro/node";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Services } from "../services/create-services.js";
 import { ATLATL_VERSION } from "../version.js";
-import { useToolMiddleware, withToolErrors } from "./tool-middleware.js";
+import { useCodedValidationErrors, useToolMiddleware, withToolErrors } from "./tool-middleware.js";
 import { registerInjectContext } from "./tools/inject-context.js";
 import { registerListMemories } from "./tools/list-memories.js";
 import { registerMemoryCrud } from "./tools/memory-crud.js";
@@ -38,6 +38,7 @@ export function createAtlatlServer(deps: {
   );
   // Every tool, ours and lro_extract: thrown errors reach the client with code and field.
   useToolMiddleware(server, withToolErrors);
+  useCodedValidationErrors(server);
   const lroEnabled = deps.offloader.config.enabled;
   const ctx = {
     services: deps.services,

@@ -31,6 +31,16 @@ describe("tool errors carry their code and field", () => {
     expect(textOf(result)).toBe(`INVALID_ARGUMENT (content): ${error.message}`);
   });
 
+  it("arguments the input schema refuses are INVALID_ARGUMENT naming the argument too", async () => {
+    const ns = await call(s.client, "capture_memory", { content: "x", namespace: "bad ns" });
+    const error = errorOf(ns);
+    expect(error).toMatchObject({ code: "INVALID_ARGUMENT", field: "namespace" });
+    expect(error.message).toMatch(/namespace must be slash-separated segments/);
+    expect(textOf(ns)).toMatch(/^INVALID_ARGUMENT \(namespace\): /);
+    const limit = await call(s.client, "list_memories", { limit: 5000 });
+    expect(errorOf(limit)).toMatchObject({ code: "INVALID_ARGUMENT", field: "limit" });
+  });
+
   it("a query FTS5 cannot parse is INVALID_ARGUMENT on query, and the server keeps serving", async () => {
     const result = await call(s.client, "search_memories", { query: '"unbalanced' });
     expect(errorOf(result)).toMatchObject({ code: "INVALID_ARGUMENT", field: "query" });
@@ -54,6 +64,18 @@ describe("tool errors carry their code and field", () => {
       expect(errorOf(result)).toMatchObject({ code: "NOT_FOUND", field: "id" });
       expect(textOf(result)).toMatch(/^NOT_FOUND \(id\): No memory with id "nope"/);
     }
+  });
+});
+
+describe("lro_extract errors", () => {
+  it("carry their code in structuredContent too", async () => {
+    const result = await call(s.client, "lro_extract", {
+      file_path: "/etc/passwd",
+      recipe: 1,
+    });
+    const error = errorOf(result);
+    expect(error.code).toMatch(/^[A-Z][A-Z0-9_]+$/);
+    expect(textOf(result)).toBe(`${error.code}: ${error.message}`);
   });
 });
 
