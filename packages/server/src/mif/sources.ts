@@ -9,6 +9,7 @@ import { join } from "node:path";
 import type { Memory } from "../model/memory.js";
 import { type Conversion, convertJsonValue, convertMifDocument } from "./convert.js";
 import { MifError } from "./errors.js";
+import { firstJsonChar, readJsonArray } from "./json-array-stream.js";
 import { isObject } from "./json-utils.js";
 import { parseMemoryMarkdown } from "./markdown.js";
 
@@ -132,12 +133,51 @@ function withoutBom(text: string): string {
 }
 
 /**
+ * Above this size a `.json` array is streamed element by element: peak memory
+ * then no longer grows with the file (JSON.parse takes up to ~10x the file size,
+ * and V8 cannot hold a string past ~512 MiB at all). Below it, JSON.parse is
+ * about twice as fast.
+ */
+export const JSON_STREAM_BYTES = 16 * 1024 * 1024;
+
+/** A `.json` file holding an array of documents, streamed element by element. */
+async function* readJsonArrayFile(file: string): AsyncGenerator<SourceItem[]> {
+  for await (const chunk of readJsonArray(file)) {
+    if (chunk.kind === "problem") {
+      const { line, column, message } = chunk.problem;
+      yield [
+        {
+          kind: "rejected",
+          rejection: {
+            file,
+            pointer: "",
+            line,
+            message: `malformed JSON at line ${line} column ${column}: ${message}; nothing from this file was imported`,
+          },
+        },
+      ];
+      return;
+    }
+    const items: SourceItem[] = [];
+    for (const { index, value } of chunk.elements) {
+      if (!isLroHeader(value)) items.push(item(file, convertJsonValue(value), `/${index}`));
+    }
+    items.push({ kind: "progress", bytes: chunk.bytesRead });
+    yield items;
+  }
+}
+
+/**
  * A `.json` file: one document, an array of documents, or `{ "memories": [...] }`.
- * Converted and yielded a chunk at a time, so what is kept per document (a memory
- * for the batch, or nothing for a rejection the report does not list) bounds the
- * memory, not the number of documents.
+ * A large array is streamed; otherwise the file is parsed whole, then converted and
+ * yielded a chunk at a time, so only the memories of the current batch and the
+ * listed rejections are kept beside the parsed value.
  */
 async function* readJson(file: string): AsyncGenerator<SourceItem[]> {
+  if ((await stat(file)).size > JSON_STREAM_BYTES && (await firstJsonChar(file)) === "[") {
+    yield* readJsonArrayFile(file);
+    return;
+  }
   const raw = await readFile(file, "utf8");
   const bytes = Buffer.byteLength(raw);
   const text = withoutBom(raw);

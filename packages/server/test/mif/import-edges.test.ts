@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { importPath, MAX_REPORTED_REJECTIONS } from "../../src/mif/import.js";
+import { type ArrayChunk, readJsonArray } from "../../src/mif/json-array-stream.js";
 import { memoryStore, mifDoc, tempDir, writeFiles } from "./helpers.js";
 
 describe("import rejection reports are bounded", () => {
@@ -86,6 +87,45 @@ describe("rejections name fields as the document spells them, whatever the file 
         expect(r.pointer.replace(/^\/0/, "")).toBe(expected.pointer);
         for (const w of expected.words) expect(r.message).toContain(w);
         expect(r.message).not.toMatch(doc === camel ? /memory_type/ : /memoryType|provenance/);
+      }
+    }
+  });
+});
+
+describe("streamed .json arrays (files above JSON_STREAM_BYTES)", () => {
+  async function chunks(text: string): Promise<ArrayChunk[]> {
+    const file = join(tempDir(), "a.json");
+    writeFileSync(file, text);
+    const out: ArrayChunk[] = [];
+    for await (const chunk of readJsonArray(file)) out.push(chunk);
+    return out;
+  }
+
+  it("yields every element with its index, after a BOM, without building the array", async () => {
+    const out = await chunks(`\uFEFF[\n  {"a": 1},\n  2,\n  "three"\n]\n`);
+    const elements = out.flatMap((c) => (c.kind === "elements" ? c.elements : []));
+    expect(elements).toEqual([
+      { index: 0, value: { a: 1 } },
+      { index: 1, value: 2 },
+      { index: 2, value: "three" },
+    ]);
+    expect(out.some((c) => c.kind === "problem")).toBe(false);
+  });
+
+  it("yields only the problem, with its line and column, for a malformed file", async () => {
+    for (const [text, line] of [
+      ['[\n  {"a": 1},\n  {"b": 2},,\n  3\n]', 3],
+      ["[\n  1,\n  2\n", 3],
+      ["[1, 2] 3", 1],
+    ] as const) {
+      const out = await chunks(text);
+      expect(out).toHaveLength(1);
+      const [only] = out;
+      expect(only?.kind).toBe("problem");
+      if (only?.kind === "problem") {
+        expect(only.problem.line).toBeGreaterThanOrEqual(line);
+        expect(only.problem.line).toBeLessThanOrEqual(line + 1);
+        expect(only.problem.column).toBeGreaterThan(0);
       }
     }
   });
