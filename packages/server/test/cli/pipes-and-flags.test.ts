@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -88,5 +88,17 @@ describe("serve flags use the config keys' bounds", () => {
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain(`--threshold must be an integer from 1 to ${max}`);
     expect(r.stderr).not.toMatch(/serving MCP/);
+  });
+});
+
+describe("import of a file of many bad documents", () => {
+  it("lists the first rejections, counts the rest and exits 1", () => {
+    const file = join(dir, "numbers.json");
+    writeFileSync(file, `[${Array.from({ length: 5000 }, (_, i) => i).join(",")}]`);
+    const r = atlatl(["import", file]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/imported 0 new, updated 0, rejected 5000/);
+    expect(r.stderr.match(/^rejected /gm)).toHaveLength(100);
+    expect(r.stderr).toMatch(/… and 4900 more rejections not listed/);
   });
 });
