@@ -2,6 +2,7 @@ import type { Benchmark } from "./harness.js";
 import { lroEngineBenchmark } from "./lro-engine.js";
 import { lroExtractBenchmark } from "./lro-extract.js";
 import { serverImportBenchmark } from "./server-import.js";
+import { serverImportRejectionsBenchmark } from "./server-import-rejections.js";
 import { serverMcpBenchmark } from "./server-mcp.js";
 import { serverStoreBenchmark } from "./server-store.js";
 
@@ -11,5 +12,6 @@ export const benchmarks: Benchmark[] = [
   lroEngineBenchmark,
   lroExtractBenchmark,
   serverImportBenchmark,
+  serverImportRejectionsBenchmark,
   serverStoreBenchmark,
 ];

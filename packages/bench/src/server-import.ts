@@ -72,7 +72,7 @@ async function round(dir: string, file: string, k: number): Promise<Rates> {
   const importDb = await openSqliteStore({ path: join(dir, `import-${k}.db`) });
   const imported = await rate(async () => {
     const r = await importPath(importDb, file);
-    if (r.rejected.length > 0 || r.imported !== COUNT) throw new Error("import lost documents");
+    if (r.rejectedCount > 0 || r.imported !== COUNT) throw new Error("import lost documents");
     return r.imported;
   });
   const reimported = await rate(async () => (await importPath(importDb, file)).updated);

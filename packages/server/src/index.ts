@@ -15,15 +15,20 @@ export {
   type ImportProgress,
   type ImportReport,
   importPath,
+  MAX_REPORTED_REJECTIONS,
 } from "./mif/import.js";
 export { MIF_CONTEXT_URL, STATUS_EXTENSION_KEY, UNMAPPED_EXTENSION_KEY } from "./mif/keys.js";
 export type { ImportRejection } from "./mif/sources.js";
 export { memoryToMif } from "./mif/to-mif.js";
 export { type MifIssue, type MifValidation, validateMifDocument } from "./mif/validate.js";
 export * from "./model/cursor.js";
+export * from "./model/defaults.js";
 export * from "./model/detail.js";
+export * from "./model/limits.js";
 export * from "./model/memory.js";
 export * from "./model/new-memory.js";
+export * from "./model/well-formed.js";
+export * from "./model/wiki-links.js";
 export * from "./seed/generate.js";
 export * from "./seed/seed-store.js";
 export * from "./services/args.js";

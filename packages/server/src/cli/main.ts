@@ -3,8 +3,10 @@
  * protocol channel there, so every command logs to stderr); the other commands
  * are for people and scripts.
  */
-import { Command, InvalidArgumentError, Option } from "commander";
+import { Command, Option } from "commander";
 import { DEFAULT_IMPORT_BATCH_SIZE } from "../mif/import.js";
+import { ATLATL_VERSION } from "../version.js";
+import { exitQuietlyOnClosedPipe } from "./closed-pipe.js";
 import { runConfig } from "./commands/config.js";
 import { runExport } from "./commands/export.js";
 import { runImport } from "./commands/import.js";
@@ -13,34 +15,30 @@ import { runList, runRecall, runSearch } from "./commands/query.js";
 import { runSeed } from "./commands/seed.js";
 import { runServe } from "./commands/serve.js";
 import { fail } from "./fail.js";
+import { intFlag, thresholdFlag, ttlFlag } from "./int-flag.js";
 
-function positiveInt(name: string, max = Number.MAX_SAFE_INTEGER) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < 1 || n > max) {
-      throw new InvalidArgumentError(`${name} must be an integer from 1 to ${max}.`);
-    }
-    return n;
-  };
-}
+const positiveInt = (name: string, max?: number) => intFlag(name, 1, max);
 
 const program = new Command()
   .name("atlatl")
   .description("MIF memory MCP server with Large Result Offloading (LRO).")
-  .version("0.1.0")
+  .version(ATLATL_VERSION)
   .option(
     "-c, --config <file>",
     "TOML config file (default: $ATLATL_CONFIG, else ~/.config/atlatl/config.toml if present)",
   )
   .option("--db <path>", "SQLite database (default: $ATLATL_STORE__PATH, else the user data dir)")
-  .showHelpAfterError();
+  .showHelpAfterError()
+  .hook("preAction", (_program, action) => {
+    if (action.name() !== "serve") exitQuietlyOnClosedPipe();
+  });
 
 program
   .command("serve")
   .description("Run the MCP server over stdio (add it to your MCP client with this command)")
-  .option("--threshold <tokens>", "offload threshold in tokens", positiveInt("--threshold"))
+  .option("--threshold <tokens>", "offload threshold in tokens", thresholdFlag)
   .option("--output-dir <dir>", "directory for offload files (default: system temp dir)")
-  .option("--ttl <seconds>", "lifetime of offload files", positiveInt("--ttl"))
+  .option("--ttl <seconds>", "lifetime of offload files", ttlFlag)
   .option("--no-offload", "disable Large Result Offloading (inline results with cursors)")
   .action(runServe);
 

@@ -2,6 +2,8 @@ import { registerLroExtract, registerOffloadResources, withOffload } from "@atla
 import type { Offloader } from "@atlatl/lro/node";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Services } from "../services/create-services.js";
+import { ATLATL_VERSION } from "../version.js";
+import { useCodedValidationErrors, useToolMiddleware, withToolErrors } from "./tool-middleware.js";
 import { registerInjectContext } from "./tools/inject-context.js";
 import { registerListMemories } from "./tools/list-memories.js";
 import { registerMemoryCrud } from "./tools/memory-crud.js";
@@ -9,7 +11,7 @@ import { registerRecallMemories } from "./tools/recall-memories.js";
 import { registerSearchMemories } from "./tools/search-memories.js";
 
 export const SERVER_NAME = "atlatl";
-export const SERVER_VERSION = "0.1.0";
+export const SERVER_VERSION = ATLATL_VERSION;
 
 const INSTRUCTIONS = `atlatl is a memory server (MIF memories: semantic, episodic, procedural).
 Read tools (recall_memories, search_memories, list_memories, inject_context) return small results inline.
@@ -34,6 +36,9 @@ export function createAtlatlServer(deps: {
     { name: SERVER_NAME, version: SERVER_VERSION },
     { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {} } },
   );
+  // Every tool, ours and lro_extract: thrown errors reach the client with code and field.
+  useToolMiddleware(server, withToolErrors);
+  useCodedValidationErrors(server);
   const lroEnabled = deps.offloader.config.enabled;
   const ctx = {
     services: deps.services,

@@ -68,5 +68,5 @@ export function convertJsonValue(value: unknown): Conversion {
     return { ok: false, pointer: "", message: `malformed memory record: ${String(err)}` };
   }
   if (!built.ok) return rejection(built.issues, (p) => p, idOf(value));
-  return convertMifDocument(built.doc, recordPointer);
+  return convertMifDocument(built.doc, (pointer) => recordPointer(pointer, value));
 }

@@ -4,6 +4,8 @@
  * kept verbatim in an `extra` slot (or `extensions["atlatl:mif"]` at the top level),
  * which `memoryToMif` writes back exactly where it came from.
  */
+
+import { defaultNamespace, deriveTitle } from "../model/defaults.js";
 import {
   type EmbeddingRef,
   type EntityRef,
@@ -15,9 +17,9 @@ import {
   type RelationshipRef,
   type Temporal,
 } from "../model/memory.js";
+import { wellFormed } from "../model/well-formed.js";
 import { isObject, type JsonObject, num, str, unknownProperties } from "./json-utils.js";
 import {
-  defaultNamespace,
   MIF_AGENT_PREFIX,
   MIF_CONTEXT_URL,
   MIF_ENTITY_PREFIX,
@@ -25,7 +27,6 @@ import {
   STATUS_EXTENSION_KEY,
   UNMAPPED_EXTENSION_KEY,
 } from "./keys.js";
-import { deriveTitle } from "./title.js";
 import type { MifIssue } from "./validate.js";
 
 const TOP_LEVEL = new Set([
@@ -251,5 +252,5 @@ export function mifToMemory(doc: JsonObject): MemoryFromMif {
     citations: objects(doc.citations).map(citationFromMif),
     extensions,
   };
-  return { ok: true, memory };
+  return { ok: true, memory: wellFormed(memory) };
 }

@@ -15,6 +15,12 @@ import { collectFiles, type ImportRejection, readMemoryFile } from "./sources.js
 
 export const DEFAULT_IMPORT_BATCH_SIZE = 2000;
 
+/**
+ * Rejections an import report spells out; the rest are only counted. A file of a
+ * million bad values must not build a million-entry report (it ran out of memory).
+ */
+export const MAX_REPORTED_REJECTIONS = 100;
+
 export interface ImportProgress {
   /** The file being read. */
   file: string;
@@ -44,8 +50,13 @@ export interface ImportReport {
   imported: number;
   /** Memories that replaced a stored memory of the same id (including repeats within the import). */
   updated: number;
-  /** Documents not imported, with file, JSON pointer, line and reason. */
+  /**
+   * The first {@link MAX_REPORTED_REJECTIONS} documents not imported, with file, JSON
+   * pointer, line and reason, in file order.
+   */
   rejected: ImportRejection[];
+  /** How many documents were not imported in all (>= `rejected.length`). */
+  rejectedCount: number;
 }
 
 /**
@@ -75,7 +86,13 @@ export async function importPath(
     ),
   );
   const bytesTotal = sizes.reduce((a, b) => a + b, 0);
-  const report: ImportReport = { files: 0, imported: 0, updated: 0, rejected: [] };
+  const report: ImportReport = {
+    files: 0,
+    imported: 0,
+    updated: 0,
+    rejected: [],
+    rejectedCount: 0,
+  };
   let filesDone = 0;
   let bytesBefore = 0; // bytes of the files already finished
   let bytesInFile = 0;
@@ -93,7 +110,7 @@ export async function importPath(
       bytesDone: Math.min(bytesTotal, bytesBefore + bytesInFile),
       bytesTotal,
       committed: report.imported + report.updated,
-      rejected: report.rejected.length,
+      rejected: report.rejectedCount,
     });
 
   const flush = async () => {
@@ -128,7 +145,9 @@ export async function importPath(
           batch.set(item.memory.id, item.memory);
           if (batch.size >= batchSize) await flush();
         } else if (item.kind === "rejected") {
-          report.rejected.push(item.rejection);
+          if (report.rejected.length < MAX_REPORTED_REJECTIONS)
+            report.rejected.push(item.rejection);
+          report.rejectedCount++;
         } else if (item.kind === "progress") {
           bytesInFile = item.bytes;
         } else {

@@ -22,8 +22,3 @@ export const STATUS_EXTENSION_KEY = "atlatl:status";
  * they never appear inside the exported `extensions` object.
  */
 export const UNMAPPED_EXTENSION_KEY = "atlatl:mif";
-
-/** Which namespace a memory without one lands in: the MIF type root. */
-export function defaultNamespace(memoryType: string): string {
-  return `_${memoryType}`;
-}

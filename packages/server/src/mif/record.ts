@@ -4,10 +4,11 @@
  * so they are validated by the same schema as everything else. Missing optional fields
  * get the same defaults as in MIF documents.
  */
+
+import { defaultNamespace, deriveTitle } from "../model/defaults.js";
 import type { Memory } from "../model/memory.js";
 import { isObject, type JsonObject } from "./json-utils.js";
-import { defaultNamespace, STATUS_EXTENSION_KEY, UNMAPPED_EXTENSION_KEY } from "./keys.js";
-import { deriveTitle } from "./title.js";
+import { STATUS_EXTENSION_KEY, UNMAPPED_EXTENSION_KEY } from "./keys.js";
 import { memoryToMif } from "./to-mif.js";
 import type { MifIssue } from "./validate.js";
 
@@ -33,13 +34,22 @@ const RECORD_KEYS = new Set([
   "extensions",
   // Flattened confidence of `medium` records; folded into provenance.
   "confidence",
+  // Derived from the content at projection (model/wiki-links.ts): dropped, not kept.
+  "wiki_links",
 ]);
 const ARRAYS = ["tags", "aliases", "entities", "relationships", "citations"] as const;
 const OBJECTS = ["provenance", "temporal", "embedding", "blocks", "extensions"] as const;
 
-/** True when a parsed JSON value looks like an atlatl record rather than a MIF document. */
+/** Keys only a MIF document has: one of them makes a value a MIF document. */
+const MIF_ONLY_KEYS = ["@id", "@type", "@context", "memoryType"];
+
+/**
+ * True when a parsed JSON value is an atlatl record (snake_case) rather than a MIF
+ * document (camelCase, `@id`). A value with any MIF-only key is MIF, so a rejection
+ * names fields in the vocabulary the document itself uses, whatever the file type.
+ */
 export function isAtlatlRecord(value: JsonObject): boolean {
-  return !("@id" in value) && !("@type" in value) && ("memory_type" in value || "id" in value);
+  return !MIF_ONLY_KEYS.some((key) => key in value) && ("memory_type" in value || "id" in value);
 }
 
 const SEGMENTS: Record<string, string> = {
@@ -63,9 +73,20 @@ const SEGMENTS: Record<string, string> = {
   citationRole: "citation_role",
 };
 
-/** Translate a pointer into the MIF document back to the record's snake_case fields. */
-export function recordPointer(pointer: string): string {
+/**
+ * Translate a pointer into the MIF document back to the record's snake_case fields
+ * (a `medium` record's flattened `confidence` included, when `record` has one).
+ */
+export function recordPointer(pointer: string, record?: JsonObject): string {
   if (pointer === `/extensions/${STATUS_EXTENSION_KEY}`) return "/status";
+  if (
+    pointer === "/provenance/confidence" &&
+    record &&
+    "confidence" in record &&
+    !(isObject(record.provenance) && "confidence" in record.provenance)
+  ) {
+    return "/confidence";
+  }
   return pointer
     .replace(/\/entity\/@id$/, "/id")
     .replace(/\/target\/@id$/, "/target")

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import type { Memory } from "../model/memory.js";
 import { type Conversion, convertJsonValue, convertMifDocument } from "./convert.js";
 import { MifError } from "./errors.js";
+import { firstJsonChar, readJsonArray } from "./json-array-stream.js";
 import { isObject } from "./json-utils.js";
 import { parseMemoryMarkdown } from "./markdown.js";
 
@@ -121,15 +122,72 @@ function item(file: string, conversion: Conversion, prefix: string, line?: numbe
   };
 }
 
-async function readJson(file: string): Promise<SourceItem[]> {
-  const text = await readFile(file, "utf8");
+/** Documents converted per yielded chunk of a `.json` array. */
+const JSON_CHUNK = 1000;
+
+/** A UTF-8 byte-order mark, decoded: other JSON tools accept one at the start of a file. */
+const BOM = "\uFEFF";
+
+function withoutBom(text: string): string {
+  return text.startsWith(BOM) ? text.slice(1) : text;
+}
+
+/**
+ * Above this size a `.json` array is streamed element by element: peak memory
+ * then no longer grows with the file (JSON.parse takes up to ~10x the file size,
+ * and V8 cannot hold a string past ~512 MiB at all). Below it, JSON.parse is
+ * about twice as fast.
+ */
+export const JSON_STREAM_BYTES = 16 * 1024 * 1024;
+
+/** A `.json` file holding an array of documents, streamed element by element. */
+async function* readJsonArrayFile(file: string): AsyncGenerator<SourceItem[]> {
+  for await (const chunk of readJsonArray(file)) {
+    if (chunk.kind === "problem") {
+      const { line, column, message } = chunk.problem;
+      yield [
+        {
+          kind: "rejected",
+          rejection: {
+            file,
+            pointer: "",
+            line,
+            message: `malformed JSON at line ${line} column ${column}: ${message}; nothing from this file was imported`,
+          },
+        },
+      ];
+      return;
+    }
+    const items: SourceItem[] = [];
+    for (const { index, value } of chunk.elements) {
+      if (!isLroHeader(value)) items.push(item(file, convertJsonValue(value), `/${index}`));
+    }
+    items.push({ kind: "progress", bytes: chunk.bytesRead });
+    yield items;
+  }
+}
+
+/**
+ * A `.json` file: one document, an array of documents, or `{ "memories": [...] }`.
+ * A large array is streamed; otherwise the file is parsed whole, then converted and
+ * yielded a chunk at a time, so only the memories of the current batch and the
+ * listed rejections are kept beside the parsed value.
+ */
+async function* readJson(file: string): AsyncGenerator<SourceItem[]> {
+  if ((await stat(file)).size > JSON_STREAM_BYTES && (await firstJsonChar(file)) === "[") {
+    yield* readJsonArrayFile(file);
+    return;
+  }
+  const raw = await readFile(file, "utf8");
+  const bytes = Buffer.byteLength(raw);
+  const text = withoutBom(raw);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
-    return [{ kind: "rejected", rejection: syntaxError(file, text, err) }];
+    yield [{ kind: "rejected", rejection: syntaxError(file, text, err) }];
+    return;
   }
-  // One document, an array of documents, or `{ "memories": [...] }`.
   let docs: unknown[] | undefined;
   let prefix = "";
   if (Array.isArray(value)) docs = value;
@@ -142,17 +200,21 @@ async function readJson(file: string): Promise<SourceItem[]> {
     docs = value.memories;
     prefix = "/memories";
   }
-  const items: SourceItem[] = [];
   if (!docs) {
-    if (!isLroHeader(value)) items.push(item(file, convertJsonValue(value), ""));
+    yield isLroHeader(value) ? [] : [item(file, convertJsonValue(value), "")];
   } else {
-    for (let i = 0; i < docs.length; i++) {
-      if (isLroHeader(docs[i])) continue;
-      items.push(item(file, convertJsonValue(docs[i]), `${prefix}/${i}`));
+    for (let start = 0; start < docs.length; start += JSON_CHUNK) {
+      const items: SourceItem[] = [];
+      const end = Math.min(docs.length, start + JSON_CHUNK);
+      for (let i = start; i < end; i++) {
+        if (!isLroHeader(docs[i]))
+          items.push(item(file, convertJsonValue(docs[i]), `${prefix}/${i}`));
+        docs[i] = undefined; // converted: let the parsed document go
+      }
+      yield items;
     }
   }
-  items.push({ kind: "progress", bytes: Buffer.byteLength(text) });
-  return items;
+  yield [{ kind: "progress", bytes }];
 }
 
 function jsonlLine(file: string, text: string, line: number): SourceItem | undefined {
@@ -181,8 +243,10 @@ async function* readJsonl(file: string): AsyncGenerator<SourceItem[]> {
   let rest = "";
   let line = 0;
   try {
+    let first = true;
     for await (const chunk of input as AsyncIterable<string>) {
-      const text = rest + chunk;
+      const text = first ? withoutBom(chunk) : rest + chunk;
+      first = false;
       const items: SourceItem[] = [];
       let start = 0;
       let newline = text.indexOf("\n", start);
@@ -241,8 +305,8 @@ async function readMarkdown(file: string): Promise<SourceItem[]> {
 }
 
 /**
- * Every document of one file, converted, in chunks (a whole `.json` / `.md` file, or
- * about a MiB of JSONL at a time). An unreadable file becomes one rejection.
+ * Every document of one file, converted, in chunks (a thousand documents of a `.json`
+ * array, a whole `.md` file, or about a MiB of JSONL at a time). An unreadable file becomes one rejection.
  */
 export async function* readMemoryFile(file: string): AsyncGenerator<SourceItem[]> {
   const format = fileFormat(file);
@@ -261,7 +325,8 @@ export async function* readMemoryFile(file: string): AsyncGenerator<SourceItem[]
   }
   try {
     if (format === "jsonl") yield* readJsonl(file);
-    else yield format === "json" ? await readJson(file) : await readMarkdown(file);
+    else if (format === "json") yield* readJson(file);
+    else yield await readMarkdown(file);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     yield [

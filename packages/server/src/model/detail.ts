@@ -16,6 +16,7 @@ import type {
   RelationshipRef,
   Temporal,
 } from "./memory.js";
+import { wikiLinks } from "./wiki-links.js";
 
 /** A record line at some detail level. */
 export type MemoryRecord = LightRecord | MediumRecord | FullRecord;
@@ -115,6 +116,7 @@ export function toFullRecord(memory: Memory): FullRecord {
     relationships: (memory.relationships ?? []).map((r: RelationshipRef) =>
       ordered(r, RELATIONSHIP_ORDER),
     ),
+    wiki_links: wikiLinks(memory.content),
     provenance: ordered(memory.provenance ?? NO_PROVENANCE, PROVENANCE_ORDER),
     temporal: orderedTemporal(memory.temporal ?? null),
     embedding: memory.embedding ? ordered(memory.embedding as EmbeddingRef, EMBEDDING_ORDER) : null,
@@ -133,7 +135,7 @@ export function toFullRecord(memory: Memory): FullRecord {
  * The record line for `memory` at `detail`:
  * - `light`: id, title, namespace, memory_type, tags, created, modified, status;
  * - `medium`: light + content, summary, confidence (from `provenance.confidence`, null if none);
- * - `full`: the whole memory, confidence only at `provenance.confidence`.
+ * - `full`: the whole memory and its `wiki_links`, confidence only at `provenance.confidence`.
  */
 export function toRecord(memory: Memory, detail: "light"): LightRecord;
 export function toRecord(memory: Memory, detail: "medium"): MediumRecord;

@@ -113,5 +113,8 @@ export type MediumRecord = LightRecord & {
   confidence: number | null;
 };
 
-/** A `full` record line: the whole memory. */
-export type FullRecord = Memory;
+/**
+ * A `full` record line: the whole memory, plus the specification's derived
+ * enrichment `wiki_links` (targets of `[[...]]` links in the content).
+ */
+export type FullRecord = Memory & { wiki_links: string[] };

@@ -4,6 +4,8 @@
  * instead of throwing, so each layer can wrap it in its own error type.
  */
 import { randomUUID } from "node:crypto";
+import { defaultNamespace, deriveTitle } from "./defaults.js";
+import { MEMORY_LIMITS, NAMESPACE_RULE } from "./limits.js";
 import {
   MEMORY_STATUSES,
   MEMORY_TYPES,
@@ -12,19 +14,7 @@ import {
   type MemoryType,
   NAMESPACE_PATTERN,
 } from "./memory.js";
-
-/** Bounds on user input; the MCP input schemas carry the same numbers. */
-export const MEMORY_LIMITS = {
-  contentChars: 200_000,
-  titleChars: 500,
-  namespaceChars: 200,
-  tags: 32,
-  tagChars: 64,
-  summaryChars: 10_000,
-} as const;
-
-/** Longest derived title, in characters (an ellipsis marks a cut). */
-export const DERIVED_TITLE_CHARS = 80;
+import { wellFormed } from "./well-formed.js";
 
 /** A validation failure: the offending field and a message a model can act on. */
 export interface Problem {
@@ -54,36 +44,6 @@ export interface MemoryPatch {
   status?: MemoryStatus | undefined;
   confidence?: number | null | undefined;
   summary?: string | null | undefined;
-}
-
-/** The namespace a memory of `type` gets when none is given, e.g. `_semantic/general`. */
-export function defaultNamespace(type: MemoryType): string {
-  return `_${type}/general`;
-}
-
-/**
- * A title from the first non-blank line of `content`: Markdown heading marks,
- * list bullets and emphasis stripped, whitespace collapsed, cut at
- * {@link DERIVED_TITLE_CHARS} on a word boundary when possible.
- */
-export function deriveTitle(content: string): string {
-  const line =
-    content
-      .split(/\r?\n/)
-      .map((l) => l.trim())
-      .find((l) => l.length > 0) ?? "";
-  const cleaned = line
-    .replace(/^#{1,6}\s+/, "")
-    .replace(/^(?:[-*+]|\d+[.)])\s+/, "")
-    .replace(/^>\s*/, "")
-    .replace(/[*_`]+/g, "")
-    .replace(/\s+/g, " ")
-    .trim();
-  const title = cleaned.length > 0 ? cleaned : "Untitled memory";
-  if (title.length <= DERIVED_TITLE_CHARS) return title;
-  const cut = title.slice(0, DERIVED_TITLE_CHARS - 1);
-  const space = cut.lastIndexOf(" ");
-  return `${(space > DERIVED_TITLE_CHARS / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
 
 function checkContent(content: unknown): Problem | undefined {
@@ -121,7 +81,7 @@ export function checkNamespace(namespace: unknown, field = "namespace"): Problem
   ) {
     return {
       field,
-      message: `${field} must be slash-separated segments of letters, digits, _ or - (at most ${MEMORY_LIMITS.namespaceChars} characters), e.g. _semantic/decisions; got ${JSON.stringify(namespace)}.`,
+      message: `${field} must be ${NAMESPACE_RULE}; got ${JSON.stringify(namespace)}.`,
     };
   }
   return undefined;
@@ -211,10 +171,11 @@ export interface BuildOptions {
  * derived from the content when absent, type `semantic` and namespace
  * `_{type}/general` by default, created = modified = now, status `active`.
  */
-export function buildMemory(input: CaptureInput, options: BuildOptions = {}): Memory | Problem {
-  if (input === null || typeof input !== "object") {
+export function buildMemory(raw: CaptureInput, options: BuildOptions = {}): Memory | Problem {
+  if (raw === null || typeof raw !== "object") {
     return { field: "content", message: "content is required: non-empty Markdown text." };
   }
+  const input = wellFormed(raw);
   const problem =
     checkContent(input.content) ??
     (input.title !== undefined ? checkTitle(input.title) : undefined) ??
@@ -260,10 +221,15 @@ export function buildMemory(input: CaptureInput, options: BuildOptions = {}): Me
  * `memory` with `patch` applied and `modified` set to `now` (kept strictly after
  * the previous value so "recently modified" ordering sees the change).
  */
-export function applyPatch(memory: Memory, patch: MemoryPatch, now = new Date()): Memory | Problem {
-  if (patch === null || typeof patch !== "object") {
+export function applyPatch(
+  memory: Memory,
+  rawPatch: MemoryPatch,
+  now = new Date(),
+): Memory | Problem {
+  if (rawPatch === null || typeof rawPatch !== "object") {
     return { field: "patch", message: "the update must be an object of fields to change." };
   }
+  const patch = wellFormed(rawPatch);
   const problem =
     (patch.content !== undefined ? checkContent(patch.content) : undefined) ??
     (patch.title !== undefined ? checkTitle(patch.title) : undefined) ??

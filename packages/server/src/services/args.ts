@@ -1,11 +1,9 @@
 /** Validation and normalization of arguments shared by the read services. */
+import { READ_LIMITS } from "../model/limits.js";
 import { MEMORY_STATUSES, type MemoryStatus, type MemoryType } from "../model/memory.js";
 import { checkMemoryType, checkNamespace, cleanTags } from "../model/new-memory.js";
 import type { MemoryFilter } from "../store/store.js";
 import { invalidArgument } from "./errors.js";
-
-/** Largest page of any read operation. */
-export const MAX_LIMIT = 1000;
 
 /** Filter arguments as callers give them (every key optional). */
 export interface FilterInput {
@@ -54,13 +52,18 @@ export function normalizeFilter(input: FilterInput | undefined): NormalizedFilte
   return filter;
 }
 
-/** A checked page size: an integer from 1 to {@link MAX_LIMIT}, `fallback` when absent. */
+/** A checked page size: an integer from 1 to `READ_LIMITS.pageSize`, `fallback` when absent. */
 export function checkLimit(limit: number | undefined, fallback: number): number {
   if (limit === undefined) return fallback;
-  if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
+  if (
+    typeof limit !== "number" ||
+    !Number.isInteger(limit) ||
+    limit < 1 ||
+    limit > READ_LIMITS.pageSize
+  ) {
     throw invalidArgument(
       "limit",
-      `limit must be an integer from 1 to ${MAX_LIMIT}; got ${JSON.stringify(limit)}.`,
+      `limit must be an integer from 1 to ${READ_LIMITS.pageSize}; got ${JSON.stringify(limit)}.`,
     );
   }
   return limit;
@@ -69,7 +72,7 @@ export function checkLimit(limit: number | undefined, fallback: number): number 
 /** A checked optional cursor string (absent, null and "" all mean "first page"). */
 export function checkCursorArg(cursor: string | null | undefined): string | undefined {
   if (cursor === undefined || cursor === null || cursor === "") return undefined;
-  if (typeof cursor !== "string" || cursor.length > 4096) {
+  if (typeof cursor !== "string" || cursor.length > READ_LIMITS.cursorChars) {
     throw invalidArgument("cursor", "cursor must be the next_cursor string of a previous page.");
   }
   return cursor;

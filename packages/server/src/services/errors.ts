@@ -5,7 +5,9 @@ export type ServiceErrorCode =
   /** An argument is missing, out of bounds or malformed; the message says which and how to fix it. */
   | "INVALID_ARGUMENT"
   /** A memory with this id already exists. */
-  | "ALREADY_EXISTS";
+  | "ALREADY_EXISTS"
+  /** No memory has this id (tools report it; the services return undefined). */
+  | "NOT_FOUND";
 
 /**
  * A failure the caller can act on (a model sees the message as a tool error).

@@ -1,4 +1,5 @@
 /** Capture, get, update and forget single memories. */
+import { MEMORY_LIMITS } from "../model/limits.js";
 import type { Memory } from "../model/memory.js";
 import {
   applyPatch,
@@ -16,7 +17,7 @@ export interface ServiceOptions {
 }
 
 function checkId(id: unknown): string {
-  if (typeof id !== "string" || id.length === 0 || id.length > 200) {
+  if (typeof id !== "string" || id.length === 0 || id.length > MEMORY_LIMITS.idChars) {
     throw invalidArgument(
       "id",
       "id must be the id string of a memory (from capture, recall or list).",
@@ -37,7 +38,7 @@ export class MemoryService {
 
   /**
    * Store a new memory. Only `content` is required; the id is a fresh UUID, the
-   * title defaults to the content's first line, `memory_type` to `semantic`, the
+   * title defaults to the content's first heading (else first line), `memory_type` to `semantic`, the
    * namespace to `_{memory_type}/general`.
    */
   async capture(input: CaptureInput): Promise<Memory> {

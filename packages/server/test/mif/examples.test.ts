@@ -27,7 +27,7 @@ describe("the official MIF examples", () => {
     async (file) => {
       const store = await memoryStore();
       const report = await importPath(store, join(EXAMPLES_DIR, file));
-      expect(report).toEqual({ files: 1, imported: 1, updated: 0, rejected: [] });
+      expect(report).toEqual({ files: 1, imported: 1, updated: 0, rejected: [], rejectedCount: 0 });
       const imported = await allMemories(store);
 
       for (const format of ["mif-json", "jsonl"] as const) {

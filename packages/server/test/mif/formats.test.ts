@@ -94,7 +94,7 @@ describe("JSONL", () => {
     await importPath(store, dir);
     expect(await store.get("med")).toMatchObject({
       title: "Use SQLite",
-      namespace: "_semantic",
+      namespace: "_semantic/general",
       modified: "2025-01-01T00:00:00Z",
       provenance: { confidence: 0.7 },
     });
@@ -181,7 +181,7 @@ describe("directories and re-imports", () => {
     });
     const store = await memoryStore();
     const report = await importPath(store, dir);
-    expect(report).toEqual({ files: 4, imported: 5, updated: 0, rejected: [] });
+    expect(report).toEqual({ files: 4, imported: 5, updated: 0, rejected: [], rejectedCount: 0 });
     expect((await allMemories(store)).map((m) => m.id).sort()).toEqual([
       "d1",
       "d2",

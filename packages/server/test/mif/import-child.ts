@@ -14,4 +14,4 @@ const report = await importPath(store, file, {
   onCommitted: (ids) => process.stderr.write(`ACK ${ids.join(",")}\n`),
 });
 await store.close();
-process.stderr.write(`DONE ${report.imported} ${report.updated} ${report.rejected.length}\n`);
+process.stderr.write(`DONE ${report.imported} ${report.updated} ${report.rejectedCount}\n`);

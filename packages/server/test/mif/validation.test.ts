@@ -118,7 +118,7 @@ describe("validation policy", () => {
     });
     expect(await store.get("min")).toMatchObject({
       title: "Deploy the API",
-      namespace: "_procedural",
+      namespace: "_procedural/general",
       status: "active",
       modified: "2026-01-15T10:30:00Z",
       tags: [],

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { toRecord } from "../../src/model/detail.js";
+import { wikiLinks } from "../../src/model/wiki-links.js";
 import { makeMemory, richMemory } from "../store/fixtures.js";
 
 const LIGHT_KEYS = [
@@ -34,7 +35,7 @@ describe("detail projections", () => {
   it("full is the whole memory, confidence only under provenance, leftovers last under extra", () => {
     const memory = richMemory();
     const record = toRecord(memory, "full");
-    expect(record).toEqual(memory);
+    expect(record).toEqual({ ...memory, wiki_links: wikiLinks(memory.content) });
     expect(Object.keys(record).slice(0, 10)).toEqual([...LIGHT_KEYS, "content", "summary"]);
     expect("confidence" in record).toBe(false);
     expect(record.provenance.confidence).toBe(0.92);
@@ -80,5 +81,21 @@ describe("detail projections", () => {
     const record = toRecord(memory, "light");
     record.tags.push("b");
     expect(memory.tags).toEqual(["a"]);
+  });
+
+  it("full carries the specification's wiki_links after relationships; light and medium do not", () => {
+    const memory = makeMemory({
+      content:
+        "See [[billing-runbook|the runbook]], [[Ledger#Rotation]] and ![[diagram.png]].\n" +
+        "Again [[billing-runbook]]; not @[[SQLite|Technology]] nor `[[code]]`.\n" +
+        "```\n[[fenced]]\n```\n",
+    });
+    const full = toRecord(memory, "full");
+    expect(full.wiki_links).toEqual(["billing-runbook", "Ledger#Rotation", "diagram.png"]);
+    const keys = Object.keys(full);
+    expect(keys.indexOf("wiki_links")).toBe(keys.indexOf("relationships") + 1);
+    expect("wiki_links" in toRecord(memory, "medium")).toBe(false);
+    expect("wiki_links" in toRecord(memory, "light")).toBe(false);
+    expect(toRecord(makeMemory({ content: "no links" }), "full").wiki_links).toEqual([]);
   });
 });

@@ -22,6 +22,7 @@ const FULL_EXTRA_FIELDS = [
   "provenance",
   "entities",
   "relationships",
+  "wiki_links",
   "temporal",
   "embedding",
   "blocks",

@@ -1,7 +1,6 @@
-import { createWriteStream } from "node:fs";
-import { finished } from "node:stream/promises";
 import type { Command } from "commander";
 import { exportMemories } from "../../mif/export.js";
+import { openOutputFile } from "../open-output.js";
 import { withApp } from "../with-app.js";
 
 /** `atlatl export`: MIF JSON-LD (default) or JSONL, to stdout or `--out FILE`. */
@@ -9,19 +8,18 @@ export async function runExport(
   opts: { format: "mif-json" | "jsonl"; out?: string; namespace?: string },
   cmd: Command,
 ): Promise<void> {
+  const file = opts.out ? await openOutputFile(opts.out) : undefined;
   await withApp(cmd, async (app) => {
-    const out = opts.out ? createWriteStream(opts.out, { mode: 0o600 }) : process.stdout;
     const report = await exportMemories(
       app.store,
       {
         format: opts.format,
         ...(opts.namespace ? { filter: { namespace: opts.namespace, status: "any" } } : {}),
       },
-      out,
+      file ?? process.stdout,
     );
-    if (opts.out) {
-      out.end();
-      await finished(out);
+    if (file) {
+      await file.close();
       process.stderr.write(`exported ${report.count} memories to ${opts.out}\n`);
     }
   });

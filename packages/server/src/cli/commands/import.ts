@@ -28,12 +28,14 @@ export async function runImport(
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   } else {
     process.stdout.write(
-      `imported ${report.imported} new, updated ${report.updated}, rejected ${report.rejected.length} (from ${report.files} file${report.files === 1 ? "" : "s"})\n`,
+      `imported ${report.imported} new, updated ${report.updated}, rejected ${report.rejectedCount} (from ${report.files} file${report.files === 1 ? "" : "s"})\n`,
     );
     for (const r of report.rejected) {
       const where = `${r.file}${r.line !== undefined ? `:${r.line}` : ""}${r.pointer ? ` ${r.pointer}` : ""}`;
       process.stderr.write(`rejected ${where}: ${r.message}\n`);
     }
+    const unlisted = report.rejectedCount - report.rejected.length;
+    if (unlisted > 0) process.stderr.write(`… and ${unlisted} more rejections not listed\n`);
   }
-  if (report.rejected.length > 0) process.exitCode = 1;
+  if (report.rejectedCount > 0) process.exitCode = 1;
 }

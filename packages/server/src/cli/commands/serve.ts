@@ -1,9 +1,15 @@
 import { startSweeper } from "@atlatl/lro/node";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import type { Command } from "commander";
 import { openApp } from "../../app/open-app.js";
 import { createAtlatlServer } from "../../mcp/create-server.js";
 import { globalOverrides } from "../global-options.js";
+import { limitLineLength, type OversizedLine } from "../line-limit.js";
+
+/** Largest stdio message served: the SDK transport's own buffer limit. */
+const MAX_MESSAGE_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE;
 
 interface ServeOptions {
   threshold?: number;
@@ -52,7 +58,31 @@ export async function runServe(opts: ServeOptions, cmd: Command): Promise<void> 
     void shutdown(err.code === "EPIPE" ? 0 : 1);
   });
 
-  await atlatl.server.connect(new StdioServerTransport());
+  // An oversized message is dropped, logged and answered (when it was a request);
+  // the session goes on. Exiting instead would cost the client its whole session
+  // (and its other in-flight requests) for one bad message.
+  const onOversized = (line: OversizedLine) => {
+    const limit = `${MAX_MESSAGE_BYTES} bytes`;
+    process.stderr.write(
+      `atlatl: dropped a stdio message of ${line.bytes} bytes (limit ${limit})${line.id !== undefined ? ` for request ${JSON.stringify(line.id)}` : ""}; still serving\n`,
+    );
+    if (line.id === undefined) return;
+    void transport
+      .send({
+        jsonrpc: "2.0",
+        id: line.id,
+        error: {
+          code: ErrorCode.InvalidRequest,
+          message: `MESSAGE_TOO_LARGE: the request is ${line.bytes} bytes; this server reads messages of at most ${limit}. Send less per call (e.g. split the content into several memories).`,
+        },
+      })
+      .catch(() => {});
+  };
+  const transport = new StdioServerTransport(
+    process.stdin.pipe(limitLineLength(MAX_MESSAGE_BYTES, onOversized)),
+    process.stdout,
+  );
+  await atlatl.server.connect(transport);
   process.stderr.write(
     `atlatl: serving MCP on stdio (db ${store.path}; LRO ${offload.enabled ? `on, threshold ${offload.thresholdTokens} tokens, files in ${offload.outputDir}` : "off"})\n`,
   );

@@ -5,7 +5,29 @@ export function jsonResult(value: unknown): CallToolResult {
   return { content: [{ type: "text", text: JSON.stringify(value) }] };
 }
 
-/** A tool error a model can act on: the message says what was wrong and what to do. */
-export function toolError(message: string): CallToolResult {
-  return { content: [{ type: "text", text: message }], isError: true };
+/** What a failed tool call tells the client: a stable code, what to do, and the argument at fault. */
+export interface ToolErrorInfo {
+  code: string;
+  message: string;
+  field?: string | undefined;
+}
+
+/**
+ * A tool error a model can act on: the text leads with the code and the argument
+ * at fault (`INVALID_ARGUMENT (query): ...`), and `structuredContent.error`
+ * carries the same for programs.
+ */
+export function toolError(error: ToolErrorInfo): CallToolResult {
+  const field = error.field !== undefined ? ` (${error.field})` : "";
+  return {
+    content: [{ type: "text", text: `${error.code}${field}: ${error.message}` }],
+    structuredContent: {
+      error: {
+        code: error.code,
+        message: error.message,
+        ...(error.field !== undefined ? { field: error.field } : {}),
+      },
+    },
+    isError: true,
+  };
 }

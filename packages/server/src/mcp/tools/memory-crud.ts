@@ -4,12 +4,22 @@ import { toRecord } from "../../model/detail.js";
 import { MEMORY_STATUSES } from "../../model/memory.js";
 import type { ToolContext } from "../tool-context.js";
 import { jsonResult, toolError } from "./json-result.js";
-import { memoryTypeArg, namespaceArg, tagsArg } from "./schemas.js";
-
-const idArg = z.string().min(1).max(200).describe("Memory id, as returned by capture or recall.");
+import {
+  confidenceArg,
+  contentArg,
+  idArg,
+  memoryTypeArg,
+  namespaceArg,
+  tagsArg,
+  titleArg,
+} from "./schemas.js";
 
 const notFound = (id: string) =>
-  toolError(`No memory with id "${id}". Use recall_memories or list_memories to find ids.`);
+  toolError({
+    code: "NOT_FOUND",
+    field: "id",
+    message: `No memory with id "${id}". Use recall_memories or list_memories to find ids.`,
+  });
 
 /** `capture_memory`, `get_memory`, `update_memory`, `forget_memory`. */
 export function registerMemoryCrud(server: McpServer, ctx: ToolContext): void {
@@ -20,17 +30,17 @@ export function registerMemoryCrud(server: McpServer, ctx: ToolContext): void {
     {
       title: "Capture a memory",
       description:
-        "Store a new memory. Only content is required; title defaults to its first line, namespace " +
-        "to one for its type (e.g. _semantic/general), memory_type to semantic.",
+        "Store a new memory. Only content is required; title defaults to its first heading (else its " +
+        "first line), namespace to _{memory_type}/general, memory_type to semantic.",
       inputSchema: {
-        content: z.string().min(1).max(200_000).describe("Markdown content."),
-        title: z.string().min(1).max(500).optional(),
+        content: contentArg.describe("Markdown content."),
+        title: titleArg.optional(),
         namespace: namespaceArg
           .optional()
           .describe("e.g. _semantic/decisions, _episodic/sessions."),
         memory_type: memoryTypeArg.optional(),
         tags: tagsArg.optional(),
-        confidence: z.number().min(0).max(1).optional().describe("0 to 1."),
+        confidence: confidenceArg.optional().describe("0 to 1."),
       },
     },
     async (args) => jsonResult(toRecord(await memories.capture(args), "full")),
@@ -57,12 +67,12 @@ export function registerMemoryCrud(server: McpServer, ctx: ToolContext): void {
       description: "Change some fields of a memory; the others stay. Bumps `modified`.",
       inputSchema: {
         id: idArg,
-        content: z.string().min(1).max(200_000).optional(),
-        title: z.string().min(1).max(500).optional(),
+        content: contentArg.optional(),
+        title: titleArg.optional(),
         namespace: namespaceArg.optional(),
         memory_type: memoryTypeArg.optional(),
         tags: tagsArg.optional(),
-        confidence: z.number().min(0).max(1).optional(),
+        confidence: confidenceArg.optional(),
         status: z.enum(MEMORY_STATUSES).optional(),
       },
     },

@@ -1,24 +1,34 @@
 import { z } from "zod";
-import { MEMORY_STATUSES, MEMORY_TYPES } from "../../model/memory.js";
+import { MEMORY_LIMITS, NAMESPACE_RULE, READ_LIMITS } from "../../model/limits.js";
+import { MEMORY_STATUSES, MEMORY_TYPES, NAMESPACE_PATTERN } from "../../model/memory.js";
 
 /**
- * Input fragments shared by the tools. Every field carries bounds so a model gets
- * a precise validation message instead of a server fault.
+ * Input fragments shared by the tools. Every field carries the model's bounds
+ * (`model/limits.ts`) so a model gets a precise validation message instead of a
+ * server fault. Optional fields are declared with a plain type and `.optional()`
+ * (never nullable): some clients cannot send a field declared `anyOf [X, null]`.
  */
 export const namespaceArg = z
   .string()
   .min(1)
-  .max(200)
-  .regex(/^[a-zA-Z0-9_-]+(\/[a-zA-Z0-9_-]+)*$/, {
-    message:
-      "namespace must be slash-separated segments of letters, digits, _ or -, e.g. _semantic/decisions",
-  });
+  .max(MEMORY_LIMITS.namespaceChars)
+  .regex(NAMESPACE_PATTERN, { message: `namespace must be ${NAMESPACE_RULE}` });
 
+export const idArg = z
+  .string()
+  .min(1)
+  .max(MEMORY_LIMITS.idChars)
+  .describe("Memory id, as returned by capture or recall.");
+export const contentArg = z.string().min(1).max(MEMORY_LIMITS.contentChars);
+export const titleArg = z.string().min(1).max(MEMORY_LIMITS.titleChars);
+export const confidenceArg = z.number().min(0).max(1);
 export const memoryTypeArg = z.enum(MEMORY_TYPES);
-export const tagsArg = z.array(z.string().min(1).max(64)).max(32);
+export const tagsArg = z
+  .array(z.string().min(1).max(MEMORY_LIMITS.tagChars))
+  .max(MEMORY_LIMITS.tags);
 export const detailArg = z.enum(["light", "medium", "full"]);
-export const cursorArg = z.string().min(1).max(4096);
-export const limitArg = z.number().int().min(1).max(1000);
+export const cursorArg = z.string().min(1).max(READ_LIMITS.cursorChars);
+export const limitArg = z.number().int().min(1).max(READ_LIMITS.pageSize);
 
 /** Filters accepted by recall, search and list. */
 export const filterShape = {

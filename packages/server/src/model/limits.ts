@@ -1,0 +1,24 @@
+/**
+ * Bounds on user input, in one place: the model's checks (`new-memory.ts`), the
+ * services' argument checks (`services/args.ts`) and the MCP input schemas
+ * (`mcp/tools/schemas.ts`) all read these numbers.
+ */
+export const MEMORY_LIMITS = {
+  contentChars: 200_000,
+  titleChars: 500,
+  namespaceChars: 200,
+  tags: 32,
+  tagChars: 64,
+  summaryChars: 10_000,
+  idChars: 200,
+} as const;
+
+/** Bounds on the arguments of read operations. */
+export const READ_LIMITS = {
+  /** Largest page of any read operation. */
+  pageSize: 1000,
+  cursorChars: 4096,
+} as const;
+
+/** How a namespace is spelled, for messages (the pattern is `NAMESPACE_PATTERN` in memory.ts). */
+export const NAMESPACE_RULE = `slash-separated segments of letters, digits, _ or - (at most ${MEMORY_LIMITS.namespaceChars} characters), e.g. _semantic/decisions`;
