@@ -102,16 +102,11 @@ describe("lone UTF-16 surrogates", () => {
 });
 
 describe("tool input schemas", () => {
-  // lro_extract's optional fields are being redeclared with plain types in
-  // packages/lro (issue 9, engineer H2); drop this exception once that is merged.
-  const PENDING_IN_LRO = new Set(["lro_extract"]);
-
   it("give every property of every listed tool a plain JSON type (no anyOf with null)", async () => {
     const { tools } = await s.client.listTools();
-    expect(tools.length).toBeGreaterThanOrEqual(8);
+    expect(tools.map((t) => t.name)).toContain("lro_extract");
     const offenders: string[] = [];
     for (const tool of tools) {
-      if (PENDING_IN_LRO.has(tool.name)) continue;
       const properties = (tool.inputSchema.properties ?? {}) as Record<
         string,
         Record<string, unknown>
