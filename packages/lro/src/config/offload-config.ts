@@ -26,13 +26,19 @@ export interface OffloadConfig {
   ttlSeconds: number;
   /** Absolute directory the files are written to. */
   outputDir: string;
+  /**
+   * Most records in one offload file (default {@link DEFAULT_OFFLOAD_CONFIG}).
+   * A result set with more is offloaded capped, and its descriptor says so.
+   */
+  maxRecords?: number | undefined;
 }
 
 /** Defaults of the specification. */
-export const DEFAULT_OFFLOAD_CONFIG: Readonly<Omit<OffloadConfig, "outputDir">> = {
+export const DEFAULT_OFFLOAD_CONFIG: Readonly<Required<Omit<OffloadConfig, "outputDir">>> = {
   enabled: true,
   thresholdTokens: 1600,
   ttlSeconds: 3600,
+  maxRecords: 100_000,
 };
 
 /** Resolve a path from the config file relative to that file, others to the cwd. */
@@ -67,6 +73,12 @@ export const OFFLOAD_CONFIG_KEYS = {
     check: (v: string) => (v.includes("\0") ? "a path without NUL bytes" : undefined),
     normalize: resolveDir,
     description: "Directory for JSONL files (empty = system temp dir)",
+  },
+  max_records: {
+    type: "integer",
+    min: 1,
+    default: DEFAULT_OFFLOAD_CONFIG.maxRecords,
+    description: "Most records in one offload file; larger result sets are capped, and say so",
   },
 } satisfies ConfigSectionSpec;
 
@@ -139,6 +151,7 @@ export function loadOffloadConfig(options: LoadOffloadConfigOptions = {}): Resol
       threshold_tokens: o.thresholdTokens,
       ttl_seconds: o.ttlSeconds,
       output_dir: o.outputDir,
+      max_records: o.maxRecords,
     },
   });
   const v = resolved.values;
@@ -148,11 +161,13 @@ export function loadOffloadConfig(options: LoadOffloadConfigOptions = {}): Resol
     thresholdTokens: v.threshold_tokens,
     ttlSeconds: v.ttl_seconds,
     outputDir: v.output_dir,
+    maxRecords: v.max_records,
     sources: {
       enabled: s.enabled,
       thresholdTokens: s.threshold_tokens,
       ttlSeconds: s.ttl_seconds,
       outputDir: s.output_dir,
+      maxRecords: s.max_records,
     },
     entries: resolved.entries,
   };

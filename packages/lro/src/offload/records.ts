@@ -8,7 +8,15 @@
  * (whose `estimated_tokens` is only known at the end) goes into a slot reserved
  * at the start of the file, padded with trailing spaces, which JSON ignores.
  * Smaller results are written in one go with an exact header.
+ *
+ * The records come as an array (with aligned scores) or as a stream (`source`,
+ * e.g. a store's cursor over every match). At most `maxRecords` of them are
+ * kept for the file; the rest are only counted, and a set that large is
+ * offloaded capped, its descriptor saying so.
  */
+
+import { DEFAULT_OFFLOAD_CONFIG } from "../config/offload-config.js";
+import { withCapNotice } from "../descriptor/cap-notice.js";
 import { buildMemoryDescriptor, RecordStatsAccumulator } from "../descriptor/memory-descriptor.js";
 import { projectRecord } from "../descriptor/project.js";
 import { LroError } from "../errors.js";
@@ -35,7 +43,12 @@ import {
   serializeLine,
 } from "./context.js";
 import { linesThatFit, reserveFor, truncationWarning } from "./truncate.js";
-import type { OffloadRecordsInput, OffloadRecordsResult } from "./types.js";
+import type {
+  OffloadRecordsInput,
+  OffloadRecordsResult,
+  RecordSource,
+  SourceRecord,
+} from "./types.js";
 
 /** Lines beyond this many characters of an offloaded result are streamed to disk. */
 export const STREAM_AFTER_CHARS = 8 * 1024 * 1024;
@@ -59,6 +72,35 @@ function headerOf(
   };
 }
 
+/** The input's records with their scores, one at a time. */
+function recordsOf(input: OffloadRecordsInput): RecordSource {
+  if (input.source) return input.source;
+  const records = input.records ?? [];
+  const scores = input.scores;
+  return {
+    *[Symbol.iterator](): Iterator<SourceRecord> {
+      for (let i = 0; i < records.length; i++) {
+        yield { record: records[i] as object, score: scores?.[i] };
+      }
+    },
+  };
+}
+
+/** `[min, max]` of the finite scores seen, kept as they stream by. */
+class ScoreSpan {
+  private min = Number.POSITIVE_INFINITY;
+  private max = Number.NEGATIVE_INFINITY;
+  add(s: number | undefined): void {
+    if (typeof s !== "number" || !Number.isFinite(s)) return;
+    if (s < this.min) this.min = s;
+    if (s > this.max) this.max = s;
+  }
+  /** The span as a two-score list (what the descriptor's `score_range` reads), if any. */
+  result(): number[] | undefined {
+    return this.min === Number.POSITIVE_INFINITY ? undefined : [this.min, this.max];
+  }
+}
+
 /** Run the memory profile: inline, offloaded, or truncated on a write failure. */
 export async function offloadRecords(
   ctx: OffloadContext,
@@ -67,8 +109,11 @@ export async function offloadRecords(
   const { config } = ctx;
   const detail: DetailLevel = DETAIL_LEVELS.includes(input.detail) ? input.detail : "full";
   const project = input.project ?? true;
-  const source = input.records;
-  const count = source.length;
+  const maxRecords = config.maxRecords ?? DEFAULT_OFFLOAD_CONFIG.maxRecords;
+  /** Records seen, and those kept for the file (at most `maxRecords`). */
+  let total = 0;
+  let count = 0;
+  const scores = new ScoreSpan();
   const stats = new RecordStatsAccumulator();
   const meter = new LineMeter();
   /** Lines kept in memory (all of them, or the first ones when streaming), and their records. */
@@ -86,8 +131,14 @@ export async function offloadRecords(
     createdAt = ctx.now();
     id = ctx.nextId(createdAt);
     await ensureOutputDir(ctx.fs, config.outputDir);
-    // The widest header this result can have: estimated_tokens at its largest.
-    const widest = headerOf(input, detail, count, createdAt, Number.MAX_SAFE_INTEGER);
+    // The widest header this result can have: count and estimated_tokens at their largest.
+    const widest = headerOf(
+      input,
+      detail,
+      Number.MAX_SAFE_INTEGER,
+      createdAt,
+      Number.MAX_SAFE_INTEGER,
+    );
     const w = await openJsonlWriter({
       fs: ctx.fs,
       dir: config.outputDir,
@@ -109,10 +160,14 @@ export async function offloadRecords(
   };
 
   try {
-    for (let i = 0; i < count; i++) {
+    for await (const item of recordsOf(input)) {
+      total++;
+      if (count >= maxRecords) continue; // counted, not kept: the file is capped
+      const i = count++;
       const record = project
-        ? projectRecord(source[i] as object, detail)
-        : (source[i] as Record<string, unknown>);
+        ? projectRecord(item.record, detail)
+        : (item.record as Record<string, unknown>);
+      scores.add(item.score);
       stats.add(record);
       const line = serializeLine(record);
       let bytes = meter.add(line, i);
@@ -153,8 +208,9 @@ export async function offloadRecords(
   }
 
   const tokens = meter.tokens;
-  if (!failure && !writer && (!config.enabled || tokens <= config.thresholdTokens)) {
-    return { kind: "inline", estimatedTokens: tokens, lines };
+  const capped = total > count;
+  if (!failure && !writer && (!config.enabled || (tokens <= config.thresholdTokens && !capped))) {
+    return { kind: "inline", estimatedTokens: tokens, lines, total };
   }
 
   let file: OffloadedFile | undefined;
@@ -206,18 +262,21 @@ export async function offloadRecords(
 
   if (file && !failure) {
     try {
-      const response = buildMemoryDescriptor({
+      const described = buildMemoryDescriptor({
         filePath: file.path,
         operation: input.operation,
         detail,
         count,
         estimatedTokens: tokens,
         stats: stats.result(),
-        scores: input.scores,
+        scores: scores.result(),
         nativeExtraction: ctx.nativeExtraction,
       });
+      const response = capped
+        ? withCapNotice(described, { total, inFile: count, maxRecords })
+        : described;
       emitCreated(ctx, file);
-      return { kind: "offloaded", estimatedTokens: tokens, response, file };
+      return { kind: "offloaded", estimatedTokens: tokens, response, file, total };
     } catch (err) {
       // A descriptor must never be missing for a file, nor a file for a descriptor.
       await ctx.fs.unlink(file.path).catch(() => {});
@@ -226,19 +285,19 @@ export async function offloadRecords(
   }
 
   const error = failure ?? new LroError("WRITE_FAILED", "offload failed");
-  emitFailed(ctx, input.operation, error, count, tokens);
+  emitFailed(ctx, input.operation, error, total, tokens);
   const code = failureCode(error);
   const budget =
     config.thresholdTokens -
-    reserveFor(truncationWarning(code, count, count, config.thresholdTokens));
+    reserveFor(truncationWarning(code, total, total, config.thresholdTokens));
   const kept = linesThatFit(lines, meter, budget).count;
   return {
     kind: "truncated",
     estimatedTokens: tokens,
     records: records.slice(0, kept),
     lines: lines.slice(0, kept),
-    total: count,
-    warning: truncationWarning(code, kept, count, config.thresholdTokens),
+    total,
+    warning: truncationWarning(code, kept, total, config.thresholdTokens),
     error,
   };
 }

@@ -7,16 +7,34 @@ import type {
   OffloadResponse,
 } from "../types.js";
 
-/** A memory result set to consider for offloading. */
+/** One record of a streamed result set, with its hit score when the operation has one. */
+export interface SourceRecord {
+  record: object;
+  score?: number | undefined;
+}
+
+/**
+ * A result set read one record at a time, in the tool's order (e.g. straight
+ * from a store's cursor), so that a whole set never has to sit in memory.
+ */
+export type RecordSource = Iterable<SourceRecord> | AsyncIterable<SourceRecord>;
+
+/** A memory result set to consider for offloading: `records` (with `scores`) or `source`. */
 export interface OffloadRecordsInput {
   /** `recall`, `search`, `inject`, `list` (or a producer's own name). */
   operation: string;
   query?: string | null;
   detail: DetailLevel;
   /** Memory records; projected to `detail` unless `project` is false. */
-  records: readonly object[];
+  records?: readonly object[] | undefined;
   /** Scores of the hits, aligned with `records`, when the operation has them. */
   scores?: readonly number[] | undefined;
+  /**
+   * The result set as a stream (instead of `records`): read once, each record
+   * serialized once. At most `config.maxRecords` are kept for the file; the
+   * rest are only counted (see `total` of the outcomes).
+   */
+  source?: RecordSource | undefined;
   /** Project records to `detail` (default true; idempotent on projected records). */
   project?: boolean;
 }
@@ -26,6 +44,8 @@ export interface InlineOutcome {
   kind: "inline";
   estimatedTokens: number;
   lines: string[];
+  /** Records in the result set (= `lines.length`). */
+  total?: number;
 }
 
 /** The result was written; `response` replaces it. */
@@ -34,6 +54,8 @@ export interface OffloadedOutcome {
   estimatedTokens: number;
   response: OffloadResponse;
   file: OffloadedFile;
+  /** Records in the result set; more than the file's `header.count` when capped by `maxRecords`. */
+  total?: number;
 }
 
 /** Writing failed; return `records` (the leading ones that fit) with `warning`. */
