@@ -4,6 +4,7 @@ import { lroExtractBenchmark } from "./lro-extract.js";
 import { serverImportBenchmark } from "./server-import.js";
 import { serverMcpBenchmark } from "./server-mcp.js";
 import { serverStoreBenchmark } from "./server-store.js";
+import { serverWholeSetBenchmark } from "./server-whole-set.js";
 
 /** Every benchmark `npm run bench` knows, in run order. Add yours here. */
 export const benchmarks: Benchmark[] = [
@@ -12,4 +13,5 @@ export const benchmarks: Benchmark[] = [
   lroExtractBenchmark,
   serverImportBenchmark,
   serverStoreBenchmark,
+  serverWholeSetBenchmark,
 ];

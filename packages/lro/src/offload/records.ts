@@ -53,6 +53,13 @@ import type {
 /** Lines beyond this many characters of an offloaded result are streamed to disk. */
 export const STREAM_AFTER_CHARS = 8 * 1024 * 1024;
 
+/**
+ * The same for a streamed `source`, whose records nobody else holds: lines
+ * kept this long survive garbage collections into V8's old generation, so a
+ * whole set of 100,000 would leave tens of megabytes behind for a full GC.
+ */
+export const SOURCE_STREAM_AFTER_CHARS = 1024 * 1024;
+
 function headerOf(
   input: OffloadRecordsInput,
   detail: DetailLevel,
@@ -114,6 +121,7 @@ export async function offloadRecords(
   let total = 0;
   let count = 0;
   const scores = new ScoreSpan();
+  const streamAfter = input.source ? SOURCE_STREAM_AFTER_CHARS : STREAM_AFTER_CHARS;
   const stats = new RecordStatsAccumulator();
   const meter = new LineMeter();
   /** Lines kept in memory (all of them, or the first ones when streaming), and their records. */
@@ -188,13 +196,15 @@ export async function offloadRecords(
       lineBytes.push(bytes);
       records.push(record);
       keptChars += line.length + 1;
-      if (
-        keptChars > STREAM_AFTER_CHARS &&
-        config.enabled &&
-        meter.tokens > config.thresholdTokens
-      ) {
+      if (keptChars > streamAfter && config.enabled && meter.tokens > config.thresholdTokens) {
         try {
           writer = await startStreaming();
+          // Written: keep only what the truncated fallback could return (lines
+          // within the threshold), so a streamed set holds no megabytes of lines.
+          const keep = linesThatFit(lines, meter, config.thresholdTokens).count;
+          lines.length = keep;
+          lineBytes.length = keep;
+          records.length = keep;
         } catch (err) {
           failure = asLroError(err);
         }

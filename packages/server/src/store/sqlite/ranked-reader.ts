@@ -169,10 +169,12 @@ export class RankedReader {
   }
 
   /**
-   * The memories with these sequence numbers, in one statement; a memory
-   * deleted since its narrow row was read is absent.
+   * The rows of the memories with these sequence numbers, in one statement; a
+   * memory deleted since its narrow row was read is absent. Rows, not memories:
+   * the caller converts each as it goes, so a batch's memories never all live
+   * at once.
    */
-  readManyBySeq(seqs: ArrayLike<number>, from: number, to: number): Map<number, Memory> {
+  readManyBySeq(seqs: ArrayLike<number>, from: number, to: number): Map<number, MemoryRow> {
     const list: number[] = [];
     for (let i = from; i < to; i++) list.push(seqs[i] as number);
     const rows = this.statements
@@ -180,8 +182,8 @@ export class RankedReader {
         `SELECT m.seq AS seq, ${MEMORY_COLUMNS} FROM memories m WHERE m.seq IN (SELECT value FROM json_each(?))`,
       )
       .all(JSON.stringify(list)) as (MemoryRow & { seq: number })[];
-    const out = new Map<number, Memory>();
-    for (const row of rows) out.set(row.seq, fromRow(row));
+    const out = new Map<number, MemoryRow>();
+    for (const row of rows) out.set(row.seq, row);
     return out;
   }
 
