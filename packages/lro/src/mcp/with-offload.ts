@@ -170,7 +170,12 @@ export function withOffload(options: WithOffloadOptions): OffloadMiddleware {
           detail: result.detail,
           source: result.whole.source,
         });
-        if (outcome.kind !== "inline") return offloadOutcomeToResult(outcome, result, shape);
+        if (outcome.kind === "offloaded") return offloadOutcomeToResult(outcome, result, shape);
+        if (outcome.kind === "truncated") {
+          // The write failed: the page's own inline text (inject's Markdown) is cut to fit.
+          const page = { ...result, ...(await result.whole.page()) };
+          return offloadOutcomeToResult(outcome, page, shape);
+        }
         return pageWithTotal(await result.whole.page(), outcome.total ?? outcome.lines.length);
       }
       // LRO off: pages only, as the specification says (no whole-set read to count).
