@@ -5,6 +5,7 @@ import { serverImportBenchmark } from "./server-import.js";
 import { serverImportRejectionsBenchmark } from "./server-import-rejections.js";
 import { serverMcpBenchmark } from "./server-mcp.js";
 import { serverStoreBenchmark } from "./server-store.js";
+import { serverWholeSetBenchmark } from "./server-whole-set.js";
 
 /** Every benchmark `npm run bench` knows, in run order. Add yours here. */
 export const benchmarks: Benchmark[] = [
@@ -14,4 +15,5 @@ export const benchmarks: Benchmark[] = [
   serverImportBenchmark,
   serverImportRejectionsBenchmark,
   serverStoreBenchmark,
+  serverWholeSetBenchmark,
 ];

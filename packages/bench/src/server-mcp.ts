@@ -20,7 +20,9 @@ async function run(): Promise<BenchTable[]> {
   const dbPath = join(dir, "atlatl.db");
   try {
     const store = await openSqliteStore({ path: dbPath });
-    await seedStore(store, { count: 2000, seed: 7 });
+    // 500 memories: LRO offloads every match of a recall (not the `limit` page),
+    // so the recall below writes exactly 500 full-detail records, as it always has.
+    await seedStore(store, { count: 500, seed: 7 });
     await store.close();
 
     const transport = new StdioClientTransport({
@@ -35,7 +37,7 @@ async function run(): Promise<BenchTable[]> {
     const recall = async () => {
       const result = (await client.callTool({
         name: "recall_memories",
-        arguments: { query: "", limit: 500, detail: "full" },
+        arguments: { query: "", status: "any", limit: 500, detail: "full" },
       })) as CallToolResult;
       const first = result.content[0];
       const body = JSON.parse(first?.type === "text" ? first.text : "{}") as {

@@ -52,6 +52,20 @@ export interface OffloadResponse {
   line_schema: JsonSchema;
   jq_recipes: JqRecipe[];
   guidance: string;
+  /** Present only when the result set had more records than one file may hold. */
+  capped?: CapNotice;
+}
+
+/** How a capped offload differs from the whole result set (not in the specification). */
+export interface CapNotice {
+  /** Records in the whole result set. */
+  total_matches: number;
+  /** Records in the file (= `summary.count`). */
+  records_in_file: number;
+  /** `prompt.offload.max_records`. */
+  max_records: number;
+  /** The same, in one sentence. */
+  note: string;
 }
 
 /** Generic (multi-section) profile, after the Python library's descriptor. */

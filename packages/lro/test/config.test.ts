@@ -40,10 +40,17 @@ describe("loadOffloadConfig", () => {
       thresholdTokens: 1600,
       ttlSeconds: 3600,
       outputDir: join(tmpdir(), `atlatl-${process.getuid?.()}`),
+      maxRecords: 100_000,
       sources: undefined,
       entries: undefined,
     });
-    expect(Object.values(c.sources)).toEqual(["default", "default", "default", "default"]);
+    expect(Object.values(c.sources)).toEqual([
+      "default",
+      "default",
+      "default",
+      "default",
+      "default",
+    ]);
   });
 
   it("layers file < env < options, keeping where each value came from", () => {
@@ -53,6 +60,7 @@ enabled = false
 threshold_tokens = 3200
 ttl_seconds = 60
 output_dir = "offload-files"
+max_records = 500
 
 [store]
 path = "/elsewhere.db"
@@ -62,6 +70,7 @@ path = "/elsewhere.db"
       env: {
         ATLATL_PROMPT__OFFLOAD__THRESHOLD_TOKENS: "800",
         ATLATL_PROMPT__OFFLOAD__TTL_SECONDS: "120",
+        ATLATL_PROMPT__OFFLOAD__MAX_RECORDS: "250",
         ATLATL_UNRELATED: "x",
       },
       overrides: { ttlSeconds: 30 },
@@ -72,12 +81,14 @@ path = "/elsewhere.db"
       ttlSeconds: 30,
       // A relative path in the file is relative to the file.
       outputDir: join(resolve(file, ".."), "offload-files"),
+      maxRecords: 250,
     });
     expect(c.sources).toEqual({
       enabled: `file ${file}`,
       thresholdTokens: "env ATLATL_PROMPT__OFFLOAD__THRESHOLD_TOKENS",
       ttlSeconds: "option",
       outputDir: `file ${file}`,
+      maxRecords: "env ATLATL_PROMPT__OFFLOAD__MAX_RECORDS",
     });
     expect(c.entries.map((e) => [e.key, e.env, e.source])).toEqual([
       ["prompt.offload.enabled", "ATLATL_PROMPT__OFFLOAD__ENABLED", `file ${file}`],
@@ -88,6 +99,11 @@ path = "/elsewhere.db"
       ],
       ["prompt.offload.ttl_seconds", "ATLATL_PROMPT__OFFLOAD__TTL_SECONDS", "option"],
       ["prompt.offload.output_dir", "ATLATL_PROMPT__OFFLOAD__OUTPUT_DIR", `file ${file}`],
+      [
+        "prompt.offload.max_records",
+        "ATLATL_PROMPT__OFFLOAD__MAX_RECORDS",
+        "env ATLATL_PROMPT__OFFLOAD__MAX_RECORDS",
+      ],
     ]);
   });
 

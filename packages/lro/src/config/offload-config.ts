@@ -32,13 +32,21 @@ export interface OffloadConfig {
    * `atlatl`): the embedder's choice, not a user setting, so no TOML key.
    */
   filePrefix?: string;
+  /**
+   * Most records in one offload file (default {@link DEFAULT_OFFLOAD_CONFIG}).
+   * A result set with more is offloaded capped, and its descriptor says so.
+   */
+  maxRecords?: number | undefined;
 }
 
 /** Defaults of the specification. */
-export const DEFAULT_OFFLOAD_CONFIG: Readonly<Omit<OffloadConfig, "outputDir">> = {
+export const DEFAULT_OFFLOAD_CONFIG: Readonly<
+  Required<Omit<OffloadConfig, "outputDir" | "filePrefix">>
+> = {
   enabled: true,
   thresholdTokens: 1600,
   ttlSeconds: 3600,
+  maxRecords: 100_000,
 };
 
 /**
@@ -83,6 +91,12 @@ export const OFFLOAD_CONFIG_KEYS = {
     check: (v: string) => (v.includes("\0") ? "a path without NUL bytes" : undefined),
     normalize: resolveDir,
     description: "Directory for JSONL files (empty = {temp dir}/atlatl-{uid}, private)",
+  },
+  max_records: {
+    type: "integer",
+    min: 1,
+    default: DEFAULT_OFFLOAD_CONFIG.maxRecords,
+    description: "Most records in one offload file; larger result sets are capped, and say so",
   },
 } satisfies ConfigSectionSpec;
 
@@ -158,6 +172,7 @@ export function loadOffloadConfig(options: LoadOffloadConfigOptions = {}): Resol
       threshold_tokens: o.thresholdTokens,
       ttl_seconds: o.ttlSeconds,
       output_dir: o.outputDir,
+      max_records: o.maxRecords,
     },
   });
   const v = resolved.values;
@@ -168,11 +183,13 @@ export function loadOffloadConfig(options: LoadOffloadConfigOptions = {}): Resol
     ttlSeconds: v.ttl_seconds,
     outputDir: v.output_dir,
     ...(o.filePrefix !== undefined ? { filePrefix: o.filePrefix } : {}),
+    maxRecords: v.max_records,
     sources: {
       enabled: s.enabled,
       thresholdTokens: s.threshold_tokens,
       ttlSeconds: s.ttl_seconds,
       outputDir: s.output_dir,
+      maxRecords: s.max_records,
     },
     entries: resolved.entries,
   };

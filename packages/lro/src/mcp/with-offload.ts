@@ -8,7 +8,8 @@
  */
 import { basename } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { Offloader, OffloadRecordsResult } from "../offload/offloader.js";
+import { serializeLine } from "../offload/context.js";
+import type { Offloader, OffloadRecordsResult, RecordSource } from "../offload/offloader.js";
 import { reserveFor } from "../offload/truncate.js";
 import type { AnyProfile } from "../profiles/profile.js";
 import { type BuiltinProfileName, profileByName } from "../profiles/registry.js";
@@ -46,7 +47,25 @@ export interface OffloadableRecords {
   inline?: unknown;
   /** Pagination cursor for the inline case only (offloaded results carry none). */
   nextCursor?: string | null;
+  /**
+   * The whole result set, judged instead of `records` (which are then unused:
+   * pass `[]`). LRO precedes pagination: above the threshold (or past
+   * `maxRecords`) every match goes to the file and no cursor exists; below it
+   * the inline page comes from `whole.page()`, with the number of matches.
+   */
+  whole?: WholeResultSet;
 }
+
+/** Every match of a paged read, and how to get its first inline page. */
+export interface WholeResultSet {
+  /** Every match in the tool's order (rank or sort order), each with its score if any. */
+  source: RecordSource;
+  /** The inline page; asked for only when the whole set stays inline (or LRO is off). */
+  page(): Promise<InlinePage>;
+}
+
+/** An inline page of a {@link WholeResultSet}. */
+export type InlinePage = Pick<OffloadableRecords, "records" | "scores" | "inline" | "nextCursor">;
 
 /** Either a finished tool result or records to decide on. */
 export type OffloadHandlerResult = CallToolResult | OffloadableRecords;
@@ -75,6 +94,19 @@ export function isOffloadableRecords(value: unknown): value is OffloadableRecord
   if (value === null || typeof value !== "object") return false;
   const v = value as Record<string, unknown>;
   return Array.isArray(v.records) && !Array.isArray(v.content) && typeof v.operation === "string";
+}
+
+/**
+ * An inline page that says how many matches there are: `total` counts the whole
+ * result set (exact: a set small enough to stay inline was read in full).
+ */
+function pageWithTotal(page: InlinePage, total: number): CallToolResult {
+  if (typeof page.inline === "string") return text(page.inline);
+  if (page.inline !== undefined) return text(JSON.stringify(page.inline));
+  const lines = page.records.map(serializeLine);
+  const cursor =
+    page.nextCursor === undefined ? "" : `,"next_cursor":${JSON.stringify(page.nextCursor)}`;
+  return text(`{"count":${lines.length},"total":${total},"records":[${lines.join(",")}]${cursor}}`);
 }
 
 function text(t: string): CallToolResult {
@@ -170,19 +202,39 @@ export function withOffload(options: WithOffloadOptions): OffloadMiddleware {
           ...(options.names ? { names: options.names } : {}),
         });
       }
-      const profile = resolveProfile(result.profile ?? options.profile);
-      const outcome = await offloader.offloadRecords<unknown>({
-        operation: result.operation,
-        query: result.query ?? null,
-        detail: result.detail,
-        records: result.records,
-        scores: result.scores,
-        ...(profile ? { profile } : {}),
-      });
-      return offloadOutcomeToResult(outcome, result, {
+      const resolved = resolveProfile(result.profile ?? options.profile);
+      const profile = resolved ? { profile: resolved } : {};
+      const shape = {
         resourceLinks: options.resourceLinks ?? false,
         names: options.names,
         thresholdTokens: offloader.config.thresholdTokens,
+      };
+      if (result.whole && offloader.config.enabled) {
+        const outcome = await offloader.offloadRecords<unknown>({
+          operation: result.operation,
+          query: result.query ?? null,
+          detail: result.detail,
+          source: result.whole.source,
+          ...profile,
+        });
+        if (outcome.kind === "offloaded") return offloadOutcomeToResult(outcome, result, shape);
+        if (outcome.kind === "truncated") {
+          // The write failed: the page's own inline text (inject's Markdown) is cut to fit.
+          const page = { ...result, ...(await result.whole.page()) };
+          return offloadOutcomeToResult(outcome, page, shape);
+        }
+        return pageWithTotal(await result.whole.page(), outcome.total ?? outcome.lines.length);
+      }
+      // LRO off: pages only, as the specification says (no whole-set read to count).
+      const page = result.whole ? { ...result, ...(await result.whole.page()) } : result;
+      const outcome = await offloader.offloadRecords<unknown>({
+        operation: page.operation,
+        query: page.query ?? null,
+        detail: page.detail,
+        records: page.records,
+        scores: page.scores,
+        ...profile,
       });
+      return offloadOutcomeToResult(outcome, page, shape);
     };
 }

@@ -10,7 +10,14 @@
  * (whose `estimated_tokens` is only known at the end) goes into a slot reserved
  * at the start of the file, padded with trailing spaces, which JSON ignores.
  * Smaller results are written in one go with an exact header.
+ *
+ * The records come as an array (with aligned scores) or as a stream (`source`,
+ * e.g. a store's cursor over every match). At most `maxRecords` of them are
+ * kept for the file; the rest are only counted, and a set that large is
+ * offloaded capped, its descriptor saying so.
  */
+import { DEFAULT_OFFLOAD_CONFIG } from "../config/offload-config.js";
+import { withCapNotice } from "../descriptor/cap-notice.js";
 import { LroError } from "../errors.js";
 import { LineMeter, utf8Length } from "../estimate/estimate.js";
 import {
@@ -31,10 +38,22 @@ import {
   serializeLine,
 } from "./context.js";
 import { linesThatFit, reserveFor, truncationWarning } from "./truncate.js";
-import type { OffloadRecordsInput, OffloadRecordsResult } from "./types.js";
+import type {
+  OffloadRecordsInput,
+  OffloadRecordsResult,
+  RecordSource,
+  SourceRecord,
+} from "./types.js";
 
 /** Lines beyond this many characters of an offloaded result are streamed to disk. */
 export const STREAM_AFTER_CHARS = 8 * 1024 * 1024;
+
+/**
+ * The same for a streamed `source`, whose records nobody else holds: lines
+ * kept this long survive garbage collections into V8's old generation, so a
+ * whole set of 100,000 would leave tens of megabytes behind for a full GC.
+ */
+export const SOURCE_STREAM_AFTER_CHARS = 1024 * 1024;
 
 function headerOf(
   input: OffloadRecordsInput<unknown>,
@@ -57,6 +76,35 @@ function headerOf(
   };
 }
 
+/** The input's records with their scores, one at a time. */
+function recordsOf(input: OffloadRecordsInput<unknown>): RecordSource {
+  if (input.source) return input.source;
+  const records = input.records ?? [];
+  const scores = input.scores;
+  return {
+    *[Symbol.iterator](): Iterator<SourceRecord> {
+      for (let i = 0; i < records.length; i++) {
+        yield { record: records[i] as object, score: scores?.[i] };
+      }
+    },
+  };
+}
+
+/** `[min, max]` of the finite scores seen, kept as they stream by. */
+class ScoreSpan {
+  private min = Number.POSITIVE_INFINITY;
+  private max = Number.NEGATIVE_INFINITY;
+  add(s: number | undefined): void {
+    if (typeof s !== "number" || !Number.isFinite(s)) return;
+    if (s < this.min) this.min = s;
+    if (s > this.max) this.max = s;
+  }
+  /** The span as a two-score list (what the descriptor's `score_range` reads), if any. */
+  result(): number[] | undefined {
+    return this.min === Number.POSITIVE_INFINITY ? undefined : [this.min, this.max];
+  }
+}
+
 /** Run a profile on records: inline, offloaded, or truncated on a write failure. */
 export async function offloadRecords<D = OffloadResponse>(
   ctx: OffloadContext,
@@ -66,15 +114,16 @@ export async function offloadRecords<D = OffloadResponse>(
   const profile = (input.profile ?? memoryProfile) as Profile<D, unknown>;
   const detail = profile.normalizeDetail(input.detail);
   const project = input.project ?? true;
-  const source = input.records;
-  const count = source.length;
   const stats = profile.accumulate(detail);
+  const threshold = input.thresholdTokens ?? config.thresholdTokens;
   /** Offloaded when the estimate is above this (forced: always; disabled: never). */
-  const offloadAbove = input.force
-    ? -1
-    : config.enabled
-      ? (input.thresholdTokens ?? config.thresholdTokens)
-      : Number.POSITIVE_INFINITY;
+  const offloadAbove = input.force ? -1 : config.enabled ? threshold : Number.POSITIVE_INFINITY;
+  const maxRecords = config.maxRecords ?? DEFAULT_OFFLOAD_CONFIG.maxRecords;
+  /** Records seen, and those kept for the file (at most `maxRecords`). */
+  let total = 0;
+  let count = 0;
+  const scores = new ScoreSpan();
+  const streamAfter = input.source ? SOURCE_STREAM_AFTER_CHARS : STREAM_AFTER_CHARS;
   const meter = new LineMeter();
   /** Lines kept in memory (all of them, or the first ones when streaming), and their records. */
   const lines: string[] = [];
@@ -91,8 +140,15 @@ export async function offloadRecords<D = OffloadResponse>(
     createdAt = ctx.now();
     id = ctx.nextId(createdAt);
     await ensureOutputDir(ctx.fs, config.outputDir);
-    // The widest header this result can have: estimated_tokens at its largest.
-    const widest = headerOf(input, profile, detail, count, createdAt, Number.MAX_SAFE_INTEGER);
+    // The widest header this result can have: count and estimated_tokens at their largest.
+    const widest = headerOf(
+      input,
+      profile,
+      detail,
+      Number.MAX_SAFE_INTEGER,
+      createdAt,
+      Number.MAX_SAFE_INTEGER,
+    );
     const w = await openJsonlWriter({
       fs: ctx.fs,
       dir: config.outputDir,
@@ -115,10 +171,14 @@ export async function offloadRecords<D = OffloadResponse>(
   };
 
   try {
-    for (let i = 0; i < count; i++) {
+    for await (const item of recordsOf(input)) {
+      total++;
+      if (count >= maxRecords) continue; // counted, not kept: the file is capped
+      const i = count++;
       const record = project
-        ? (profile.project(source[i] as object, detail) as Record<string, unknown>)
-        : (source[i] as Record<string, unknown>);
+        ? (profile.project(item.record, detail) as Record<string, unknown>)
+        : (item.record as Record<string, unknown>);
+      scores.add(item.score);
       stats.add(record);
       const line = serializeLine(record);
       let bytes = meter.add(line, i);
@@ -139,9 +199,15 @@ export async function offloadRecords<D = OffloadResponse>(
       lineBytes.push(bytes);
       records.push(record);
       keptChars += line.length + 1;
-      if (keptChars > STREAM_AFTER_CHARS && meter.tokens > offloadAbove) {
+      if (keptChars > streamAfter && meter.tokens > offloadAbove) {
         try {
           writer = await startStreaming();
+          // Written: keep only what the truncated fallback could return (lines
+          // within the threshold), so a streamed set holds no megabytes of lines.
+          const keep = linesThatFit(lines, meter, threshold).count;
+          lines.length = keep;
+          lineBytes.length = keep;
+          records.length = keep;
         } catch (err) {
           failure = asLroError(err);
         }
@@ -155,8 +221,11 @@ export async function offloadRecords<D = OffloadResponse>(
   }
 
   const tokens = meter.tokens;
-  if (!failure && !writer && tokens <= offloadAbove) {
-    return { kind: "inline", estimatedTokens: tokens, lines };
+  const capped = total > count;
+  // A capped set is offloaded (its file says what is missing) unless LRO is off.
+  const inline = tokens <= offloadAbove && (!capped || offloadAbove === Number.POSITIVE_INFINITY);
+  if (!failure && !writer && inline) {
+    return { kind: "inline", estimatedTokens: tokens, lines, total };
   }
 
   let file: OffloadedFile | undefined;
@@ -209,7 +278,7 @@ export async function offloadRecords<D = OffloadResponse>(
 
   if (file && !failure) {
     try {
-      const response = profile.describe({
+      const described = profile.describe({
         filePath: file.path,
         operation: input.operation,
         query: input.query ?? null,
@@ -217,11 +286,14 @@ export async function offloadRecords<D = OffloadResponse>(
         count,
         estimatedTokens: tokens,
         stats: stats.result(),
-        scores: input.scores,
+        scores: scores.result(),
         nativeExtraction: ctx.nativeExtraction,
       });
+      const response = capped
+        ? withCapNotice(described, { total, inFile: count, maxRecords })
+        : described;
       emitCreated(ctx, file);
-      return { kind: "offloaded", estimatedTokens: tokens, response, file };
+      return { kind: "offloaded", estimatedTokens: tokens, response, file, total };
     } catch (err) {
       // A descriptor must never be missing for a file, nor a file for a descriptor.
       await ctx.fs.unlink(file.path).catch(() => {});
@@ -230,19 +302,17 @@ export async function offloadRecords<D = OffloadResponse>(
   }
 
   const error = failure ?? new LroError("WRITE_FAILED", "offload failed");
-  emitFailed(ctx, input.operation, error, count, tokens);
+  emitFailed(ctx, input.operation, error, total, tokens);
   const code = failureCode(error);
-  const budget =
-    config.thresholdTokens -
-    reserveFor(truncationWarning(code, count, count, config.thresholdTokens));
+  const budget = threshold - reserveFor(truncationWarning(code, total, total, threshold));
   const kept = linesThatFit(lines, meter, budget).count;
   return {
     kind: "truncated",
     estimatedTokens: tokens,
     records: records.slice(0, kept),
     lines: lines.slice(0, kept),
-    total: count,
-    warning: truncationWarning(code, kept, count, config.thresholdTokens),
+    total,
+    warning: truncationWarning(code, kept, total, threshold),
     error,
   };
 }

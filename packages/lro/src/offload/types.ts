@@ -8,7 +8,22 @@ import type {
   OffloadResponse,
 } from "../types.js";
 
-/** A result set to consider for offloading (memory records unless `profile` says otherwise). */
+/** One record of a streamed result set, with its hit score when the operation has one. */
+export interface SourceRecord {
+  record: object;
+  score?: number | undefined;
+}
+
+/**
+ * A result set read one record at a time, in the tool's order (e.g. straight
+ * from a store's cursor), so that a whole set never has to sit in memory.
+ */
+export type RecordSource = Iterable<SourceRecord> | AsyncIterable<SourceRecord>;
+
+/**
+ * A result set to consider for offloading (memory records unless `profile` says
+ * otherwise): `records` (with `scores`) or `source`.
+ */
 export interface OffloadRecordsInput<D = OffloadResponse> {
   /** `recall`, `search`, `inject`, `list` (or a producer's own name). */
   operation: string;
@@ -18,9 +33,15 @@ export interface OffloadRecordsInput<D = OffloadResponse> {
   /** What the records are and how they are described (default: the memory profile). */
   profile?: Profile<D, unknown>;
   /** The records; projected to `detail` by the profile unless `project` is false. */
-  records: readonly object[];
+  records?: readonly object[] | undefined;
   /** Scores of the hits, aligned with `records`, when the operation has them. */
   scores?: readonly number[] | undefined;
+  /**
+   * The result set as a stream (instead of `records`): read once, each record
+   * serialized once. At most `config.maxRecords` are kept for the file; the
+   * rest are only counted (see `total` of the outcomes).
+   */
+  source?: RecordSource | undefined;
   /** Project records to `detail` (default true; idempotent on projected records). */
   project?: boolean;
   /** Offload regardless of `enabled` and the threshold (the caller has decided). */
@@ -34,6 +55,8 @@ export interface InlineOutcome {
   kind: "inline";
   estimatedTokens: number;
   lines: string[];
+  /** Records in the result set (= `lines.length`). */
+  total?: number;
 }
 
 /** The result was written; `response` (the profile's descriptor) replaces it. */
@@ -42,6 +65,8 @@ export interface OffloadedOutcome<D = OffloadResponse> {
   estimatedTokens: number;
   response: D;
   file: OffloadedFile;
+  /** Records in the result set; more than the file's `header.count` when capped by `maxRecords`. */
+  total?: number;
 }
 
 /** Writing failed; return `records` (the leading ones that fit) with `warning`. */

@@ -82,6 +82,7 @@ export function loadServerConfig(
       thresholdTokens: offload.thresholdTokens,
       ttlSeconds: offload.ttlSeconds,
       outputDir: offload.outputDir,
+      maxRecords: offload.maxRecords,
     },
     entries: [...store.entries, ...offload.entries],
   };

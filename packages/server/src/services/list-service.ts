@@ -6,7 +6,7 @@
  */
 import { encodeCursor, fingerprint } from "../model/cursor.js";
 import type { Memory } from "../model/memory.js";
-import type { ListSort, MemoryStore, SortOrder } from "../store/store.js";
+import type { ListSort, MemoryFilter, MemoryStore, SortOrder } from "../store/store.js";
 import { checkCursorArg, checkLimit, type FilterInput, normalizeFilter } from "./args.js";
 import { member, openCursor } from "./cursor-args.js";
 import { invalidArgument } from "./errors.js";
@@ -39,7 +39,8 @@ export interface ListResult {
 export class ListService {
   constructor(private readonly store: MemoryStore) {}
 
-  async list(input: ListInput = {}): Promise<ListResult> {
+  /** Filter, sort and order, checked (throws `INVALID_ARGUMENT`). */
+  private checked(input: ListInput): { filter: MemoryFilter; sort: ListSort; order: SortOrder } {
     const sort = input.sort ?? "created";
     if (!SORTS.includes(sort)) {
       throw invalidArgument(
@@ -51,7 +52,22 @@ export class ListService {
     if (!ORDERS.includes(order)) {
       throw invalidArgument("order", `order must be asc or desc; got ${JSON.stringify(order)}.`);
     }
-    const filter = normalizeFilter(input.filter);
+    return { filter: normalizeFilter(input.filter), sort, order };
+  }
+
+  /**
+   * Every memory `list` would page through, in its order, read from the store
+   * in one pass (no cursor, no limit). Arguments are checked now.
+   */
+  all(input: Omit<ListInput, "limit" | "cursor"> = {}): AsyncIterable<Memory> {
+    const rows = this.store.listAll(this.checked(input));
+    return (async function* () {
+      for await (const r of rows) yield r.memory;
+    })();
+  }
+
+  async list(input: ListInput = {}): Promise<ListResult> {
+    const { filter, sort, order } = this.checked(input);
     const limit = checkLimit(input.limit, DEFAULT_LIST_LIMIT);
     const cursor = checkCursorArg(input.cursor);
     const print = fingerprint({ op: "list", filter, sort, order });

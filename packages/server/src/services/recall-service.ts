@@ -28,7 +28,7 @@
  */
 import { encodeCursor, fingerprint } from "../model/cursor.js";
 import type { Memory } from "../model/memory.js";
-import type { MemoryStore, RankPosition, Scoring } from "../store/store.js";
+import type { MemoryFilter, MemoryStore, RankPosition, Scoring } from "../store/store.js";
 import { checkCursorArg, checkLimit, type FilterInput, normalizeFilter } from "./args.js";
 import { member, openCursor, rankPositionFields, rankPositionOf } from "./cursor-args.js";
 import { fromStoreError, invalidArgument } from "./errors.js";
@@ -57,8 +57,8 @@ export const RECALL_SCORING_NO_TEXT: Omit<Scoring, "asOf"> = {
 };
 
 export interface RecallInput {
-  /** Plain words (any may match, the last also as a prefix); empty recalls by confidence and recency. */
-  query: string;
+  /** Plain words (any may match, the last also as a prefix); empty or absent recalls by confidence and recency. */
+  query?: string | undefined;
   filter?: FilterInput | undefined;
   /** 1 to 1000, default 20. */
   limit?: number | undefined;
@@ -89,16 +89,42 @@ export class RecallService {
     this.now = options.now ?? (() => new Date());
   }
 
-  async recall(input: RecallInput): Promise<RecallResult> {
+  /** The query's words and filter, checked (throws `INVALID_ARGUMENT`). */
+  private checked(input: RecallInput): { text: string; filter: MemoryFilter } {
     const query = input?.query ?? "";
     if (typeof query !== "string") throw invalidArgument("query", "query must be text.");
     if (query.length > MAX_QUERY_CHARS) {
       throw invalidArgument("query", `query must be at most ${MAX_QUERY_CHARS} characters.`);
     }
-    const filter = normalizeFilter(input.filter);
+    return { text: query.trim(), filter: normalizeFilter(input?.filter) };
+  }
+
+  /**
+   * Every hit `recall` would page through, best first, scored at one clock and
+   * read from the store in one pass (no cursor, no limit). Arguments are
+   * checked now; the store is read as the result is iterated.
+   */
+  all(input: Omit<RecallInput, "limit" | "cursor">): AsyncIterable<RecallHit> {
+    const { text, filter } = this.checked(input);
+    const base = text.length > 0 ? RECALL_SCORING : RECALL_SCORING_NO_TEXT;
+    const hits = this.store.rankAll({
+      text,
+      filter,
+      scoring: { ...base, asOf: this.now().getTime() },
+    });
+    return (async function* () {
+      try {
+        for await (const h of hits) yield { memory: h.memory, score: clamp01(h.score) };
+      } catch (err) {
+        fromStoreError(err, "query");
+      }
+    })();
+  }
+
+  async recall(input: RecallInput): Promise<RecallResult> {
+    const { text, filter } = this.checked(input);
     const limit = checkLimit(input.limit, DEFAULT_RECALL_LIMIT);
     const cursor = checkCursorArg(input.cursor);
-    const text = query.trim();
     const print = fingerprint({ op: "recall", query: text, filter });
 
     let asOf: number;

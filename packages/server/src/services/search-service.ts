@@ -9,7 +9,7 @@
  */
 import { encodeCursor, fingerprint } from "../model/cursor.js";
 import type { Memory } from "../model/memory.js";
-import type { MemoryStore, RankPosition, TextHit } from "../store/store.js";
+import type { MemoryFilter, MemoryStore, RankPosition, TextHit } from "../store/store.js";
 import { checkCursorArg, checkLimit, type FilterInput, normalizeFilter } from "./args.js";
 import { member, openCursor, rankPositionFields, rankPositionOf } from "./cursor-args.js";
 import { fromStoreError, invalidArgument } from "./errors.js";
@@ -46,7 +46,12 @@ export interface SearchResult {
 export class SearchService {
   constructor(private readonly store: MemoryStore) {}
 
-  async search(input: SearchInput): Promise<SearchResult> {
+  /** The query, its syntax and filter, checked (throws `INVALID_ARGUMENT`). */
+  private checked(input: SearchInput): {
+    query: string;
+    syntax: "plain" | "native";
+    filter: MemoryFilter;
+  } {
     const query = input?.query;
     if (typeof query !== "string" || query.trim().length === 0) {
       throw invalidArgument(
@@ -62,7 +67,28 @@ export class SearchService {
     if (input.syntax !== undefined && input.syntax !== "plain" && input.syntax !== "native") {
       throw invalidArgument("syntax", 'syntax must be "native" or "plain".');
     }
-    const filter = normalizeFilter(input.filter);
+    return { query, syntax, filter: normalizeFilter(input.filter) };
+  }
+
+  /**
+   * Every hit `search` would page through, most relevant first, read from the
+   * store in one pass (no cursor, no limit). Arguments are checked now; the
+   * store is read (and a query it cannot parse reported) as it is iterated.
+   */
+  all(input: Omit<SearchInput, "limit" | "cursor">): AsyncIterable<SearchHit> {
+    const { query, syntax, filter } = this.checked(input);
+    const hits = this.store.searchAll({ text: query, syntax, filter });
+    return (async function* () {
+      try {
+        for await (const h of hits) yield { memory: h.memory, score: h.relevance };
+      } catch (err) {
+        fromStoreError(err, "query");
+      }
+    })();
+  }
+
+  async search(input: SearchInput): Promise<SearchResult> {
+    const { query, syntax, filter } = this.checked(input);
     const limit = checkLimit(input.limit, DEFAULT_SEARCH_LIMIT);
     const cursor = checkCursorArg(input.cursor);
     const print = fingerprint({ op: "search", query, syntax, filter });

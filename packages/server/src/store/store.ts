@@ -173,6 +173,12 @@ export interface MemoryStore {
   search(query: TextQuery): Promise<TextHit[]>;
   /** Hits by combined score desc, then insertion order (see {@link Scoring}). */
   rank(query: RankQuery): Promise<RankedHit[]>;
+  /** Every hit of `rank`, in its order (score desc, seq asc), read in one pass. */
+  rankAll(query: Omit<RankQuery, "limit" | "after">): AsyncIterable<RankedHit>;
+  /** Every hit of `search`, in its order (relevance desc, seq asc), read in one pass. */
+  searchAll(query: Omit<TextQuery, "limit" | "after">): AsyncIterable<TextHit>;
+  /** Every memory of `list`, in the query's order, read in one pass. */
+  listAll(query: Omit<ListQuery, "limit" | "after">): AsyncIterable<ListedMemory>;
   count(filter?: MemoryFilter): Promise<number>;
   /** Every matching memory, in (created, insertion) order, read in pages. */
   iterate(filter?: MemoryFilter): AsyncIterable<Memory>;

@@ -144,35 +144,46 @@ describe("atlatl serve over stdio (SDK Client)", () => {
     expect(body.records[0]?.content).toContain("zephyr");
   });
 
-  it("walks every memory exactly once with list_memories cursors, while memories are added", async () => {
+  it("walks a set below the threshold exactly once with list_memories cursors, while memories are added", async () => {
+    // team-0 and billing: every 35th memory, 15 in all (light records: below 1600 tokens).
+    const expected = corpus()
+      .map((m, i) => ({ m, id: captured[i]?.id }))
+      .filter(({ m }) => (m.tags as string[]).includes("team-0"))
+      .filter(({ m }) => (m.tags as string[]).includes("billing"))
+      .map(({ id }) => id);
+    expect(expected).toHaveLength(15);
     const seen: string[] = [];
     let cursor: string | undefined;
     let pages = 0;
     do {
       const result = await call(s.client, "list_memories", {
-        limit: 15,
+        tags: ["team-0", "billing"],
+        limit: 4,
         sort: "created",
         order: "asc",
         ...(cursor ? { cursor } : {}),
       });
       const page = jsonOf<{
         records: { id: string }[];
+        total: number;
         next_cursor?: string | null;
         offloaded?: boolean;
       }>(result);
       expect(page.offloaded).toBeUndefined();
+      if (pages === 0) expect(page.total).toBe(15);
       seen.push(...page.records.map((r) => r.id));
       cursor = page.next_cursor ?? undefined;
       pages++;
-      if (pages === 3) {
+      if (pages === 2) {
         await call(s.client, "capture_memory", {
-          content: "Added while paging: a late ledger memory.",
+          content: "Added while paging: a late billing memory.",
+          tags: ["team-0", "billing"],
         });
       }
     } while (cursor);
     expect(new Set(seen).size).toBe(seen.length);
-    for (const c of captured) expect(seen).toContain(c.id);
-    expect(pages).toBeGreaterThanOrEqual(Math.ceil(500 / 15));
+    for (const id of expected) expect(seen).toContain(id);
+    expect(pages).toBeGreaterThanOrEqual(4);
   });
 
   it("keeps inject_context inline for a narrow query and offloads a large pre-budget set", async () => {

@@ -26,11 +26,18 @@ export interface RunningServer {
  * through tsx, so the test sees the code under test without a build.
  */
 export async function startServer(
-  options: { args?: string[]; env?: Record<string, string>; useBin?: boolean } = {},
+  options: {
+    args?: string[];
+    env?: Record<string, string>;
+    useBin?: boolean;
+    /** Runs before the server starts, e.g. to fill the database directly. */
+    beforeStart?: (paths: { dbPath: string }) => Promise<void>;
+  } = {},
 ): Promise<RunningServer> {
   const dir = mkdtempSync(join(tmpdir(), "atlatl-e2e-"));
   const dbPath = join(dir, "db", "atlatl.db");
   const outputDir = join(dir, "offload");
+  await options.beforeStart?.({ dbPath });
   const entry = options.useBin ? [binPath] : ["--conditions=source", "--import", "tsx", cliSource];
   const transport = new StdioClientTransport({
     command: process.execPath,

@@ -7,11 +7,14 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Memory } from "../../src/model/memory.js";
 import { isStoreError, type StoreErrorCode } from "../../src/store/errors.js";
 import type {
+  ListedMemory,
   ListPosition,
   MemoryStore,
+  RankedHit,
   RankPosition,
   RankQuery,
   Scoring,
+  TextHit,
 } from "../../src/store/store.js";
 import { makeMemory, richMemory } from "./fixtures.js";
 
@@ -555,6 +558,104 @@ export function describeMemoryStoreContract(
         // Equal confidence means equal score: insertion order decides.
         const ties = all.filter((h) => h.score === all[0]?.score).map((h) => h.memory.id);
         expect(ties).toEqual(many.filter((m) => m.provenance.confidence === 0.75).map((m) => m.id));
+      });
+    });
+
+    describe("whole-set reads (rankAll, searchAll, listAll)", () => {
+      /** The paged walk of `page` (limit 97), continuing after each page's last position. */
+      async function walk<T extends { position: unknown }>(
+        page: (after: T["position"] | undefined) => Promise<T[]>,
+      ): Promise<T[]> {
+        const out: T[] = [];
+        let after: T["position"] | undefined;
+        for (;;) {
+          const hits = await page(after);
+          out.push(...hits);
+          const last = hits[hits.length - 1];
+          if (!last || hits.length < 97) return out;
+          after = last.position;
+        }
+      }
+
+      /** 2,345 memories (more than any batch size), tied scores included, some filtered out. */
+      async function corpus(): Promise<Memory[]> {
+        const many = Array.from({ length: 2345 }, (_, i) =>
+          makeMemory({
+            title: i % 3 === 0 ? `Harbor pilot ${i}` : `Inland note ${i}`,
+            content: i % 5 === 0 ? "harbor harbor pilot boats" : `routine entry ${i % 17}`,
+            confidence: (i % 4) / 4,
+            modified: new Date(Date.UTC(2025, 5, 1) - (i % 9) * 86_400_000).toISOString(),
+            created: new Date(Date.UTC(2025, 0, 1) + (i % 50) * 60_000).toISOString(),
+            namespace: i % 7 === 0 ? "_episodic/log" : "_semantic/general",
+            memory_type: i % 7 === 0 ? "episodic" : "semantic",
+            status: i % 11 === 0 ? "archived" : "active",
+          }),
+        );
+        await store.upsertMany(many);
+        return many;
+      }
+
+      it("rankAll yields every hit of rank, in rank's order, with its scores", async () => {
+        await corpus();
+        for (const q of [
+          { text: "harbor pilot" },
+          { text: "", filter: { namespace: "_semantic" } },
+        ]) {
+          const paged = await walk<RankedHit>((after) =>
+            store.rank({ ...q, scoring: SCORING, limit: 97, after }),
+          );
+          const all = await collect(store.rankAll({ ...q, scoring: SCORING }));
+          expect(all.length).toBeGreaterThan(300);
+          expect(all.map((h) => h.memory.id)).toEqual(paged.map((h) => h.memory.id));
+          expect(all.map((h) => h.score)).toEqual(paged.map((h) => h.score));
+          expect(all[0]?.memory).toEqual(paged[0]?.memory);
+        }
+      });
+
+      it("searchAll yields every hit of search, in search's order", async () => {
+        await corpus();
+        const q = { text: "harbor", syntax: "plain" as const, filter: { status: "any" as const } };
+        const paged = await walk<TextHit>((after) => store.search({ ...q, limit: 97, after }));
+        const all = await collect(store.searchAll(q));
+        expect(all.length).toBe(paged.length);
+        expect(all.map((h) => h.memory.id)).toEqual(paged.map((h) => h.memory.id));
+        expect(all.map((h) => h.relevance)).toEqual(paged.map((h) => h.relevance));
+      });
+
+      it("listAll yields every memory of list, in each sort order, ties by insertion", async () => {
+        const many = await corpus();
+        for (const [sort, order] of [
+          ["created", "desc"],
+          ["title", "asc"],
+          ["modified", "asc"],
+        ] as const) {
+          const filter = { memory_type: "semantic" as const };
+          const paged = await walk<ListedMemory>((after) =>
+            store.list({ filter, sort, order, limit: 97, after }),
+          );
+          const all = await collect(store.listAll({ filter, sort, order }));
+          expect(all.map((r) => r.memory.id)).toEqual(paged.map((r) => r.memory.id));
+        }
+        const everything = await collect(
+          store.listAll({ filter: { status: "any" }, sort: "created", order: "asc" }),
+        );
+        expect(everything).toHaveLength(many.length);
+      });
+
+      it("an empty match is an empty stream; a query without words fails with QUERY_INVALID", async () => {
+        await store.upsertMany(filler(10));
+        expect(await collect(store.rankAll({ text: "zzyzx", scoring: SCORING }))).toEqual([]);
+        expect(
+          await collect(
+            store.listAll({ filter: { tags: ["none"] }, sort: "created", order: "desc" }),
+          ),
+        ).toEqual([]);
+        expect(await codeOf(collect(store.searchAll({ text: "!!!", syntax: "plain" })))).toBe(
+          "QUERY_INVALID",
+        );
+        expect(await codeOf(collect(store.rankAll({ text: "...", scoring: SCORING })))).toBe(
+          "QUERY_INVALID",
+        );
       });
     });
 

@@ -1,14 +1,15 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { ToolContext } from "../tool-context.js";
-import { rankedRecords } from "./ranked-result.js";
+import { asRecords, wholeResult } from "./ranked-result.js";
 import { detailArg, filterShape, limitArg, pickFilter } from "./schemas.js";
 
 /**
  * `inject_context`: recall, then format a Markdown context block within a token
  * budget. LRO judges the pre-budget result set (spec, "Integration with
- * inject_context"): when it is above the threshold the whole set is offloaded and
- * the formatted string is discarded.
+ * inject_context"), i.e. every match of the query and filter: when it is above
+ * the threshold the whole set is offloaded and no string is formatted; below
+ * it, the best `limit` are formatted within the budget.
  */
 export function registerInjectContext(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
@@ -17,8 +18,8 @@ export function registerInjectContext(server: McpServer, ctx: ToolContext): void
       title: "Inject context",
       description:
         "Recall memories for a query and return them as a Markdown context block that fits " +
-        "budget_tokens (default 2000). When the recalled set before budgeting is above the offload " +
-        "threshold, the whole set is written to a JSONL file and a descriptor comes back instead. " +
+        "budget_tokens (default 2000). When every match before budgeting is above the offload " +
+        "threshold, every match is written to a JSONL file and a descriptor comes back instead. " +
         "Default detail: medium.",
       inputSchema: {
         query: z.string().max(2000).describe("What the context is for."),
@@ -34,13 +35,19 @@ export function registerInjectContext(server: McpServer, ctx: ToolContext): void
       annotations: { readOnlyHint: true },
     },
     ctx.offload(async (args) => {
-      const { hits } = await ctx.services.recall.recall({
-        query: args.query,
-        filter: pickFilter(args),
-        limit: args.limit,
-      });
-      const { context } = ctx.services.context.format(hits, args.budget_tokens);
-      return { ...rankedRecords("inject", args.query, args.detail, { hits }), inline: context };
+      const input = { query: args.query, filter: pickFilter(args) };
+      return wholeResult(
+        { operation: "inject", query: args.query, detail: args.detail },
+        asRecords(ctx.services.recall.all(input), args.detail),
+        undefined,
+        async () => {
+          const { hits } = await ctx.services.recall.recall({ ...input, limit: args.limit });
+          return {
+            records: [],
+            inline: ctx.services.context.format(hits, args.budget_tokens).context,
+          };
+        },
+      );
     }),
   );
 }

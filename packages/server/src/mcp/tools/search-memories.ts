@@ -1,7 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { ToolContext } from "../tool-context.js";
-import { pagedReadShape, rankedRecords } from "./ranked-result.js";
+import { asRecords, pagedReadShape, rankedRecords, wholeResult } from "./ranked-result.js";
 import { filterShape, pickFilter } from "./schemas.js";
 
 /** `search_memories`: full-text search with the store's query syntax and raw relevance. */
@@ -13,7 +13,9 @@ export function registerSearchMemories(server: McpServer, ctx: ToolContext): voi
       description:
         "Full-text search over title, content and tags using SQLite FTS5 syntax " +
         '(words, "exact phrases", prefix*, AND / OR / NOT, NEAR). Hits carry raw relevance scores. ' +
-        "Large result sets are offloaded to a JSONL file with a descriptor; small ones are inline. " +
+        "When all hits together are above the offload threshold, every hit is written to a JSONL file " +
+        "and a descriptor comes back; otherwise a page of `limit` hits is inline, with `total` and a " +
+        "next_cursor when more exist. " +
         "Default detail: light.",
       inputSchema: {
         query: z
@@ -27,13 +29,20 @@ export function registerSearchMemories(server: McpServer, ctx: ToolContext): voi
       annotations: { readOnlyHint: true },
     },
     ctx.offload(async (args) => {
-      const result = await ctx.services.search.search({
-        query: args.query,
-        filter: pickFilter(args),
-        limit: args.limit,
-        cursor: args.cursor,
-      });
-      return rankedRecords("search", args.query, args.detail, result);
+      const input = { query: args.query, filter: pickFilter(args) };
+      return wholeResult(
+        { operation: "search", query: args.query, detail: args.detail },
+        asRecords(ctx.services.search.all(input), args.detail),
+        args.cursor,
+        async () => {
+          const page = await ctx.services.search.search({
+            ...input,
+            limit: args.limit,
+            cursor: args.cursor,
+          });
+          return rankedRecords("search", args.query, args.detail, page);
+        },
+      );
     }),
   );
 }

@@ -21,6 +21,32 @@ interface RankedRow {
   score?: number;
 }
 
+/** Hits as parallel typed arrays: sequence number, raw relevance, ordering value. */
+export class NarrowRows {
+  length = 0;
+  seq: Float64Array = new Float64Array(1024);
+  relevance: Float64Array = new Float64Array(1024);
+  value: Float64Array = new Float64Array(1024);
+
+  push(seq: number, relevance: number, value: number): void {
+    if (this.length === this.seq.length) {
+      this.seq = grow(this.seq);
+      this.relevance = grow(this.relevance);
+      this.value = grow(this.value);
+    }
+    this.seq[this.length] = seq;
+    this.relevance[this.length] = relevance;
+    this.value[this.length] = value;
+    this.length++;
+  }
+}
+
+function grow(a: Float64Array): Float64Array {
+  const b = new Float64Array(a.length * 2);
+  b.set(a);
+  return b;
+}
+
 /** Search and rank over one connection's statements. Synchronous; the store wraps it. */
 export class RankedReader {
   private readonly hitCache = new Map<string, number>();
@@ -28,14 +54,7 @@ export class RankedReader {
   constructor(private readonly statements: StatementCache) {}
 
   search(query: TextQuery): TextHit[] {
-    const match = query.syntax === "plain" ? plainToFts(query.text) : query.text;
-    if (match === undefined || match.trim().length === 0) {
-      throw new StoreError(
-        "QUERY_INVALID",
-        `The query ${JSON.stringify(query.text)} has no searchable words; give at least one word.`,
-      );
-    }
-    const select: RankedSelect = { match, filter: query.filter, horizon: query.horizon };
+    const select = this.searchSelect(query);
     const epoch = this.epoch();
     const position = this.resolvePosition("relevance", select, query.after, query.text, epoch);
     const rows = this.rankedRows("relevance", select, position, query.limit, query.text);
@@ -47,20 +66,7 @@ export class RankedReader {
   }
 
   rank(query: RankQuery): RankedHit[] {
-    const text = query.text.trim();
-    const phrases = text.length > 0 ? plainPhrases(text) : [];
-    if (text.length > 0 && phrases.length === 0) {
-      throw new StoreError(
-        "QUERY_INVALID",
-        `The query ${JSON.stringify(query.text)} has no searchable words; give at least one word, or an empty query to rank by confidence and recency.`,
-      );
-    }
-    const select: RankedSelect = {
-      match: phrases.length > 0 ? phrases.join(" OR ") : undefined,
-      filter: query.filter,
-      horizon: query.horizon,
-      scoring: query.scoring,
-    };
+    const { select, phrases } = this.rankSelect(query);
     const epoch = this.epoch();
     const position = this.resolvePosition("score", select, query.after, query.text, epoch);
     let rows: RankedRow[] | undefined;
@@ -86,6 +92,99 @@ export class RankedReader {
       relevance: r.relevance,
       position: { value: r.score ?? 0, seq: r.seq, epoch },
     }));
+  }
+
+  /** What `search` selects; throws `QUERY_INVALID` for a query without words. */
+  private searchSelect(query: Omit<TextQuery, "limit" | "after">): RankedSelect {
+    const match = query.syntax === "plain" ? plainToFts(query.text) : query.text;
+    if (match === undefined || match.trim().length === 0) {
+      throw new StoreError(
+        "QUERY_INVALID",
+        `The query ${JSON.stringify(query.text)} has no searchable words; give at least one word.`,
+      );
+    }
+    return { match, filter: query.filter, horizon: query.horizon };
+  }
+
+  /** What `rank` selects, and its phrases; throws `QUERY_INVALID` for words that are no words. */
+  private rankSelect(query: Omit<RankQuery, "limit" | "after">): {
+    select: RankedSelect;
+    phrases: string[];
+  } {
+    const text = query.text.trim();
+    const phrases = text.length > 0 ? plainPhrases(text) : [];
+    if (text.length > 0 && phrases.length === 0) {
+      throw new StoreError(
+        "QUERY_INVALID",
+        `The query ${JSON.stringify(query.text)} has no searchable words; give at least one word, or an empty query to rank by confidence and recency.`,
+      );
+    }
+    const select: RankedSelect = {
+      match: phrases.length > 0 ? phrases.join(" OR ") : undefined,
+      filter: query.filter,
+      horizon: query.horizon,
+      scoring: query.scoring,
+    };
+    return { select, phrases };
+  }
+
+  /**
+   * Every hit of `search`, in its order, as narrow rows (sequence number and
+   * relevance; the wide columns are read later, a batch at a time).
+   */
+  searchAllRows(query: Omit<TextQuery, "limit" | "after">): NarrowRows {
+    return this.allRows("relevance", this.searchSelect(query), query.text);
+  }
+
+  /** Every hit of `rank`, in its order, as narrow rows (see {@link searchAllRows}). */
+  rankAllRows(query: Omit<RankQuery, "limit" | "after">): NarrowRows {
+    return this.allRows("score", this.rankSelect(query).select, query.text);
+  }
+
+  /**
+   * One statement over every hit, ordered by `key` desc then seq asc, read
+   * into typed arrays: 24 bytes a hit, so 100,000 hits take 2.4 MB, not the
+   * hundreds of bytes a row object would.
+   */
+  private allRows(key: "relevance" | "score", select: RankedSelect, text: string): NarrowRows {
+    const inner = rankedSelect(select);
+    const columns = key === "score" ? "seq, relevance, score" : "seq, relevance, relevance";
+    const sql = `SELECT ${columns} FROM (${inner.sql}) ORDER BY ${key} DESC, seq ASC`;
+    const rows = new NarrowRows();
+    try {
+      for (const r of this.statements
+        .get(sql)
+        .raw(true)
+        .iterate(...inner.params)) {
+        const [seq, relevance, value] = r as [number, number, number];
+        rows.push(seq, relevance, value);
+      }
+    } catch (err) {
+      if (isSqliteError(err) && err.code === "SQLITE_ERROR") {
+        throw queryInvalid(text, err.message, err);
+      }
+      throw err;
+    }
+    return rows;
+  }
+
+  /**
+   * The rows of the memories with these sequence numbers, in one statement; a
+   * memory deleted since its narrow row was read is absent. Rows, not memories:
+   * the caller converts each as it goes, so a batch's memories never all live
+   * at once.
+   */
+  readManyBySeq(seqs: ArrayLike<number>, from: number, to: number): Map<number, MemoryRow> {
+    const list: number[] = [];
+    for (let i = from; i < to; i++) list.push(seqs[i] as number);
+    const rows = this.statements
+      .get(
+        `SELECT m.seq AS seq, ${MEMORY_COLUMNS} FROM memories m WHERE m.seq IN (SELECT value FROM json_each(?))`,
+      )
+      .all(JSON.stringify(list)) as (MemoryRow & { seq: number })[];
+    const out = new Map<number, MemoryRow>();
+    for (const row of rows) out.set(row.seq, row);
+    return out;
   }
 
   /** The current write epoch (see `store_meta`). */

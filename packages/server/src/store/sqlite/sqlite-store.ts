@@ -23,7 +23,7 @@ import type {
 import { filterSql, whereClause } from "./filter-sql.js";
 import { listTable } from "./list-plan.js";
 import { migrate } from "./migrations.js";
-import { RankedReader } from "./ranked-reader.js";
+import { type NarrowRows, RankedReader } from "./ranked-reader.js";
 import { fromRow, MEMORY_COLUMNS, type MemoryRow, toRow } from "./row.js";
 import { isSqliteError, StatementCache } from "./statements.js";
 import { RowWriter } from "./writer.js";
@@ -38,6 +38,15 @@ export interface SqliteStoreOptions {
 
 /** Rows per page of {@link SqliteMemoryStore.iterate}. */
 const ITERATE_PAGE = 500;
+
+/**
+ * Rows per batch of the whole-set reads (`listAll`, the wide rows of
+ * `rankAll`/`searchAll`): large enough that statement overhead vanishes, small
+ * enough that a batch dies young (a batch that lives through two minor GCs is
+ * promoted, and 100,000 rows' worth would pile up in the old generation).
+ * Between batches no statement is open, so other calls on the connection proceed.
+ */
+const ALL_BATCH = 200;
 
 const SORT_COLUMN = { created: "m.created_ms", modified: "m.modified_ms", title: "m.title" };
 
@@ -215,6 +224,50 @@ export class SqliteMemoryStore implements MemoryStore {
 
   async rank(query: RankQuery): Promise<RankedHit[]> {
     return this.guard("rank", () => this.ranked.rank(query));
+  }
+
+  async *rankAll(query: Omit<RankQuery, "limit" | "after">): AsyncIterable<RankedHit> {
+    const rows = this.guard("rank", () => this.ranked.rankAllRows(query));
+    for await (const { memory, i } of this.wideRows(rows)) {
+      const value = rows.value[i] as number;
+      yield {
+        memory,
+        score: value,
+        relevance: rows.relevance[i] as number,
+        position: { value, seq: rows.seq[i] as number },
+      };
+    }
+  }
+
+  async *searchAll(query: Omit<TextQuery, "limit" | "after">): AsyncIterable<TextHit> {
+    const rows = this.guard("search", () => this.ranked.searchAllRows(query));
+    for await (const { memory, i } of this.wideRows(rows)) {
+      const relevance = rows.relevance[i] as number;
+      yield { memory, relevance, position: { value: relevance, seq: rows.seq[i] as number } };
+    }
+  }
+
+  /** The memories of narrow rows, in their order, a batch of wide rows at a time. */
+  private async *wideRows(rows: NarrowRows): AsyncIterable<{ memory: Memory; i: number }> {
+    for (let from = 0; from < rows.length; from += ALL_BATCH) {
+      const to = Math.min(rows.length, from + ALL_BATCH);
+      const batch = this.guard("read", () => this.ranked.readManyBySeq(rows.seq, from, to));
+      for (let i = from; i < to; i++) {
+        const row = batch.get(rows.seq[i] as number);
+        if (row) yield { memory: this.guard("read", () => fromRow(row)), i };
+      }
+    }
+  }
+
+  async *listAll(query: Omit<ListQuery, "limit" | "after">): AsyncIterable<ListedMemory> {
+    let after: ListQuery["after"];
+    for (;;) {
+      const page = await this.list({ ...query, limit: ALL_BATCH, after });
+      yield* page;
+      const last = page[page.length - 1];
+      if (!last || page.length < ALL_BATCH) return;
+      after = last.position;
+    }
   }
 
   async count(filter?: MemoryFilter): Promise<number> {

@@ -1,0 +1,113 @@
+/**
+ * Child process of the `server-whole-set` benchmark: the real `recall_memories`
+ * tool (SDK Client over an in-memory transport, atlatl's MCP server, SQLite)
+ * recalls every memory of a seeded database at light detail and offloads the
+ * whole set. Reports the call's time and this process's peak RSS growth
+ * during it, then, in the same process, the floors: the store's raw one-pass
+ * read of the same hits, and that read plus projecting and serializing each
+ * record (everything but estimate, write and describe). One JSON line on stdout.
+ * Run with `--expose-gc`; peak RSS as in `lro-engine-rss-child.ts`.
+ */
+import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { LroEvents } from "@atlatl/lro";
+import { Offloader } from "@atlatl/lro/node";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { createServices, openSqliteStore, RECALL_SCORING_NO_TEXT, toRecord } from "atlatl";
+import { createAtlatlServer } from "../../server/src/mcp/create-server.js";
+
+const [dbPath, outputDir] = process.argv.slice(2) as [string, string];
+const store = await openSqliteStore({ path: dbPath });
+const offloader = new Offloader({
+  config: { enabled: true, thresholdTokens: 1600, ttlSeconds: 3600, outputDir },
+  events: new LroEvents({ sink: null }),
+});
+const app = createAtlatlServer({ services: createServices(store), offloader });
+const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+const client = new Client({ name: "bench", version: "0" });
+await Promise.all([app.server.connect(serverSide), client.connect(clientSide)]);
+
+async function recallEverything(): Promise<{ file_path: string; summary: { count: number } }> {
+  const r = (await client.callTool({
+    name: "recall_memories",
+    arguments: { query: "", status: "any", limit: 20, detail: "light" },
+  })) as CallToolResult;
+  const first = r.content[0];
+  const body = JSON.parse(first?.type === "text" ? first.text : "{}");
+  if (!body.offloaded)
+    throw new Error(`expected an offload: ${JSON.stringify(body).slice(0, 200)}`);
+  return body;
+}
+
+function vmHwm(): number | undefined {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync("/proc/self/status", "utf8"));
+    return m ? Number(m[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// Warm-up: page cache, statement cache and JIT, as in a server that has been serving.
+rmSync((await recallEverything()).file_path, { force: true });
+const gc = (globalThis as { gc?: () => void }).gc;
+
+/**
+ * One measured call. Peak RSS depends on when V8's background GC threads get
+ * to run (on a busy host they lag), so the parent takes the median of RUNS.
+ */
+async function measured(): Promise<{ ms: number; growth: number; bytes: number; count: number }> {
+  gc?.();
+  gc?.();
+  let resetPeak = false;
+  try {
+    writeFileSync("/proc/self/clear_refs", "5");
+    resetPeak = true;
+  } catch {
+    // Not Linux: lifetime maxRSS below (an overestimate).
+  }
+  const rssBefore = process.memoryUsage().rss;
+  const start = performance.now();
+  const d = await recallEverything();
+  const ms = performance.now() - start;
+  const peak = (resetPeak ? vmHwm() : undefined) ?? process.resourceUsage().maxRSS * 1024;
+  const bytes = statSync(d.file_path).size;
+  rmSync(d.file_path, { force: true });
+  return { ms, growth: Math.max(0, peak - rssBefore), bytes, count: d.summary.count };
+}
+
+const scoring = { ...RECALL_SCORING_NO_TEXT, asOf: Date.now() };
+const filter = { status: "any" as const };
+
+/** The floor: the store's raw one-pass read of the same hits, nothing done with them. */
+async function rawRead(): Promise<number> {
+  const t0 = performance.now();
+  let n = 0;
+  for await (const _ of store.rankAll({ text: "", scoring, filter })) n++;
+  if (n === 0) throw new Error("the floor read nothing");
+  return performance.now() - t0;
+}
+
+// Floor and tool call interleaved run by run: on a busy host the machine's
+// speed drifts by multiples within a minute, and only neighbours compare.
+const RUNS = 3;
+const runs = [];
+for (let i = 0; i < RUNS; i++) {
+  const readMs = await rawRead();
+  runs.push({ ...(await measured()), readMs });
+}
+
+// The second floor: read + project + serialize each record (all but estimate, write, describe).
+const t0 = performance.now();
+let chars = 0;
+for await (const h of store.rankAll({ text: "", scoring, filter })) {
+  chars += JSON.stringify(toRecord(h.memory, "light")).length;
+}
+const serializeMs = performance.now() - t0;
+const readMs = await rawRead();
+
+await client.close();
+await app.close();
+await store.close();
+process.stdout.write(`${JSON.stringify({ runs, readMs, serializeMs, chars })}\n`);
