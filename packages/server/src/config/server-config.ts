@@ -20,12 +20,42 @@ const STORE_KEYS = {
   path: {
     type: "string",
     default: DEFAULT_DB_PATH,
-    description: "SQLite database file (`:memory:` for a throwaway store)",
+    description:
+      "SQLite database file (`:memory:` for a throwaway store); unused when `url` is set",
     normalize: (value: string, origin: { kind: string; file?: string }) =>
       value === ":memory:" ? value : resolve(origin.file ? dirname(origin.file) : ".", value),
     check: (value: string) => (value.length === 0 ? "a file path" : undefined),
   },
+  url: {
+    type: "string",
+    default: "",
+    description:
+      "PostgreSQL connection URL (postgres://user:password@host:port/db); empty keeps SQLite",
+    check: (value: string) =>
+      value === "" || /^postgres(ql)?:\/\//.test(value)
+        ? undefined
+        : "a postgres:// or postgresql:// URL, or empty for SQLite",
+  },
 } as const;
+
+/** `url` with its password replaced by `***` (for printing). */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password === "") return url;
+    parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return url.replace(/:[^:@/]*@/, ":***@");
+  }
+}
+
+/** Where the memories live: `url` (PostgreSQL) when set, else the SQLite file `path`. */
+export interface StoreConfig {
+  backend: "sqlite" | "postgres";
+  path: string;
+  url: string | null;
+}
 
 /** Flags and constructor options that override every other source. */
 export interface ServerConfigOverrides {
@@ -33,13 +63,16 @@ export interface ServerConfigOverrides {
   configFile?: string | undefined;
   /** `--db`. */
   dbPath?: string | undefined;
+  /** `--database`: a postgres:// URL. */
+  databaseUrl?: string | undefined;
   offload?: Partial<OffloadConfig> | undefined;
 }
 
 /** The effective configuration of the server, with where each value came from. */
 export interface ServerConfig {
   configFile: string | null;
-  store: { path: string };
+  /** PostgreSQL when `url` is set, else SQLite at `path`. */
+  store: StoreConfig;
   offload: OffloadConfig;
   /** Every key with its value, environment variable and source (for `atlatl config`). */
   entries: ConfigEntry[];
@@ -67,7 +100,7 @@ export function loadServerConfig(
     keys: STORE_KEYS,
     ...(file ? { file } : {}),
     env,
-    overrides: { path: overrides.dbPath },
+    overrides: { path: overrides.dbPath, url: overrides.databaseUrl },
   });
   const offload = loadOffloadConfig({
     ...(file ? { configData: file } : {}),
@@ -76,13 +109,31 @@ export function loadServerConfig(
   });
   return {
     configFile,
-    store: { path: store.values.path },
+    store: {
+      backend: store.values.url === "" ? "sqlite" : "postgres",
+      path: store.values.path,
+      url: store.values.url === "" ? null : store.values.url,
+    },
     offload: {
       enabled: offload.enabled,
       thresholdTokens: offload.thresholdTokens,
       ttlSeconds: offload.ttlSeconds,
       outputDir: offload.outputDir,
     },
-    entries: [...store.entries, ...offload.entries],
+    entries: [
+      {
+        key: "store.backend",
+        env: "",
+        value: store.values.url === "" ? "sqlite" : "postgres",
+        source: store.values.url === "" ? store.sources.path : store.sources.url,
+        description: "Chosen by store.url (PostgreSQL) or store.path (SQLite)",
+      },
+      ...store.entries.map((e) =>
+        e.key === "store.url" && typeof e.value === "string"
+          ? { ...e, value: redactUrl(e.value) }
+          : e,
+      ),
+      ...offload.entries,
+    ],
   };
 }

@@ -5,7 +5,9 @@ export type ServiceErrorCode =
   /** An argument is missing, out of bounds or malformed; the message says which and how to fix it. */
   | "INVALID_ARGUMENT"
   /** A memory with this id already exists. */
-  | "ALREADY_EXISTS";
+  | "ALREADY_EXISTS"
+  /** The memory kept changing under concurrent writers; retry the call. */
+  | "CONFLICT";
 
 /**
  * A failure the caller can act on (a model sees the message as a tool error).
@@ -38,12 +40,15 @@ export function invalidArgument(field: string, message: string, cause?: unknown)
 }
 
 /**
- * Translate store failures the caller can fix (a query FTS5 cannot parse, a
+ * Translate store failures the caller can fix (a query the backend cannot parse, a
  * duplicate id) into service errors; everything else is rethrown unchanged.
  */
 export function fromStoreError(err: unknown, field = "query"): never {
   if (isStoreError(err, "QUERY_INVALID")) throw invalidArgument(field, err.message, err);
   if (isStoreError(err, "INVALID_MEMORY")) throw invalidArgument("memory", err.message, err);
+  if (isStoreError(err, "CONFLICT")) {
+    throw new ServiceError("CONFLICT", err.message, { field: "id", cause: err });
+  }
   if (isStoreError(err, "DUPLICATE_ID")) {
     throw new ServiceError("ALREADY_EXISTS", err.message, { field: "id", cause: err });
   }

@@ -1,7 +1,9 @@
 /**
- * The MemoryStore contract: behaviour every backend must show. A backend's test
- * file calls {@link describeMemoryStoreContract} with a factory giving a fresh,
- * empty store per test (SQLite `:memory:` here; PostgreSQL a fresh schema).
+ * The MemoryStore contract: behaviour every backend must show.
+ * `contract.test.ts` calls {@link describeMemoryStoreContract} once per backend
+ * of `test/backends/backends.ts` (SQLite `:memory:`; PostgreSQL a fresh schema
+ * per test). Differences between backends are capability flags, tested with
+ * `it.skipIf` on the flag, never by returning early.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Memory } from "../../src/model/memory.js";
@@ -12,6 +14,7 @@ import type {
   RankPosition,
   RankQuery,
   Scoring,
+  StoreCapabilities,
 } from "../../src/store/store.js";
 import { makeMemory, richMemory } from "./fixtures.js";
 
@@ -50,11 +53,24 @@ async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   return out;
 }
 
-export function describeMemoryStoreContract(
-  name: string,
-  factory: () => Promise<MemoryStore>,
-): void {
-  describe(`MemoryStore contract: ${name}`, () => {
+/**
+ * Native queries per query language: an AND of two words, a phrase, a negation,
+ * and texts a strict language refuses.
+ */
+const NATIVE: Record<string, { and: string; phrase: string; not: string }> = {
+  fts5: { and: "redis AND cache", phrase: '"redis pub"', not: "redis NOT cache" },
+  websearch: { and: "redis cache", phrase: '"redis pub"', not: "redis -cache" },
+};
+const MALFORMED = ['"unterminated', "foo AND", "(a OR", "nosuchcolumn: x", "c-d"];
+
+export function describeMemoryStoreContract(backend: {
+  name: string;
+  capabilities: StoreCapabilities;
+  open: () => Promise<MemoryStore>;
+}): void {
+  const factory = backend.open;
+  const caps = backend.capabilities;
+  describe(`MemoryStore contract: ${backend.name}`, () => {
     let store: MemoryStore;
     beforeEach(async () => {
       store = await factory();
@@ -352,30 +368,60 @@ export function describeMemoryStoreContract(
         );
       });
 
-      it("supports native syntax where the backend has it", async () => {
-        if (!store.capabilities.nativeQuerySyntax) return;
-        const both = makeMemory({ content: "redis cache eviction" });
-        const one = makeMemory({ content: "redis pub sub" });
-        await store.upsertMany([both, one, ...filler(10)]);
-        const ids = async (text: string) =>
-          (await store.search({ text, syntax: "native", limit: 5 })).map((h) => h.memory.id);
-        expect(await ids("redis AND cache")).toEqual([both.id]);
-        expect(await ids('"redis pub"')).toEqual([one.id]);
-        expect((await ids("redis NOT cache")).sort()).toEqual([one.id]);
-      });
+      it.skipIf(!caps.nativeQuerySyntax)(
+        "supports native syntax: conjunction, phrase and negation",
+        async () => {
+          const ops = NATIVE[caps.querySyntax.name];
+          if (!ops) throw new Error(`no native examples for ${caps.querySyntax.name}`);
+          const both = makeMemory({ content: "redis cache eviction" });
+          const one = makeMemory({ content: "redis pub sub" });
+          await store.upsertMany([both, one, ...filler(10)]);
+          const ids = async (text: string) =>
+            (await store.search({ text, syntax: "native", limit: 5 })).map((h) => h.memory.id);
+          expect(await ids(ops.and)).toEqual([both.id]);
+          expect(await ids(ops.phrase)).toEqual([one.id]);
+          expect((await ids(ops.not)).sort()).toEqual([one.id]);
+        },
+      );
 
-      it("turns native syntax errors into QUERY_INVALID and keeps working", async () => {
-        await store.upsertMany([makeMemory({ content: "still here" })]);
-        for (const text of ['"unterminated', "foo AND", "(a OR", "nosuchcolumn: x", "*", "c-d"]) {
-          const err = await store
-            .search({ text, syntax: "native", limit: 5 })
-            .catch((e: unknown) => e);
-          expect(isStoreError(err, "QUERY_INVALID"), text).toBe(true);
-          expect((err as Error).message).toContain(JSON.stringify(text));
-        }
-        const ok = await store.search({ text: "still", syntax: "native", limit: 5 });
-        expect(ok).toHaveLength(1);
-      });
+      it.skipIf(!caps.nativeQuerySyntax || !caps.querySyntax.strict)(
+        "turns native syntax errors into QUERY_INVALID and keeps working",
+        async () => {
+          await store.upsertMany([makeMemory({ content: "still here" })]);
+          for (const text of [...MALFORMED, "*"]) {
+            const err = await store
+              .search({ text, syntax: "native", limit: 5 })
+              .catch((e: unknown) => e);
+            expect(isStoreError(err, "QUERY_INVALID"), text).toBe(true);
+            expect((err as Error).message).toContain(JSON.stringify(text));
+          }
+          const ok = await store.search({ text: "still", syntax: "native", limit: 5 });
+          expect(ok).toHaveLength(1);
+        },
+      );
+
+      it.skipIf(!caps.nativeQuerySyntax || caps.querySyntax.strict)(
+        "reads any native text as a query, and one without words as QUERY_INVALID",
+        async () => {
+          const m = makeMemory({ content: "foo bar unterminated nosuchcolumn" });
+          await store.upsertMany([m, ...filler(10)]);
+          for (const text of MALFORMED) {
+            const hits = await store.search({ text, syntax: "native", limit: 5 });
+            expect(Array.isArray(hits), text).toBe(true);
+          }
+          expect(
+            (await store.search({ text: '"unterminated', syntax: "native", limit: 5 })).map(
+              (h) => h.memory.id,
+            ),
+          ).toEqual([m.id]);
+          for (const text of ["*", " - ", '""']) {
+            const err = await store
+              .search({ text, syntax: "native", limit: 5 })
+              .catch((e: unknown) => e);
+            expect(isStoreError(err, "QUERY_INVALID"), text).toBe(true);
+          }
+        },
+      );
 
       it("pages by (relevance, id) and honours the horizon", async () => {
         const matches = Array.from({ length: 9 }, (_, i) =>

@@ -13,17 +13,21 @@ export async function runImport(
   opts: { batchSize: number; json?: boolean },
   cmd: Command,
 ): Promise<void> {
-  const report = await withApp(cmd, async (app) => {
-    const bar = startProgress("import", undefined);
-    try {
-      return await importPath(app.store, path, {
-        batchSize: opts.batchSize,
-        onProgress: (p) => bar.update(p.bytesDone, p.bytesTotal),
-      });
-    } finally {
-      bar.stop();
-    }
-  });
+  const report = await withApp(
+    cmd,
+    async (app) => {
+      const bar = startProgress("import", undefined);
+      try {
+        return await importPath(app.store, path, {
+          batchSize: opts.batchSize,
+          onProgress: (p) => bar.update(p.bytesDone, p.bytesTotal),
+        });
+      } finally {
+        bar.stop();
+      }
+    },
+    { create: true },
+  );
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   } else {

@@ -2,6 +2,7 @@ import { startSweeper } from "@atlatl/lro/node";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Command } from "commander";
 import { openApp } from "../../app/open-app.js";
+import { redactUrl } from "../../config/server-config.js";
 import { createAtlatlServer } from "../../mcp/create-server.js";
 import { globalOverrides } from "../global-options.js";
 
@@ -54,6 +55,6 @@ export async function runServe(opts: ServeOptions, cmd: Command): Promise<void> 
 
   await atlatl.server.connect(new StdioServerTransport());
   process.stderr.write(
-    `atlatl: serving MCP on stdio (db ${store.path}; LRO ${offload.enabled ? `on, threshold ${offload.thresholdTokens} tokens, files in ${offload.outputDir}` : "off"})\n`,
+    `atlatl: serving MCP on stdio (${store.url ? `postgres ${redactUrl(store.url)}` : `db ${store.path}`}; LRO ${offload.enabled ? `on, threshold ${offload.thresholdTokens} tokens, files in ${offload.outputDir}` : "off"})\n`,
   );
 }

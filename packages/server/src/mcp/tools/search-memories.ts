@@ -6,13 +6,17 @@ import { filterShape, pickFilter } from "./schemas.js";
 
 /** `search_memories`: full-text search with the store's query syntax and raw relevance. */
 export function registerSearchMemories(server: McpServer, ctx: ToolContext): void {
+  const syntax = ctx.services.search.syntax;
+  const language = syntax.native
+    ? `${syntax.summary} `
+    : "Words (any may match, the last also as a prefix). ";
   server.registerTool(
     "search_memories",
     {
       title: "Search memories",
       description:
-        "Full-text search over title, content and tags using SQLite FTS5 syntax " +
-        '(words, "exact phrases", prefix*, AND / OR / NOT, NEAR). Hits carry raw relevance scores. ' +
+        `Full-text search over title, content and tags (engine: ${syntax.engine}). Query syntax: ${language}` +
+        "Hits carry raw relevance scores (higher is better, comparable within one query). " +
         "Large result sets are offloaded to a JSONL file with a descriptor; small ones are inline. " +
         "Default detail: light.",
       inputSchema: {
@@ -20,7 +24,11 @@ export function registerSearchMemories(server: McpServer, ctx: ToolContext): voi
           .string()
           .min(1)
           .max(2000)
-          .describe("FTS5 query, e.g. `cache AND (redis OR memcached)`."),
+          .describe(
+            syntax.native
+              ? `A ${syntax.name} query, e.g. \`${syntax.example}\`.`
+              : "Words to search for.",
+          ),
         ...filterShape,
         ...pagedReadShape(20),
       },
