@@ -138,6 +138,22 @@ export function describeMemoryStoreContract(backend: {
         expect(await store.search({ text: "tusk", syntax: "plain", limit: 10 })).toHaveLength(3);
       });
 
+      it("updates conditionally: CONFLICT when the memory changed since it was read", async () => {
+        const memory = makeMemory({ title: "Read" });
+        await store.insert(memory);
+        const other = { ...memory, title: "Written by another process" };
+        expect(await store.update(other, { expected: memory })).toBe(true);
+        const mine = { ...memory, content: "my change" };
+        expect(await codeOf(store.update(mine, { expected: memory }))).toBe("CONFLICT");
+        expect(await store.get(memory.id)).toEqual(other);
+        expect(await store.update({ ...other, content: "retried" }, { expected: other })).toBe(
+          true,
+        );
+        expect((await store.get(memory.id))?.content).toBe("retried");
+        const unknown = makeMemory();
+        expect(await store.update(unknown, { expected: unknown })).toBe(false);
+      });
+
       it("getMany keeps the requested order and skips unknown ids", async () => {
         const [a, b, c] = [makeMemory(), makeMemory(), makeMemory()];
         await store.upsertMany([a, b, c]);
@@ -601,6 +617,37 @@ export function describeMemoryStoreContract(backend: {
         // Equal confidence means equal score: insertion order decides.
         const ties = all.filter((h) => h.score === all[0]?.score).map((h) => h.memory.id);
         expect(ties).toEqual(many.filter((m) => m.provenance.confidence === 0.75).map((m) => m.id));
+      });
+    });
+
+    describe("whole-set reads", () => {
+      it("listAll, searchAll and rankAll yield every hit in the paged order", async () => {
+        const many = Array.from({ length: 1100 }, (_, i) =>
+          makeMemory({
+            content: `${i % 3 === 0 ? "basalt " : ""}${"quarry ".repeat(1 + (i % 4))}`,
+            confidence: (i % 7) / 7,
+          }),
+        );
+        await store.upsertMany(many);
+        const listed = await collect(store.listAll({ sort: "created", order: "desc" }));
+        expect(listed.map((r) => r.memory.id)).toEqual(many.map((m) => m.id).reverse());
+        const searched = await collect(store.searchAll({ text: "basalt", syntax: "plain" }));
+        const paged = await store.search({ text: "basalt", syntax: "plain", limit: 1000 });
+        expect(searched.map((h) => h.memory.id)).toEqual(paged.map((h) => h.memory.id));
+        expect(searched).toHaveLength(many.filter((_, i) => i % 3 === 0).length);
+        const ranked = await collect(store.rankAll({ text: "quarry basalt", scoring: SCORING }));
+        expect(ranked).toHaveLength(many.length);
+        const firstPage = await store.rank({ text: "quarry basalt", scoring: SCORING, limit: 50 });
+        expect(ranked.slice(0, 50).map((h) => h.memory.id)).toEqual(
+          firstPage.map((h) => h.memory.id),
+        );
+        for (let i = 1; i < ranked.length; i++) {
+          const [a, b] = [ranked[i - 1], ranked[i]];
+          if (!a || !b) throw new Error("gap");
+          expect(
+            a.score > b.score || (a.score === b.score && a.position.seq < b.position.seq),
+          ).toBe(true);
+        }
       });
     });
 
