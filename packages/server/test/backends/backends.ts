@@ -5,6 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import pg from "pg";
+import type { OpenStoreConfig } from "../../src/store/open-store.js";
 import { openPostgresStore, PostgresMemoryStore } from "../../src/store/postgres/pg-store.js";
 import { openSqliteStore, SqliteMemoryStore } from "../../src/store/sqlite/sqlite-store.js";
 import type { MemoryStore, StoreCapabilities } from "../../src/store/store.js";
@@ -12,18 +13,24 @@ import type { MemoryStore, StoreCapabilities } from "../../src/store/store.js";
 /** Environment variable with the URL of a PostgreSQL database tests may write to. */
 export const PG_URL_ENV = "ATLATL_TEST_PG_URL";
 
+export interface StoreTarget {
+  config: OpenStoreConfig;
+  args: string[];
+  env: Record<string, string>;
+  cleanup(): Promise<void>;
+}
+
 export interface TestBackend {
   name: "sqlite" | "postgres";
   capabilities: StoreCapabilities;
   /** A fresh, empty store; closing it also removes what it created. */
   open(): Promise<MemoryStore>;
   /**
-   * Configuration for a child `atlatl` process on a fresh, empty store: CLI
-   * arguments and environment, and a cleanup to call after the child exits.
+   * A fresh, empty database for `atlatl` processes (in `dir` for SQLite): its
+   * store configuration, the same as CLI arguments, and a cleanup to call once
+   * every process using it has exited.
    */
-  serverConfig(
-    dir: string,
-  ): Promise<{ args: string[]; env: Record<string, string>; cleanup(): Promise<void> }>;
+  serverConfig(dir: string): Promise<StoreTarget>;
 }
 
 /** The PostgreSQL URL, or an error naming the variable (CI must provide it). */
@@ -65,7 +72,8 @@ const sqlite: TestBackend = {
   capabilities: SqliteMemoryStore.capabilities,
   open: () => openSqliteStore({ path: ":memory:" }),
   async serverConfig(dir) {
-    return { args: ["--db", `${dir}/db/atlatl.db`], env: {}, async cleanup() {} };
+    const path = `${dir}/db/atlatl.db`;
+    return { config: { path }, args: ["--db", path], env: {}, async cleanup() {} };
   },
 };
 
@@ -88,8 +96,10 @@ const postgres: TestBackend = {
     await client.connect();
     await client.query(`CREATE SCHEMA ${schema}`);
     await client.end();
+    const url = schemaUrl(schema);
     return {
-      args: ["--database", schemaUrl(schema)],
+      config: { path: "", url },
+      args: ["--database", url],
       env: {},
       cleanup: () => dropSchema(schema),
     };
