@@ -8,6 +8,9 @@ import {
   resolveConfigSection,
 } from "@atlatl/lro/node";
 import envPaths from "env-paths";
+import { redactUrl } from "../store/redact-url.js";
+
+export { redactUrl };
 
 const paths = envPaths("atlatl", { suffix: "" });
 
@@ -37,18 +40,6 @@ const STORE_KEYS = {
         : "a postgres:// or postgresql:// URL, or empty for SQLite",
   },
 } as const;
-
-/** `url` with its password replaced by `***` (for printing). */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password === "") return url;
-    parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return url.replace(/:[^:@/]*@/, ":***@");
-  }
-}
 
 /** Where the memories live: `url` (PostgreSQL) when set, else the SQLite file `path`. */
 export interface StoreConfig {

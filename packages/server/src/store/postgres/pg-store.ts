@@ -16,6 +16,7 @@ import Cursor from "pg-cursor";
 import type { Memory } from "../../model/memory.js";
 import { conflict, StoreError } from "../errors.js";
 import { type Keyset, resumeAfterAsync } from "../ranking.js";
+import { redactUrl } from "../redact-url.js";
 import { fromRow, type MemoryRow, toRow } from "../sqlite/row.js";
 import type {
   ListedMemory,
@@ -465,12 +466,12 @@ export async function openPostgresStore(
     const message = err instanceof Error ? err.message : String(err);
     throw new StoreError(
       "OPEN_FAILED",
-      `cannot connect to the memory database ${redact(options.url)}: ${message}`,
+      `cannot connect to the memory database ${redactUrl(options.url)}: ${message}`,
       { cause: err },
     );
   }
   try {
-    if (schema) await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    if (schema) await createSchema(client, schema);
     await migrate(client);
   } catch (err) {
     client.release();
@@ -481,6 +482,12 @@ export async function openPostgresStore(
   return new PostgresMemoryStore(pool);
 }
 
-function redact(url: string): string {
-  return url.replace(/:[^:@/]*@/, ":***@");
+/** CREATE SCHEMA IF NOT EXISTS, tolerating a concurrent start creating it first. */
+async function createSchema(client: pg.PoolClient, schema: string): Promise<void> {
+  try {
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code !== "23505" && code !== "42P06") throw err;
+  }
 }
