@@ -3,6 +3,7 @@ import { lroEngineBenchmark } from "./lro-engine.js";
 import { lroExtractBenchmark } from "./lro-extract.js";
 import { serverImportBenchmark } from "./server-import.js";
 import { serverMcpBenchmark } from "./server-mcp.js";
+import { serverPostgresBenchmark } from "./server-postgres.js";
 import { serverStoreBenchmark } from "./server-store.js";
 
 /** Every benchmark `npm run bench` knows, in run order. Add yours here. */
@@ -12,4 +13,5 @@ export const benchmarks: Benchmark[] = [
   lroExtractBenchmark,
   serverImportBenchmark,
   serverStoreBenchmark,
+  serverPostgresBenchmark,
 ];

@@ -1,6 +1,7 @@
 /**
- * `upsertMany` on PostgreSQL: the batch is streamed with COPY into a temporary
- * staging table, then merged with one INSERT ... ON CONFLICT, all in one
+ * `upsertMany` on PostgreSQL: a batch of new ids is streamed with COPY
+ * straight into `memories`; a batch with known ids goes through a temporary
+ * staging table merged with one INSERT ... ON CONFLICT; either in one
  * transaction (a batch is stored whole or not at all; a killed process loses
  * only the batch in flight, and a re-run updates instead of duplicating).
  * COPY moves a batch in one round trip, and the stored generated tsvector is
@@ -66,10 +67,10 @@ function arrayLiteral(values: readonly string[]): string {
   return `{${values.map((v) => `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(",")}}`;
 }
 
-/** The COPY line of one prepared row. */
-export function copyLine(ord: number, { row, tags }: PreparedRow): string {
+/** The COPY line of one prepared row, led by its batch position `ord` when given. */
+export function copyLine({ row, tags }: PreparedRow, ord?: number): string {
   return `${[
-    ord,
+    ...(ord === undefined ? [] : [ord]),
     row.id,
     row.memory_type,
     row.status,
@@ -115,6 +116,65 @@ function prepareAll(memories: readonly Memory[]): { rows: PreparedRow[]; duplica
   return { rows, duplicates };
 }
 
+/** Stream `lines` into `COPY ... FROM STDIN` on `client`, in chunks of about 64 KiB. */
+async function copyIn(client: PoolClient, sql: string, lines: readonly string[]): Promise<void> {
+  await pipeline(
+    (async function* () {
+      let chunk = "";
+      for (const line of lines) {
+        chunk += line;
+        if (chunk.length >= 65536) {
+          yield chunk;
+          chunk = "";
+        }
+      }
+      if (chunk) yield chunk;
+    })(),
+    client.query(copyFrom(sql)),
+  );
+}
+
+/**
+ * A batch of new ids only (a fresh import): COPY straight into `memories`, one
+ * pass over the data. Undefined, with nothing written, when an id exists (or
+ * appears meanwhile: another writer's insert then fails ours on the unique id).
+ */
+async function copyNew(
+  client: PoolClient,
+  rows: readonly PreparedRow[],
+): Promise<number | undefined> {
+  const ids = rows.map((r) => r.row.id);
+  const existing = await client.query("SELECT 1 FROM memories WHERE id = ANY($1::text[]) LIMIT 1", [
+    ids,
+  ]);
+  if ((existing.rowCount ?? 0) > 0) return undefined;
+  await client.query("SAVEPOINT atlatl_copy");
+  try {
+    await copyIn(
+      client,
+      `COPY memories (${list}) FROM STDIN`,
+      rows.map((r) => copyLine(r)),
+    );
+  } catch (err) {
+    if ((err as { code?: string }).code !== "23505") throw err;
+    await client.query("ROLLBACK TO SAVEPOINT atlatl_copy");
+    return undefined;
+  }
+  return rows.length;
+}
+
+/** Merge through the staging table: inserts and updates, unchanged rows untouched. */
+async function stageAndMerge(client: PoolClient, rows: readonly PreparedRow[]): Promise<number> {
+  await client.query(STAGE);
+  await copyIn(
+    client,
+    `COPY atlatl_stage (ord, ${list}) FROM STDIN`,
+    rows.map((r, i) => copyLine(r, i)),
+  );
+  const merged = await client.query<{ inserted: boolean }>(MERGE);
+  return merged.rows.filter((r) => r.inserted).length;
+}
+
 /** Upsert `memories` in one transaction on `client` (see the module comment). */
 export async function copyUpsert(
   client: PoolClient,
@@ -123,26 +183,8 @@ export async function copyUpsert(
   const { rows, duplicates } = prepareAll(memories);
   await client.query("BEGIN");
   try {
-    await client.query(STAGE);
-    const lines = rows.map((r, i) => copyLine(i, r));
-    await pipeline(
-      (async function* () {
-        // Chunks of ~64 KiB: fewer writes than one per row, bounded memory.
-        let chunk = "";
-        for (const line of lines) {
-          chunk += line;
-          if (chunk.length >= 65536) {
-            yield chunk;
-            chunk = "";
-          }
-        }
-        if (chunk) yield chunk;
-      })(),
-      client.query(copyFrom(`COPY atlatl_stage (ord, ${list}) FROM STDIN`)),
-    );
-    const merged = await client.query<{ inserted: boolean }>(MERGE);
+    const inserted = (await copyNew(client, rows)) ?? (await stageAndMerge(client, rows));
     await client.query("COMMIT");
-    const inserted = merged.rows.filter((r) => r.inserted).length;
     return { inserted, updated: rows.length - inserted + duplicates };
   } catch (err) {
     await client.query("ROLLBACK").catch(() => undefined);
