@@ -86,6 +86,30 @@ export function describeMemoryStoreContract(backend: {
         expect(await store.get(memory.id)).toEqual(memory);
       });
 
+      it("round-trips awkward text through single and bulk writes", async () => {
+        const awkward =
+          'tab\there\nnew line\r\nCRLF \\ backslash \\N "quoted" {braces} ,comma \u00e9\u4e2d\ud83d\ude80';
+        const one = makeMemory({
+          title: `T ${awkward}`,
+          content: awkward,
+          tags: [awkward, '"', "\\", "a,b", "{x}", "NULL"],
+        });
+        const bulk = makeMemory({ title: awkward, content: `${awkward}\n`, tags: ["\t", "NULL"] });
+        await store.insert(one);
+        await store.upsertMany([bulk]);
+        expect(await store.get(one.id)).toEqual(one);
+        expect(await store.get(bulk.id)).toEqual(bulk);
+        const changed = { ...bulk, content: `changed ${awkward}` };
+        await store.upsertMany([changed, makeMemory({ content: awkward })]);
+        expect(await store.get(bulk.id)).toEqual(changed);
+        const ids = async (tags: string[]) =>
+          (await store.list({ filter: { tags }, sort: "created", order: "asc", limit: 10 })).map(
+            (r) => r.memory.id,
+          );
+        expect(await ids([awkward])).toEqual([one.id]);
+        expect(await ids(["NULL"])).toEqual([one.id, bulk.id]);
+      });
+
       it("returns undefined for an unknown id", async () => {
         expect(await store.get("no-such-id")).toBeUndefined();
       });
