@@ -28,7 +28,7 @@ export async function openStore(
   options: OpenStoreOptions = {},
 ): Promise<MemoryStore> {
   if (config.url) {
-    const { openPostgresStore } = await import("./postgres/pg-store.js");
+    const { openPostgresStore } = await import("./postgres/open-postgres.js");
     return openPostgresStore({ url: config.url });
   }
   const { openSqliteStore } = await import("./sqlite/sqlite-store.js");

@@ -6,7 +6,8 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import type { OpenStoreConfig } from "../../src/store/open-store.js";
-import { openPostgresStore, PostgresMemoryStore } from "../../src/store/postgres/pg-store.js";
+import { openPostgresStore } from "../../src/store/postgres/open-postgres.js";
+import { PostgresMemoryStore } from "../../src/store/postgres/pg-store.js";
 import { openSqliteStore, SqliteMemoryStore } from "../../src/store/sqlite/sqlite-store.js";
 import type { MemoryStore, StoreCapabilities } from "../../src/store/store.js";
 

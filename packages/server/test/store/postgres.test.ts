@@ -7,7 +7,7 @@ import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { isStoreError } from "../../src/store/errors.js";
 import { LATEST_VERSION, MIGRATIONS } from "../../src/store/postgres/migrations.js";
-import { openPostgresStore } from "../../src/store/postgres/pg-store.js";
+import { openPostgresStore } from "../../src/store/postgres/open-postgres.js";
 import type { ListPosition } from "../../src/store/store.js";
 import { BACKENDS, dropSchema, freshSchema, pgUrl } from "../backends/backends.js";
 import { makeMemory } from "./fixtures.js";

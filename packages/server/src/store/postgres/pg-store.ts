@@ -12,13 +12,12 @@
  * caller's code, and contention on one memory is rare.
  */
 import { createHash } from "node:crypto";
-import pg from "pg";
+import type pg from "pg";
 import Cursor from "pg-cursor";
 import type { Memory } from "../../model/memory.js";
 import { conflict, StoreError } from "../errors.js";
 import { type Keyset, resumeAfterAsync } from "../ranking.js";
-import { redactUrl } from "../redact-url.js";
-import { fromRow, type MemoryRow, toRow } from "../sqlite/row.js";
+import { fromRow, type MemoryRow } from "../sqlite/row.js";
 import type {
   ListedMemory,
   ListQuery,
@@ -34,34 +33,24 @@ import type {
   UpsertReport,
 } from "../store.js";
 import { copyUpsert, WRITE_COLUMNS } from "./copy-upsert.js";
-import { migrate } from "./migrations.js";
 import { pgStoreError } from "./pg-errors.js";
+import {
+  CAST,
+  type ListRow,
+  listed,
+  type PageRow,
+  rankedHit,
+  textHit,
+  writeValues,
+} from "./pg-rows.js";
 import { type RankedSelect, rankedInner, rankedPage } from "./ranked-sql.js";
 import { filterConditions, MEMORY_COLUMNS, Params, whereClause } from "./sql.js";
 import { plainTsQuery, WEBSEARCH_SYNTAX } from "./text-query.js";
-
-/** Options of {@link openPostgresStore}. */
-export interface PostgresStoreOptions {
-  /** postgres://user:password@host:port/database */
-  url: string;
-  /** A schema to use (created if missing) instead of the user's default; tests isolate by schema. */
-  schema?: string | undefined;
-  /** Pool size (default 10). */
-  maxConnections?: number | undefined;
-}
 
 /** Rows per page of {@link PostgresMemoryStore.iterate}, and rows per fetch of whole-set reads. */
 const PAGE = 1000;
 
 const SORT_COLUMN = { created: "m.created_ms", modified: "m.modified_ms", title: "m.title_key" };
-
-/** bigint (int8) as a JS number: sequence numbers and epoch milliseconds fit in 2^53. */
-function typeParser(oid: number, format?: "text" | "binary") {
-  if (oid === 20) return (value: string) => Number(value);
-  return pg.types.getTypeParser(oid, format);
-}
-
-type PageRow = MemoryRow & { seq: number; relevance: number; score?: number };
 
 /** A {@link MemoryStore} over one PostgreSQL database (or schema). */
 export class PostgresMemoryStore implements MemoryStore {
@@ -197,11 +186,7 @@ export class PostgresMemoryStore implements MemoryStore {
       const { text, values } = this.listSql(query, query.limit);
       // Prepared: a keyset page has one good plan (walk the sort index), and
       // skipping the planner is a fair share of a sub-millisecond page.
-      const rows = await this.rows<MemoryRow & { seq: number; sort_key: string | number }>(
-        text,
-        values ?? [],
-        true,
-      );
+      const rows = await this.rows<ListRow>(text, values ?? [], true);
       return rows.map(listed);
     });
   }
@@ -240,11 +225,7 @@ export class PostgresMemoryStore implements MemoryStore {
 
   async *listAll(query: Omit<ListQuery, "limit" | "after">): AsyncIterable<ListedMemory> {
     const { text, values } = this.listSql(query, undefined);
-    for await (const row of this.stream<MemoryRow & { seq: number; sort_key: string | number }>(
-      "list",
-      text,
-      values ?? [],
-    )) {
+    for await (const row of this.stream<ListRow>("list", text, values ?? [])) {
       yield listed(row);
     }
   }
@@ -377,45 +358,6 @@ export class PostgresMemoryStore implements MemoryStore {
   }
 }
 
-/** SQL types of the written columns, for typed comparisons of parameters. */
-const CAST: Record<(typeof WRITE_COLUMNS)[number], string> = {
-  id: "text",
-  memory_type: "text",
-  status: "text",
-  namespace: "text",
-  created_ms: "int8",
-  modified_ms: "int8",
-  confidence: "float8",
-  created: "text",
-  modified: "text",
-  title: "text",
-  tags: "text[]",
-  tags_json: "text",
-  content: "text",
-  doc: "text",
-};
-
-/** Parameter values in {@link WRITE_COLUMNS} order. */
-function writeValues(memory: Memory): unknown[] {
-  const { row, tags } = toRow(memory);
-  return [
-    row.id,
-    row.memory_type,
-    row.status,
-    row.namespace,
-    row.created_ms,
-    row.modified_ms,
-    row.confidence,
-    row.created,
-    row.modified,
-    row.title,
-    tags,
-    row.tags,
-    row.content,
-    row.doc,
-  ];
-}
-
 /** A prepared statement's name: one per distinct SQL text, on every pooled connection. */
 function statementName(sql: string): string {
   return `atlatl_${createHash("sha1").update(sql).digest("hex").slice(0, 16)}`;
@@ -426,83 +368,4 @@ function noWords(text: string): StoreError {
     "QUERY_INVALID",
     `The query ${JSON.stringify(text)} has no searchable words; give at least one word.`,
   );
-}
-
-function listed(row: MemoryRow & { seq: number; sort_key: string | number }): ListedMemory {
-  return { memory: fromRow(row), position: { key: row.sort_key, seq: row.seq } };
-}
-
-function textHit(row: PageRow): TextHit {
-  return {
-    memory: fromRow(row),
-    relevance: row.relevance,
-    position: { value: row.relevance, seq: row.seq },
-  };
-}
-
-function rankedHit(row: PageRow): RankedHit {
-  const score = row.score ?? 0;
-  return {
-    memory: fromRow(row),
-    score,
-    relevance: row.relevance,
-    position: { value: score, seq: row.seq },
-  };
-}
-
-/**
- * Connect to PostgreSQL at `options.url` and migrate its schema. Fails with
- * `OPEN_FAILED` when the server cannot be reached or refuses the login, and
- * `SCHEMA_TOO_NEW` for a database written by a newer atlatl.
- */
-export async function openPostgresStore(
-  options: PostgresStoreOptions,
-): Promise<PostgresMemoryStore> {
-  const schema = options.schema;
-  if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) {
-    throw new StoreError(
-      "OPEN_FAILED",
-      `schema name ${JSON.stringify(schema)} must be a plain lower-case identifier`,
-    );
-  }
-  const pool = new pg.Pool({
-    connectionString: options.url,
-    max: options.maxConnections ?? 10,
-    types: { getTypeParser: typeParser } as pg.CustomTypesConfig,
-    ...(schema ? { options: `-c search_path=${schema}` } : {}),
-  });
-  // An idle client losing its connection must not crash the process; the next query reconnects.
-  pool.on("error", () => undefined);
-  let client: pg.PoolClient;
-  try {
-    client = await pool.connect();
-  } catch (err) {
-    await pool.end().catch(() => undefined);
-    const message = err instanceof Error ? err.message : String(err);
-    throw new StoreError(
-      "OPEN_FAILED",
-      `cannot connect to the memory database ${redactUrl(options.url)}: ${message}`,
-      { cause: err },
-    );
-  }
-  try {
-    if (schema) await createSchema(client, schema);
-    await migrate(client);
-  } catch (err) {
-    client.release();
-    await pool.end().catch(() => undefined);
-    throw pgStoreError(err, "cannot prepare the memory database");
-  }
-  client.release();
-  return new PostgresMemoryStore(pool);
-}
-
-/** CREATE SCHEMA IF NOT EXISTS, tolerating a concurrent start creating it first. */
-async function createSchema(client: pg.PoolClient, schema: string): Promise<void> {
-  try {
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-  } catch (err) {
-    const code = (err as { code?: string }).code;
-    if (code !== "23505" && code !== "42P06") throw err;
-  }
 }
