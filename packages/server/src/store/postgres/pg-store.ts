@@ -238,7 +238,9 @@ export class PostgresMemoryStore implements MemoryStore {
     const client = await this.run(context, () => this.pool.connect());
     let cursor: Cursor<R> | undefined;
     try {
-      await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+      await this.run(context, () =>
+        client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"),
+      );
       cursor = client.query(new Cursor<R>(text, values));
       for (;;) {
         const batch = await this.run(context, () => (cursor as Cursor<R>).read(PAGE));
