@@ -4,8 +4,8 @@ import { globalOverrides } from "./global-options.js";
 
 /**
  * Open the app for one CLI command, run `fn`, and always close the store.
- * Commands that write (import, seed) pass `create: true`; reads fail on a
- * missing SQLite database instead of creating an empty one.
+ * Reads fail on a missing SQLite database instead of creating an empty one;
+ * commands that write (import, seed) use {@link withWritableApp}.
  */
 export async function withApp<T>(
   cmd: Command,
@@ -22,4 +22,9 @@ export async function withApp<T>(
   } finally {
     await app.close();
   }
+}
+
+/** {@link withApp} for commands that write: a missing SQLite database is created. */
+export function withWritableApp<T>(cmd: Command, fn: (app: App) => Promise<T>): Promise<T> {
+  return withApp(cmd, fn, { create: true });
 }

@@ -10,8 +10,6 @@ import {
 import envPaths from "env-paths";
 import { redactUrl } from "../store/redact-url.js";
 
-export { redactUrl };
-
 const paths = envPaths("atlatl", { suffix: "" });
 
 /** Default database: `atlatl.db` in the user's data directory (XDG on Linux). */

@@ -2,8 +2,8 @@ import { startSweeper } from "@atlatl/lro/node";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Command } from "commander";
 import { openApp } from "../../app/open-app.js";
-import { redactUrl } from "../../config/server-config.js";
 import { createAtlatlServer } from "../../mcp/create-server.js";
+import { redactUrl } from "../../store/redact-url.js";
 import { globalOverrides } from "../global-options.js";
 
 interface ServeOptions {
