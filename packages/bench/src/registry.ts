@@ -4,6 +4,7 @@ import { lroExtractBenchmark } from "./lro-extract.js";
 import { serverImportBenchmark } from "./server-import.js";
 import { serverImportRejectionsBenchmark } from "./server-import-rejections.js";
 import { serverMcpBenchmark } from "./server-mcp.js";
+import { serverPostgresBenchmark } from "./server-postgres.js";
 import { serverStoreBenchmark } from "./server-store.js";
 import { serverWholeSetBenchmark } from "./server-whole-set.js";
 
@@ -16,4 +17,5 @@ export const benchmarks: Benchmark[] = [
   serverImportRejectionsBenchmark,
   serverStoreBenchmark,
   serverWholeSetBenchmark,
+  serverPostgresBenchmark,
 ];

@@ -40,5 +40,6 @@ export * from "./services/memory-service.js";
 export * from "./services/recall-service.js";
 export * from "./services/search-service.js";
 export * from "./store/errors.js";
+export * from "./store/open-store.js";
 export * from "./store/sqlite/sqlite-store.js";
 export * from "./store/store.js";

@@ -6,7 +6,7 @@ import {
   type ServerConfigOverrides,
 } from "../config/server-config.js";
 import { createServices, type Services } from "../services/create-services.js";
-import { openSqliteStore } from "../store/sqlite/sqlite-store.js";
+import { openStore } from "../store/open-store.js";
 import type { MemoryStore } from "../store/store.js";
 
 /** Everything a command needs: configuration, store, services and the LRO engine. */
@@ -24,12 +24,14 @@ export interface OpenAppOptions extends ServerConfigOverrides {
   env?: Record<string, string | undefined>;
   /** LRO events as JSON lines on stderr (default true). */
   logEvents?: boolean;
+  /** Create a missing SQLite database (default true; read-only commands pass false). */
+  createStore?: boolean;
 }
 
 /** Resolve the configuration, open the store (migrating it) and build the services. */
 export async function openApp(options: OpenAppOptions = {}): Promise<App> {
   const config = loadServerConfig(options, options.env ?? process.env);
-  const store = await openSqliteStore({ path: config.store.path });
+  const store = await openStore(config.store, { create: options.createStore });
   const events = new LroEvents(options.logEvents === false ? { sink: null } : {});
   const offloader = new Offloader({ config: config.offload, events });
   return {

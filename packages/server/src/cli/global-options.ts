@@ -1,8 +1,8 @@
 import type { Command } from "commander";
 import type { ServerConfigOverrides } from "../config/server-config.js";
 
-/** The config overrides every command shares (`--config`, `--db`). */
+/** The config overrides every command shares (`--config`, `--db`, `--database`). */
 export function globalOverrides(cmd: Command): ServerConfigOverrides {
-  const o = cmd.optsWithGlobals<{ config?: string; db?: string }>();
-  return { configFile: o.config, dbPath: o.db };
+  const o = cmd.optsWithGlobals<{ config?: string; db?: string; database?: string }>();
+  return { configFile: o.config, dbPath: o.db, databaseUrl: o.database };
 }

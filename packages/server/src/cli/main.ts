@@ -28,6 +28,10 @@ const program = new Command()
     "TOML config file (default: $ATLATL_CONFIG, else ~/.config/atlatl/config.toml if present)",
   )
   .option("--db <path>", "SQLite database (default: $ATLATL_STORE__PATH, else the user data dir)")
+  .option(
+    "--database <url>",
+    "PostgreSQL URL postgres://user:password@host/db instead of SQLite (default: $ATLATL_STORE__URL)",
+  )
   .showHelpAfterError()
   .hook("preAction", (_program, action) => {
     if (action.name() !== "serve") exitQuietlyOnClosedPipe();
@@ -98,8 +102,8 @@ queryOptions(
 queryOptions(
   program
     .command("search")
-    .description("Full-text search (FTS5 syntax)")
-    .argument("<query>", "FTS5 query"),
+    .description("Full-text search in the store's native syntax (see `atlatl search --help`)")
+    .argument("<query>", "query (SQLite: FTS5 syntax; PostgreSQL: websearch syntax)"),
 ).action(runSearch);
 queryOptions(program.command("list").description("List memories, newest first"))
   .addOption(

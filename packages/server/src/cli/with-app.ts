@@ -2,12 +2,29 @@ import type { Command } from "commander";
 import { type App, openApp } from "../app/open-app.js";
 import { globalOverrides } from "./global-options.js";
 
-/** Open the app for one CLI command, run `fn`, and always close the store. */
-export async function withApp<T>(cmd: Command, fn: (app: App) => Promise<T>): Promise<T> {
-  const app = await openApp({ ...globalOverrides(cmd), logEvents: false });
+/**
+ * Open the app for one CLI command, run `fn`, and always close the store.
+ * Reads fail on a missing SQLite database instead of creating an empty one;
+ * commands that write (import, seed) use {@link withWritableApp}.
+ */
+export async function withApp<T>(
+  cmd: Command,
+  fn: (app: App) => Promise<T>,
+  options: { create?: boolean } = {},
+): Promise<T> {
+  const app = await openApp({
+    ...globalOverrides(cmd),
+    logEvents: false,
+    createStore: options.create ?? false,
+  });
   try {
     return await fn(app);
   } finally {
     await app.close();
   }
+}
+
+/** {@link withApp} for commands that write: a missing SQLite database is created. */
+export function withWritableApp<T>(cmd: Command, fn: (app: App) => Promise<T>): Promise<T> {
+  return withApp(cmd, fn, { create: true });
 }

@@ -8,6 +8,7 @@ import {
   resolveConfigSection,
 } from "@atlatl/lro/node";
 import envPaths from "env-paths";
+import { redactUrl } from "../store/redact-url.js";
 
 const paths = envPaths("atlatl", { suffix: "" });
 
@@ -20,12 +21,30 @@ const STORE_KEYS = {
   path: {
     type: "string",
     default: DEFAULT_DB_PATH,
-    description: "SQLite database file (`:memory:` for a throwaway store)",
+    description:
+      "SQLite database file (`:memory:` for a throwaway store); unused when `url` is set",
     normalize: (value: string, origin: { kind: string; file?: string }) =>
       value === ":memory:" ? value : resolve(origin.file ? dirname(origin.file) : ".", value),
     check: (value: string) => (value.length === 0 ? "a file path" : undefined),
   },
+  url: {
+    type: "string",
+    default: "",
+    description:
+      "PostgreSQL connection URL (postgres://user:password@host:port/db); empty keeps SQLite",
+    check: (value: string) =>
+      value === "" || /^postgres(ql)?:\/\//.test(value)
+        ? undefined
+        : "a postgres:// or postgresql:// URL, or empty for SQLite",
+  },
 } as const;
+
+/** Where the memories live: `url` (PostgreSQL) when set, else the SQLite file `path`. */
+export interface StoreConfig {
+  backend: "sqlite" | "postgres";
+  path: string;
+  url: string | null;
+}
 
 /** Flags and constructor options that override every other source. */
 export interface ServerConfigOverrides {
@@ -33,13 +52,16 @@ export interface ServerConfigOverrides {
   configFile?: string | undefined;
   /** `--db`. */
   dbPath?: string | undefined;
+  /** `--database`: a postgres:// URL. */
+  databaseUrl?: string | undefined;
   offload?: Partial<OffloadConfig> | undefined;
 }
 
 /** The effective configuration of the server, with where each value came from. */
 export interface ServerConfig {
   configFile: string | null;
-  store: { path: string };
+  /** PostgreSQL when `url` is set, else SQLite at `path`. */
+  store: StoreConfig;
   offload: OffloadConfig;
   /** Every key with its value, environment variable and source (for `atlatl config`). */
   entries: ConfigEntry[];
@@ -67,7 +89,7 @@ export function loadServerConfig(
     keys: STORE_KEYS,
     ...(file ? { file } : {}),
     env,
-    overrides: { path: overrides.dbPath },
+    overrides: { path: overrides.dbPath, url: overrides.databaseUrl },
   });
   const offload = loadOffloadConfig({
     ...(file ? { configData: file } : {}),
@@ -76,7 +98,11 @@ export function loadServerConfig(
   });
   return {
     configFile,
-    store: { path: store.values.path },
+    store: {
+      backend: store.values.url === "" ? "sqlite" : "postgres",
+      path: store.values.path,
+      url: store.values.url === "" ? null : store.values.url,
+    },
     offload: {
       enabled: offload.enabled,
       thresholdTokens: offload.thresholdTokens,
@@ -84,6 +110,20 @@ export function loadServerConfig(
       outputDir: offload.outputDir,
       maxRecords: offload.maxRecords,
     },
-    entries: [...store.entries, ...offload.entries],
+    entries: [
+      {
+        key: "store.backend",
+        env: "",
+        value: store.values.url === "" ? "sqlite" : "postgres",
+        source: store.values.url === "" ? store.sources.path : store.sources.url,
+        description: "Chosen by store.url (PostgreSQL) or store.path (SQLite)",
+      },
+      ...store.entries.map((e) =>
+        e.key === "store.url" && typeof e.value === "string"
+          ? { ...e, value: redactUrl(e.value) }
+          : e,
+      ),
+      ...offload.entries,
+    ],
   };
 }

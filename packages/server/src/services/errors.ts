@@ -7,7 +7,9 @@ export type ServiceErrorCode =
   /** A memory with this id already exists. */
   | "ALREADY_EXISTS"
   /** No memory has this id (tools report it; the services return undefined). */
-  | "NOT_FOUND";
+  | "NOT_FOUND"
+  /** The memory kept changing under concurrent writers; retry the call. */
+  | "CONFLICT";
 
 /**
  * A failure the caller can act on (a model sees the message as a tool error).
@@ -40,12 +42,15 @@ export function invalidArgument(field: string, message: string, cause?: unknown)
 }
 
 /**
- * Translate store failures the caller can fix (a query FTS5 cannot parse, a
+ * Translate store failures the caller can fix (a query the backend cannot parse, a
  * duplicate id) into service errors; everything else is rethrown unchanged.
  */
 export function fromStoreError(err: unknown, field = "query"): never {
   if (isStoreError(err, "QUERY_INVALID")) throw invalidArgument(field, err.message, err);
   if (isStoreError(err, "INVALID_MEMORY")) throw invalidArgument("memory", err.message, err);
+  if (isStoreError(err, "CONFLICT")) {
+    throw new ServiceError("CONFLICT", err.message, { field: "id", cause: err });
+  }
   if (isStoreError(err, "DUPLICATE_ID")) {
     throw new ServiceError("ALREADY_EXISTS", err.message, { field: "id", cause: err });
   }

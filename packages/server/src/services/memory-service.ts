@@ -8,8 +8,12 @@ import {
   isProblem,
   type MemoryPatch,
 } from "../model/new-memory.js";
+import { isStoreError } from "../store/errors.js";
 import type { MemoryStore } from "../store/store.js";
 import { fromStoreError, invalidArgument } from "./errors.js";
+
+/** Optimistic update attempts before giving up with `CONFLICT` (contention on one memory). */
+const MAX_UPDATE_ATTEMPTS = 20;
 
 /** Options shared by the services: an injectable clock for tests. */
 export interface ServiceOptions {
@@ -59,20 +63,27 @@ export class MemoryService {
 
   /**
    * Apply a partial change and bump `modified`. Returns the updated memory, or
-   * undefined when there is no memory with `id`.
+   * undefined when there is no memory with `id`. Read-modify-write with an
+   * optimistic check: when another writer (another process on the same
+   * database) changed the memory in between, the store refuses with
+   * `CONFLICT` and the patch is re-applied to the fresh memory, so no update
+   * is lost.
    */
   async update(id: string, patch: MemoryPatch): Promise<Memory | undefined> {
-    const current = await this.store.get(checkId(id));
-    if (!current) return undefined;
-    const next = applyPatch(current, patch, this.now());
-    if (isProblem(next)) throw invalidArgument(next.field, next.message);
-    let stored = false;
-    try {
-      stored = await this.store.update(next);
-    } catch (err) {
-      fromStoreError(err, "memory");
+    for (let attempt = 1; ; attempt++) {
+      const current = await this.store.get(checkId(id));
+      if (!current) return undefined;
+      const next = applyPatch(current, patch, this.now());
+      if (isProblem(next)) throw invalidArgument(next.field, next.message);
+      let stored = false;
+      try {
+        stored = await this.store.update(next, { expected: current });
+      } catch (err) {
+        if (isStoreError(err, "CONFLICT") && attempt < MAX_UPDATE_ATTEMPTS) continue;
+        fromStoreError(err, "memory");
+      }
+      return stored ? next : undefined;
     }
-    return stored ? next : undefined;
   }
 
   /** Delete the memory with `id`; false when there was none. */

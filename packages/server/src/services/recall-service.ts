@@ -5,11 +5,12 @@
  *
  *   score = 0.7 * r + 0.2 * c + 0.1 * 0.5 ^ (age / 30 days)
  *
- *   r   = x / (x + 5): the raw text relevance x (FTS5 bm25 with title weighted
- *         4, tags 2, content 1, sign flipped so higher is better) squashed into
- *         [0, 1); a title hit on a rare word lands near 0.8, a single content
- *         hit near 0.5. Monotone in x, and independent of the other hits, so
- *         a score means the same on every page.
+ *   r   = x / (x + 5): the backend's raw text relevance x (title weighted
+ *         above tags above content, higher is better; SQLite: bm25 negated,
+ *         PostgreSQL: ts_rank scaled alike) squashed into [0, 1); a title hit
+ *         on a rare word lands near 0.8, a single content hit near 0.5.
+ *         Monotone in x, and independent of the other hits, so a score means
+ *         the same on every page. More matching words rank higher.
  *   c   = provenance.confidence, 0.5 when unknown.
  *   age = time since `modified`, measured from the first page's clock.
  *
@@ -19,8 +20,8 @@
  * Pages: keyset on (score desc, insertion order) after the last hit. The
  * cursor pins the clock (recency does not drift between pages) and a horizon
  * (the store's sequence mark at the first page), so memories captured during
- * the walk never enter it. bm25 reads corpus-wide statistics, so adding
- * memories nudges every score; the store therefore re-scores the cursor's last
+ * the walk never enter it. Relevance may read corpus-wide statistics (bm25), so
+ * adding memories nudges every score; the store therefore re-scores the cursor's last
  * hit under the current statistics and continues after that value, not the
  * stale one (see `RankPosition`). A walk visits every hit exactly once unless
  * two hits swap places across a page boundary between calls; `list` is the

@@ -1,15 +1,21 @@
 /**
- * Search: full-text queries in the store's native syntax (FTS5 MATCH for
- * SQLite), hits with the backend's raw relevance (for FTS5: -bm25 with title
- * weighted 4, tags 2, content 1; higher is better, unbounded, comparable only
- * within one query).
+ * Search: full-text queries in the store's native syntax (the backend declares
+ * it in `capabilities.querySyntax`: FTS5 on SQLite, websearch on PostgreSQL),
+ * hits with the backend's raw relevance (title weighted above tags above
+ * content; higher is better, unbounded, comparable only within one query).
  *
  * Pages: keyset on (relevance desc, insertion order) with a horizon, as in recall (see
  * `recall-service.ts` for what that guarantees while memories are added).
  */
 import { encodeCursor, fingerprint } from "../model/cursor.js";
 import type { Memory } from "../model/memory.js";
-import type { MemoryFilter, MemoryStore, RankPosition, TextHit } from "../store/store.js";
+import type {
+  MemoryFilter,
+  MemoryStore,
+  QuerySyntax,
+  RankPosition,
+  TextHit,
+} from "../store/store.js";
 import { checkCursorArg, checkLimit, type FilterInput, normalizeFilter } from "./args.js";
 import { member, openCursor, rankPositionFields, rankPositionOf } from "./cursor-args.js";
 import { fromStoreError, invalidArgument } from "./errors.js";
@@ -19,7 +25,7 @@ import { MAX_QUERY_CHARS } from "./recall-service.js";
 export const DEFAULT_SEARCH_LIMIT = 20;
 
 export interface SearchInput {
-  /** A query in the store's syntax (FTS5: words, "phrases", prefix*, AND/OR/NOT, NEAR, column:). */
+  /** A query in the store's native syntax (see {@link SearchService.syntax}). */
   query: string;
   /** `native` (default) passes the query through; `plain` treats it as words, any of which may match. */
   syntax?: "native" | "plain" | undefined;
@@ -46,6 +52,12 @@ export interface SearchResult {
 export class SearchService {
   constructor(private readonly store: MemoryStore) {}
 
+  /** The query language `search` accepts, and the full-text engine behind it. */
+  get syntax(): { engine: string; native: boolean } & QuerySyntax {
+    const { fullText, nativeQuerySyntax, querySyntax } = this.store.capabilities;
+    return { engine: fullText, native: nativeQuerySyntax, ...querySyntax };
+  }
+
   /** The query, its syntax and filter, checked (throws `INVALID_ARGUMENT`). */
   private checked(input: SearchInput): {
     query: string;
@@ -56,7 +68,7 @@ export class SearchService {
     if (typeof query !== "string" || query.trim().length === 0) {
       throw invalidArgument(
         "query",
-        "query is required: a full-text query such as `cache AND redis`.",
+        `query is required: a full-text query such as \`${this.store.capabilities.querySyntax.example}\`.`,
       );
     }
     if (query.length > MAX_QUERY_CHARS) {

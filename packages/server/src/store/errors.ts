@@ -4,6 +4,8 @@ export type StoreErrorCode =
   | "DUPLICATE_ID"
   /** The id is not stored (for operations that require it). */
   | "NOT_FOUND"
+  /** A conditional update found the memory changed by another writer since it was read. */
+  | "CONFLICT"
   /** A full-text query the backend cannot parse, or one with no searchable words. */
   | "QUERY_INVALID"
   /** A memory the store cannot hold (bad type, status, timestamp, ...). */
@@ -12,7 +14,7 @@ export type StoreErrorCode =
   | "SCHEMA_TOO_NEW"
   /** The database has a schema this version cannot use (e.g. from a development build). */
   | "SCHEMA_INCOMPATIBLE"
-  /** The database file cannot be opened or created. */
+  /** The database cannot be opened or created (missing file, unreachable server). */
   | "OPEN_FAILED"
   /** The store was closed. */
   | "CLOSED"
@@ -32,4 +34,12 @@ export class StoreError extends Error {
 /** True when `err` is a {@link StoreError}, optionally of one code. */
 export function isStoreError(err: unknown, code?: StoreErrorCode): err is StoreError {
   return err instanceof StoreError && (code === undefined || err.code === code);
+}
+
+/** The `CONFLICT` of an optimistic update whose memory changed since it was read. */
+export function conflict(id: string): StoreError {
+  return new StoreError(
+    "CONFLICT",
+    `memory ${JSON.stringify(id)} was changed by another writer since it was read; read it again and retry`,
+  );
 }

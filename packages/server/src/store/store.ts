@@ -67,8 +67,9 @@ export interface TextQuery {
   /**
    * Full-text query. `syntax: "plain"` treats it as words (any may match, the
    * last also as a prefix); `syntax: "native"` passes the backend's own query
-   * language (FTS5 MATCH syntax). A query the backend cannot parse fails with a
-   * `StoreError` of code `QUERY_INVALID`.
+   * language (see {@link StoreCapabilities.querySyntax}). A query the backend
+   * cannot parse, or one without a searchable word, fails with a `StoreError`
+   * of code `QUERY_INVALID`.
    */
   text: string;
   syntax: "plain" | "native";
@@ -133,22 +134,45 @@ export interface RankedHit {
   position: RankPosition;
 }
 
+export interface UpdateOptions {
+  /** The memory as the caller read it (see {@link MemoryStore.update}). */
+  expected?: Memory | undefined;
+}
+
 export interface UpsertReport {
   inserted: number;
   updated: number;
 }
 
+/** A backend's native full-text query language, as tools describe it to a model. */
+export interface QuerySyntax {
+  /** Short name, e.g. `fts5` or `websearch`. */
+  readonly name: string;
+  /** One sentence: what the language accepts (words, phrases, operators). */
+  readonly summary: string;
+  /** A query in the language, e.g. `cache AND (redis OR memcached)`. */
+  readonly example: string;
+  /**
+   * True when malformed text (an unterminated quote, a dangling operator) fails
+   * with `QUERY_INVALID`; false when the language reads any text as a query.
+   */
+  readonly strict: boolean;
+}
+
 /** What a backend can do; services branch on these, never on the backend's kind. */
 export interface StoreCapabilities {
-  /** Name of the full-text engine, e.g. `fts5`. */
+  /** Name of the full-text engine, e.g. `fts5` or `tsvector`. */
   readonly fullText: string;
   /** True when native query syntax (phrases, boolean operators, prefixes) is supported. */
   readonly nativeQuerySyntax: boolean;
+  /** The native language (meaningful when `nativeQuerySyntax`). */
+  readonly querySyntax: QuerySyntax;
 }
 
 /**
- * The storage seam. `store/sqlite/` implements it now; a PostgreSQL implementation
- * follows without touching the services (and runs `test/store/store.contract.ts`).
+ * The storage seam: `store/sqlite/` and `store/postgres/` implement it (both run
+ * `test/store/store.contract.ts`); `openStore` in `open-store.ts` picks one by
+ * configuration.
  * Every method is async so that a network backend fits the same shape. Failures
  * are `StoreError`s with a string code.
  */
@@ -164,8 +188,14 @@ export interface MemoryStore {
    * or none (a bad row fails the whole call with `INVALID_MEMORY`).
    */
   upsertMany(memories: readonly Memory[]): Promise<UpsertReport>;
-  /** Replace a stored memory; false when the id is unknown. */
-  update(memory: Memory): Promise<boolean>;
+  /**
+   * Replace a stored memory; false when the id is unknown. With `expected`, an
+   * optimistic check: the replacement happens only if the stored memory still
+   * equals `expected` (what the caller read), else it fails with a `StoreError`
+   * of code `CONFLICT` and changes nothing, so read-modify-write callers on
+   * several processes never lose an update (they re-read and retry).
+   */
+  update(memory: Memory, options?: UpdateOptions): Promise<boolean>;
   /** False when the id is unknown. */
   delete(id: string): Promise<boolean>;
   list(query: ListQuery): Promise<ListedMemory[]>;

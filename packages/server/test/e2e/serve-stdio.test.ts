@@ -2,6 +2,7 @@ import { readFileSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import type { OffloadResponse } from "@atlatl/lro";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BACKENDS } from "../backends/backends.js";
 import { call, jsonOf, type RunningServer, startServer, textOf } from "./spawn-server.js";
 
 const NAMESPACES = [
@@ -39,12 +40,12 @@ function corpus(): Record<string, unknown>[] {
   });
 }
 
-describe("atlatl serve over stdio (SDK Client)", () => {
+describe.each(BACKENDS)("atlatl serve over stdio (SDK Client, $name)", (backend) => {
   let s: RunningServer;
   const captured: { id: string; namespace: string }[] = [];
 
   beforeAll(async () => {
-    s = await startServer();
+    s = await startServer({ backend });
     for (const input of corpus()) {
       const result = await call(s.client, "capture_memory", input);
       expect(result.isError).toBeFalsy();
@@ -136,6 +137,15 @@ describe("atlatl serve over stdio (SDK Client)", () => {
     });
   });
 
+  it("describes search_memories with the store's query syntax", async () => {
+    const { tools } = await s.client.listTools();
+    const search = tools.find((t) => t.name === "search_memories");
+    const { fullText, querySyntax } = backend.capabilities;
+    expect(search?.description).toContain(`engine: ${fullText}`);
+    expect(search?.description).toContain(querySyntax.summary);
+    expect(JSON.stringify(search?.inputSchema)).toContain(querySyntax.example);
+  });
+
   it("returns a narrow recall inline", async () => {
     const result = await call(s.client, "recall_memories", { query: "zephyr", detail: "medium" });
     const body = jsonOf<{ count: number; records: { title: string; content: string }[] }>(result);
@@ -215,7 +225,9 @@ describe("atlatl serve over stdio (SDK Client)", () => {
     expect(badNamespace.isError).toBe(true);
     expect(textOf(badNamespace)).toMatch(/namespace/);
 
-    const badQuery = await call(s.client, "search_memories", { query: '"unclosed' });
+    const badQuery = await call(s.client, "search_memories", {
+      query: backend.capabilities.querySyntax.strict ? '"unclosed' : "*",
+    });
     expect(badQuery.isError).toBe(true);
     expect(textOf(badQuery).length).toBeGreaterThan(10);
 

@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { TestBackend } from "../backends/backends.js";
 
 export const serverRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const cliSource = join(serverRoot, "src/cli/main.ts");
@@ -14,6 +15,8 @@ export interface RunningServer {
   client: Client;
   dir: string;
   dbPath: string;
+  /** The store arguments this server was started with (`--db PATH` or `--database URL`). */
+  storeArgs: string[];
   outputDir: string;
   stderr: () => string;
   close(): Promise<void>;
@@ -32,6 +35,10 @@ export async function startServer(
     useBin?: boolean;
     /** Runs before the server starts, e.g. to fill the database directly. */
     beforeStart?: (paths: { dbPath: string }) => Promise<void>;
+    /** The store backend (default: SQLite in the temporary directory). */
+    backend?: TestBackend;
+    /** Store arguments to use instead of a fresh store (a second server on the same database). */
+    storeArgs?: string[];
   } = {},
 ): Promise<RunningServer> {
   const dir = mkdtempSync(join(tmpdir(), "atlatl-e2e-"));
@@ -39,13 +46,19 @@ export async function startServer(
   const outputDir = join(dir, "offload");
   await options.beforeStart?.({ dbPath });
   const entry = options.useBin ? [binPath] : ["--conditions=source", "--import", "tsx", cliSource];
+  const store = options.storeArgs
+    ? { args: options.storeArgs, env: {}, cleanup: async () => {} }
+    : options.backend
+      ? await options.backend.serverConfig(dir)
+      : { args: ["--db", dbPath], env: {}, cleanup: async () => {} };
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [...entry, "serve", "--db", dbPath, ...(options.args ?? [])],
+    args: [...entry, "serve", ...store.args, ...(options.args ?? [])],
     env: {
       ...(process.env as Record<string, string>),
       ATLATL_CONFIG: "",
       ATLATL_PROMPT__OFFLOAD__OUTPUT_DIR: outputDir,
+      ...store.env,
       ...options.env,
     },
     cwd: serverRoot,
@@ -61,10 +74,12 @@ export async function startServer(
     client,
     dir,
     dbPath,
+    storeArgs: store.args,
     outputDir,
     stderr: () => err,
     async close() {
       await client.close();
+      await store.cleanup();
       rmSync(dir, { recursive: true, force: true });
     },
   };

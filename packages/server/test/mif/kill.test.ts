@@ -6,7 +6,8 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { writeMifDocuments } from "../../src/mif/export.js";
 import { generateCorpus } from "../../src/seed/generate.js";
-import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
+import { openStore } from "../../src/store/open-store.js";
+import { BACKENDS } from "../backends/backends.js";
 import { tempDir } from "./helpers.js";
 
 const CHILD = fileURLToPath(new URL("./import-child.ts", import.meta.url));
@@ -79,11 +80,12 @@ function runImport(db: string, file: string, killAfterBatches?: number): Promise
   });
 }
 
-describe("a bulk import killed mid-way", () => {
+describe.each(BACKENDS)("a bulk import killed mid-way ($name)", (backend) => {
   it("keeps every acknowledged memory, never half a batch, and a re-run completes without duplicates", async () => {
     const dir = tempDir();
     const file = join(dir, "corpus.jsonl");
-    const db = join(dir, "memories.db");
+    const target = await backend.serverConfig(dir);
+    const db = target.config.url ?? target.config.path;
     const ids = await writeCorpus(file);
 
     const killed = await runImport(db, file, 5);
@@ -91,7 +93,7 @@ describe("a bulk import killed mid-way", () => {
     expect(killed.done).toBe(false);
     expect(killed.acknowledged.length).toBeGreaterThanOrEqual(5 * BATCH);
 
-    const store = await openSqliteStore({ path: db });
+    const store = await openStore(target.config);
     try {
       const count = await store.count({ status: "any" });
       expect(count).toBeLessThan(TOTAL); // really killed mid-import
@@ -104,7 +106,7 @@ describe("a bulk import killed mid-way", () => {
 
     const rerun = await runImport(db, file);
     expect(rerun.done).toBe(true);
-    const after = await openSqliteStore({ path: db });
+    const after = await openStore(target.config);
     try {
       expect(await after.count({ status: "any" })).toBe(TOTAL);
       const stored = new Set<string>();
@@ -113,6 +115,7 @@ describe("a bulk import killed mid-way", () => {
       for (const id of ids) expect(stored.has(id)).toBe(true);
     } finally {
       await after.close();
+      await target.cleanup();
     }
   }, 180_000);
 });

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach } from "vitest";
 import { createServices, type Services } from "../../src/services/create-services.js";
 import { isServiceError } from "../../src/services/errors.js";
-import type { SqliteMemoryStore } from "../../src/store/sqlite/sqlite-store.js";
-import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
+import type { MemoryStore } from "../../src/store/store.js";
+import { BACKENDS, type TestBackend } from "../backends/backends.js";
 
 /** A controllable clock: starts at `start`, `advance(ms)` moves it. */
 export function testClock(start = Date.UTC(2025, 5, 1, 12)) {
@@ -15,16 +15,16 @@ export function testClock(start = Date.UTC(2025, 5, 1, 12)) {
   };
 }
 
-/** A fresh in-memory store and services per test. */
-export function useServices() {
+/** A fresh, empty store of `backend` (default SQLite in memory) and services per test. */
+export function useServices(backend: TestBackend = BACKENDS[0] as TestBackend) {
   const ctx = {} as {
-    store: SqliteMemoryStore;
+    store: MemoryStore;
     services: Services;
     clock: ReturnType<typeof testClock>;
   };
   beforeEach(async () => {
     ctx.clock = testClock();
-    ctx.store = await openSqliteStore({ path: ":memory:" });
+    ctx.store = await backend.open();
     ctx.services = createServices(ctx.store, { now: ctx.clock.now });
   });
   afterEach(async () => {

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { BACKENDS } from "../backends/backends.js";
 import { failure, useServices } from "./helpers.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-describe("MemoryService", () => {
-  const ctx = useServices();
+describe.each(BACKENDS)("MemoryService ($name)", (backend) => {
+  const ctx = useServices(backend);
 
   it("captures with defaults: uuid, derived title, semantic type and namespace, timestamps", async () => {
     const m = await ctx.services.memories.capture({

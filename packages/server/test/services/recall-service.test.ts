@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { Memory } from "../../src/model/memory.js";
+import { BACKENDS } from "../backends/backends.js";
 import { makeMemory } from "../store/fixtures.js";
 import { failure, useServices } from "./helpers.js";
 
 const DAY = 86_400_000;
 
-describe("RecallService", () => {
-  const ctx = useServices();
+describe.each(BACKENDS)("RecallService ($name)", (backend) => {
+  const ctx = useServices(backend);
 
   /** A small corpus: matching memories among unrelated ones. */
   async function seed(extra: Memory[] = []) {

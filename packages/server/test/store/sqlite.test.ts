@@ -10,9 +10,6 @@ import { MIGRATIONS } from "../../src/store/sqlite/migrations.js";
 import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import type { ListPosition, ListSort } from "../../src/store/store.js";
 import { makeMemory } from "./fixtures.js";
-import { describeMemoryStoreContract } from "./store.contract.js";
-
-describeMemoryStoreContract("sqlite :memory:", () => openSqliteStore({ path: ":memory:" }));
 
 describe("SQLite store on disk", () => {
   let dir: string;

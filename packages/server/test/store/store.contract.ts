@@ -1,7 +1,9 @@
 /**
- * The MemoryStore contract: behaviour every backend must show. A backend's test
- * file calls {@link describeMemoryStoreContract} with a factory giving a fresh,
- * empty store per test (SQLite `:memory:` here; PostgreSQL a fresh schema).
+ * The MemoryStore contract: behaviour every backend must show.
+ * `contract.test.ts` calls {@link describeMemoryStoreContract} once per backend
+ * of `test/backends/backends.ts` (SQLite `:memory:`; PostgreSQL a fresh schema
+ * per test). Differences between backends are capability flags, tested with
+ * `it.skipIf` on the flag, never by returning early.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Memory } from "../../src/model/memory.js";
@@ -14,6 +16,7 @@ import type {
   RankPosition,
   RankQuery,
   Scoring,
+  StoreCapabilities,
   TextHit,
 } from "../../src/store/store.js";
 import { makeMemory, richMemory } from "./fixtures.js";
@@ -53,11 +56,24 @@ async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   return out;
 }
 
-export function describeMemoryStoreContract(
-  name: string,
-  factory: () => Promise<MemoryStore>,
-): void {
-  describe(`MemoryStore contract: ${name}`, () => {
+/**
+ * Native queries per query language: an AND of two words, a phrase, a negation,
+ * and texts a strict language refuses.
+ */
+const NATIVE: Record<string, { and: string; phrase: string; not: string }> = {
+  fts5: { and: "redis AND cache", phrase: '"redis pub"', not: "redis NOT cache" },
+  websearch: { and: "redis cache", phrase: '"redis pub"', not: "redis -cache" },
+};
+const MALFORMED = ['"unterminated', "foo AND", "(a OR", "nosuchcolumn: x", "c-d"];
+
+export function describeMemoryStoreContract(backend: {
+  name: string;
+  capabilities: StoreCapabilities;
+  open: () => Promise<MemoryStore>;
+}): void {
+  const factory = backend.open;
+  const caps = backend.capabilities;
+  describe(`MemoryStore contract: ${backend.name}`, () => {
     let store: MemoryStore;
     beforeEach(async () => {
       store = await factory();
@@ -71,6 +87,30 @@ export function describeMemoryStoreContract(
         const memory = richMemory();
         await store.insert(memory);
         expect(await store.get(memory.id)).toEqual(memory);
+      });
+
+      it("round-trips awkward text through single and bulk writes", async () => {
+        const awkward =
+          'tab\there\nnew line\r\nCRLF \\ backslash \\N "quoted" {braces} ,comma \u00e9\u4e2d\ud83d\ude80';
+        const one = makeMemory({
+          title: `T ${awkward}`,
+          content: awkward,
+          tags: [awkward, '"', "\\", "a,b", "{x}", "NULL"],
+        });
+        const bulk = makeMemory({ title: awkward, content: `${awkward}\n`, tags: ["\t", "NULL"] });
+        await store.insert(one);
+        await store.upsertMany([bulk]);
+        expect(await store.get(one.id)).toEqual(one);
+        expect(await store.get(bulk.id)).toEqual(bulk);
+        const changed = { ...bulk, content: `changed ${awkward}` };
+        await store.upsertMany([changed, makeMemory({ content: awkward })]);
+        expect(await store.get(bulk.id)).toEqual(changed);
+        const ids = async (tags: string[]) =>
+          (await store.list({ filter: { tags }, sort: "created", order: "asc", limit: 10 })).map(
+            (r) => r.memory.id,
+          );
+        expect(await ids([awkward])).toEqual([one.id]);
+        expect(await ids(["NULL"])).toEqual([one.id, bulk.id]);
       });
 
       it("returns undefined for an unknown id", async () => {
@@ -123,6 +163,22 @@ export function describeMemoryStoreContract(
         );
         expect(await store.search({ text: "pod", syntax: "plain", limit: 10 })).toHaveLength(1);
         expect(await store.search({ text: "tusk", syntax: "plain", limit: 10 })).toHaveLength(3);
+      });
+
+      it("updates conditionally: CONFLICT when the memory changed since it was read", async () => {
+        const memory = makeMemory({ title: "Read" });
+        await store.insert(memory);
+        const other = { ...memory, title: "Written by another process" };
+        expect(await store.update(other, { expected: memory })).toBe(true);
+        const mine = { ...memory, content: "my change" };
+        expect(await codeOf(store.update(mine, { expected: memory }))).toBe("CONFLICT");
+        expect(await store.get(memory.id)).toEqual(other);
+        expect(await store.update({ ...other, content: "retried" }, { expected: other })).toBe(
+          true,
+        );
+        expect((await store.get(memory.id))?.content).toBe("retried");
+        const unknown = makeMemory();
+        expect(await store.update(unknown, { expected: unknown })).toBe(false);
       });
 
       it("getMany keeps the requested order and skips unknown ids", async () => {
@@ -355,30 +411,60 @@ export function describeMemoryStoreContract(
         );
       });
 
-      it("supports native syntax where the backend has it", async () => {
-        if (!store.capabilities.nativeQuerySyntax) return;
-        const both = makeMemory({ content: "redis cache eviction" });
-        const one = makeMemory({ content: "redis pub sub" });
-        await store.upsertMany([both, one, ...filler(10)]);
-        const ids = async (text: string) =>
-          (await store.search({ text, syntax: "native", limit: 5 })).map((h) => h.memory.id);
-        expect(await ids("redis AND cache")).toEqual([both.id]);
-        expect(await ids('"redis pub"')).toEqual([one.id]);
-        expect((await ids("redis NOT cache")).sort()).toEqual([one.id]);
-      });
+      it.skipIf(!caps.nativeQuerySyntax)(
+        "supports native syntax: conjunction, phrase and negation",
+        async () => {
+          const ops = NATIVE[caps.querySyntax.name];
+          if (!ops) throw new Error(`no native examples for ${caps.querySyntax.name}`);
+          const both = makeMemory({ content: "redis cache eviction" });
+          const one = makeMemory({ content: "redis pub sub" });
+          await store.upsertMany([both, one, ...filler(10)]);
+          const ids = async (text: string) =>
+            (await store.search({ text, syntax: "native", limit: 5 })).map((h) => h.memory.id);
+          expect(await ids(ops.and)).toEqual([both.id]);
+          expect(await ids(ops.phrase)).toEqual([one.id]);
+          expect((await ids(ops.not)).sort()).toEqual([one.id]);
+        },
+      );
 
-      it("turns native syntax errors into QUERY_INVALID and keeps working", async () => {
-        await store.upsertMany([makeMemory({ content: "still here" })]);
-        for (const text of ['"unterminated', "foo AND", "(a OR", "nosuchcolumn: x", "*", "c-d"]) {
-          const err = await store
-            .search({ text, syntax: "native", limit: 5 })
-            .catch((e: unknown) => e);
-          expect(isStoreError(err, "QUERY_INVALID"), text).toBe(true);
-          expect((err as Error).message).toContain(JSON.stringify(text));
-        }
-        const ok = await store.search({ text: "still", syntax: "native", limit: 5 });
-        expect(ok).toHaveLength(1);
-      });
+      it.skipIf(!caps.nativeQuerySyntax || !caps.querySyntax.strict)(
+        "turns native syntax errors into QUERY_INVALID and keeps working",
+        async () => {
+          await store.upsertMany([makeMemory({ content: "still here" })]);
+          for (const text of [...MALFORMED, "*"]) {
+            const err = await store
+              .search({ text, syntax: "native", limit: 5 })
+              .catch((e: unknown) => e);
+            expect(isStoreError(err, "QUERY_INVALID"), text).toBe(true);
+            expect((err as Error).message).toContain(JSON.stringify(text));
+          }
+          const ok = await store.search({ text: "still", syntax: "native", limit: 5 });
+          expect(ok).toHaveLength(1);
+        },
+      );
+
+      it.skipIf(!caps.nativeQuerySyntax || caps.querySyntax.strict)(
+        "reads any native text as a query, and one without words as QUERY_INVALID",
+        async () => {
+          const m = makeMemory({ content: "foo bar unterminated nosuchcolumn" });
+          await store.upsertMany([m, ...filler(10)]);
+          for (const text of MALFORMED) {
+            const hits = await store.search({ text, syntax: "native", limit: 5 });
+            expect(Array.isArray(hits), text).toBe(true);
+          }
+          expect(
+            (await store.search({ text: '"unterminated', syntax: "native", limit: 5 })).map(
+              (h) => h.memory.id,
+            ),
+          ).toEqual([m.id]);
+          for (const text of ["*", " - ", '""']) {
+            const err = await store
+              .search({ text, syntax: "native", limit: 5 })
+              .catch((e: unknown) => e);
+            expect(isStoreError(err, "QUERY_INVALID"), text).toBe(true);
+          }
+        },
+      );
 
       it("pages by (relevance, id) and honours the horizon", async () => {
         const matches = Array.from({ length: 9 }, (_, i) =>

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { importPath } from "../../mif/import.js";
 import { startProgress } from "../progress.js";
-import { withApp } from "../with-app.js";
+import { withWritableApp } from "../with-app.js";
 
 /**
  * `atlatl import PATH`: MIF JSON, MIF Markdown or JSONL, a file or a directory.
@@ -13,7 +13,7 @@ export async function runImport(
   opts: { batchSize: number; json?: boolean },
   cmd: Command,
 ): Promise<void> {
-  const report = await withApp(cmd, async (app) => {
+  const report = await withWritableApp(cmd, async (app) => {
     const bar = startProgress("import", undefined);
     try {
       return await importPath(app.store, path, {

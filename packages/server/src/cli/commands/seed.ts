@@ -1,12 +1,12 @@
 import type { Command } from "commander";
 import { seedStore } from "../../seed/seed-store.js";
 import { startProgress } from "../progress.js";
-import { withApp } from "../with-app.js";
+import { withWritableApp } from "../with-app.js";
 
 /** `atlatl seed --count N`: a realistic synthetic corpus (deterministic for a seed). */
 export async function runSeed(opts: { count: number; seed: number }, cmd: Command): Promise<void> {
   const started = performance.now();
-  const written = await withApp(cmd, async (app) => {
+  const written = await withWritableApp(cmd, async (app) => {
     const bar = startProgress("seed", opts.count);
     try {
       return await seedStore(app.store, {

@@ -5,6 +5,7 @@ import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import type { Command } from "commander";
 import { openApp } from "../../app/open-app.js";
 import { createAtlatlServer } from "../../mcp/create-server.js";
+import { redactUrl } from "../../store/redact-url.js";
 import { globalOverrides } from "../global-options.js";
 import { limitLineLength, type OversizedLine } from "../line-limit.js";
 
@@ -84,6 +85,6 @@ export async function runServe(opts: ServeOptions, cmd: Command): Promise<void> 
   );
   await atlatl.server.connect(transport);
   process.stderr.write(
-    `atlatl: serving MCP on stdio (db ${store.path}; LRO ${offload.enabled ? `on, threshold ${offload.thresholdTokens} tokens, files in ${offload.outputDir}` : "off"})\n`,
+    `atlatl: serving MCP on stdio (${store.url ? `postgres ${redactUrl(store.url)}` : `db ${store.path}`}; LRO ${offload.enabled ? `on, threshold ${offload.thresholdTokens} tokens, files in ${offload.outputDir}` : "off"})\n`,
   );
 }

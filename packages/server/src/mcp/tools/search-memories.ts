@@ -6,13 +6,17 @@ import { filterShape, pickFilter } from "./schemas.js";
 
 /** `search_memories`: full-text search with the store's query syntax and raw relevance. */
 export function registerSearchMemories(server: McpServer, ctx: ToolContext): void {
+  const syntax = ctx.services.search.syntax;
+  const language = syntax.native
+    ? `${syntax.summary} `
+    : "Words (any may match, the last also as a prefix). ";
   server.registerTool(
     "search_memories",
     {
       title: "Search memories",
       description:
-        "Full-text search over title, content and tags using SQLite FTS5 syntax " +
-        '(words, "exact phrases", prefix*, AND / OR / NOT, NEAR). Hits carry raw relevance scores. ' +
+        `Full-text search over title, content and tags (engine: ${syntax.engine}). Query syntax: ${language}` +
+        "Hits carry raw relevance scores (higher is better, comparable within one query). " +
         "When all hits together are above the offload threshold, every hit is written to a JSONL file " +
         "and a descriptor comes back; otherwise a page of `limit` hits is inline, with `total` and a " +
         "next_cursor when more exist. " +
@@ -22,7 +26,11 @@ export function registerSearchMemories(server: McpServer, ctx: ToolContext): voi
           .string()
           .min(1)
           .max(2000)
-          .describe("FTS5 query, e.g. `cache AND (redis OR memcached)`."),
+          .describe(
+            syntax.native
+              ? `A ${syntax.name} query, e.g. \`${syntax.example}\`.`
+              : "Words to search for.",
+          ),
         ...filterShape,
         ...pagedReadShape(20),
       },

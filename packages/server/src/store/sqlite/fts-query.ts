@@ -3,6 +3,7 @@
  * words, and turning FTS5's parse errors into messages a model can act on.
  */
 import { StoreError } from "../errors.js";
+import type { QuerySyntax } from "../store.js";
 
 /** More words than this are ignored: a long pasted paragraph should not build a huge OR. */
 export const MAX_PLAIN_TOKENS = 32;
@@ -46,10 +47,16 @@ export function plainPhrases(text: string): string[] {
   return parts;
 }
 
-const SYNTAX_HELP =
-  'FTS5 syntax: words, "exact phrase", prefix*, AND / OR / NOT (upper case), ' +
-  "NEAR(a b, 10), parentheses, column filters title: / content: / tags:. " +
-  'Quote words that contain punctuation such as - or : (e.g. "gpt-4").';
+/** SQLite's native query language, as tools describe it. */
+export const FTS5_SYNTAX: QuerySyntax = {
+  name: "fts5",
+  summary:
+    'SQLite FTS5 syntax: words (all must match), "exact phrase", prefix*, AND / OR / NOT (upper case), ' +
+    "NEAR(a b, 10), parentheses, column filters title: / content: / tags:. " +
+    'Quote words that contain punctuation such as - or : (e.g. "gpt-4").',
+  example: "cache AND (redis OR memcached)",
+  strict: true,
+};
 
 /** A `QUERY_INVALID` error for a native query FTS5 refused with `detail`. */
 export function queryInvalid(query: string, detail: string, cause?: unknown): StoreError {
@@ -61,7 +68,7 @@ export function queryInvalid(query: string, detail: string, cause?: unknown): St
   }
   return new StoreError(
     "QUERY_INVALID",
-    `Invalid full-text query ${JSON.stringify(query)}: ${hint}. ${SYNTAX_HELP}`,
+    `Invalid full-text query ${JSON.stringify(query)}: ${hint}. ${FTS5_SYNTAX.summary}`,
     { cause },
   );
 }

@@ -5,6 +5,7 @@
  */
 import type { Memory } from "../../model/memory.js";
 import { StoreError } from "../errors.js";
+import { type Keyset, resumeAfter } from "../ranking.js";
 import type { RankedHit, RankPosition, RankQuery, Scoring, TextHit, TextQuery } from "../store.js";
 import { plainPhrases, plainToFts, queryInvalid } from "./fts-query.js";
 import { type PrunePlan, planPrune } from "./rank-prune.js";
@@ -228,36 +229,33 @@ export class RankedReader {
     });
   }
 
-  /**
-   * Where a page continues: after the anchor memory at its *current* value when
-   * it is still a hit (else after a previous hit of the page): bm25 depends on
-   * corpus statistics, so values drift as memories are added or removed, and
-   * comparing against the stale value would repeat or skip hits near the page
-   * boundary. Only when no anchor is left does the stored value serve. While
-   * nothing was written since the position was issued, it is exact as it is.
-   */
+  /** Where a page continues (see `resumeAfter`): anchors re-scored under today's statistics. */
   private resolvePosition(
     key: "relevance" | "score",
     select: RankedSelect,
     after: RankPosition | undefined,
     text: string,
     epoch: number,
-  ): { value: number; seq: number } | undefined {
-    if (!after) return undefined;
-    if (after.epoch === epoch) return { value: after.value, seq: after.seq };
-    for (const seq of [after.seq, ...(after.previous ?? [])]) {
-      const anchor = rankedSelect({ ...select, onlySeq: seq });
-      const rows = this.runMatch(
-        `SELECT ${key} AS v FROM (${anchor.sql})`,
-        anchor.params,
-        text,
-      ) as {
-        v: number;
-      }[];
-      const current = rows[0]?.v;
-      if (current !== undefined) return { value: current, seq };
-    }
-    return { value: after.value, seq: after.seq };
+  ): Keyset | undefined {
+    return resumeAfter(after, epoch, (seqs) => {
+      const values = new Map<number, number>();
+      for (const seq of seqs) {
+        const anchor = rankedSelect({ ...select, onlySeq: seq });
+        const rows = this.runMatch(
+          `SELECT ${key} AS v FROM (${anchor.sql})`,
+          anchor.params,
+          text,
+        ) as {
+          v: number;
+        }[];
+        const current = rows[0]?.v;
+        if (current !== undefined) {
+          values.set(seq, current);
+          break; // the nearest anchor still a hit decides
+        }
+      }
+      return values;
+    });
   }
 
   /**
@@ -268,7 +266,7 @@ export class RankedReader {
   private rankedRows(
     key: "relevance" | "score",
     select: RankedSelect,
-    position: { value: number; seq: number } | undefined,
+    position: Keyset | undefined,
     limit: number,
     text: string,
   ): RankedRow[] {

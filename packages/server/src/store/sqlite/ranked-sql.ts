@@ -6,6 +6,7 @@
  * full-text matches then touches a few megabytes of index instead of the wide
  * rows with their content.
  */
+import { scoreSql } from "../ranking.js";
 import type { MemoryFilter, Scoring } from "../store.js";
 import { filterSql, whereClause } from "./filter-sql.js";
 
@@ -30,23 +31,6 @@ export interface RankedSelect {
   within?: string | undefined;
 }
 
-/** The SQL score expression of {@link Scoring} over relevance expression `x`, with its params. */
-function scoreSql(x: string, scoring: Scoring): { sql: string; params: unknown[] } {
-  const { weights: w } = scoring;
-  return {
-    sql: `(? * ((${x}) / ((${x}) + ?)) + ? * coalesce(m.confidence, ?) + ? * pow(0.5, max(0.0, ? - m.modified_ms) / ?))`,
-    params: [
-      w.relevance,
-      scoring.relevanceHalf,
-      w.confidence,
-      scoring.defaultConfidence,
-      w.recency,
-      scoring.asOf,
-      scoring.halfLifeMs,
-    ],
-  };
-}
-
 /**
  * The SELECT for `options` and its parameters, in textual order. With a MATCH
  * the join is forced to start from the full-text index (CROSS JOIN): probing
@@ -54,9 +38,23 @@ function scoreSql(x: string, scoring: Scoring): { sql: string; params: unknown[]
  */
 export function rankedSelect(options: RankedSelect): { sql: string; params: unknown[] } {
   const relevance = options.match !== undefined ? RELEVANCE_SQL : "0.0";
-  const score = options.scoring ? scoreSql(relevance, options.scoring) : undefined;
-  const columns = `m.seq AS seq, ${relevance} AS relevance${score ? `, ${score.sql} AS score` : ""}`;
-  const params: unknown[] = [...(score?.params ?? [])];
+  const params: unknown[] = [];
+  const score = options.scoring
+    ? scoreSql(
+        relevance,
+        { confidence: "m.confidence", modifiedMs: "m.modified_ms" },
+        options.scoring,
+        {
+          param: (value) => {
+            params.push(value);
+            return "?";
+          },
+          greatest: "max",
+          power: "pow",
+        },
+      )
+    : undefined;
+  const columns = `m.seq AS seq, ${relevance} AS relevance${score ? `, ${score} AS score` : ""}`;
   const conditions: string[] = [];
   let from = "memories m INDEXED BY memories_rank";
   if (options.match !== undefined) {

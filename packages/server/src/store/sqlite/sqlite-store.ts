@@ -3,11 +3,11 @@
  * the async seam. One connection per store; statements are prepared once per
  * distinct SQL text and cached.
  */
-import { closeSync, mkdirSync, openSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import Database from "better-sqlite3";
 import type { Memory } from "../../model/memory.js";
-import { StoreError } from "../errors.js";
+import { conflict, StoreError } from "../errors.js";
 import type {
   ListedMemory,
   ListQuery,
@@ -18,20 +18,24 @@ import type {
   StoreCapabilities,
   TextHit,
   TextQuery,
+  UpdateOptions,
   UpsertReport,
 } from "../store.js";
 import { filterSql, whereClause } from "./filter-sql.js";
+import { FTS5_SYNTAX } from "./fts-query.js";
 import { listTable } from "./list-plan.js";
 import { migrate } from "./migrations.js";
 import { type NarrowRows, RankedReader } from "./ranked-reader.js";
 import { fromRow, MEMORY_COLUMNS, type MemoryRow, toRow } from "./row.js";
 import { isSqliteError, StatementCache } from "./statements.js";
-import { RowWriter } from "./writer.js";
+import { RowWriter, unchanged } from "./writer.js";
 
 /** Options of {@link openSqliteStore}. */
 export interface SqliteStoreOptions {
   /** Database file, or `:memory:` (tests). Parent directories are created 0700, the file 0600. */
   path: string;
+  /** Fail with `OPEN_FAILED` instead of creating a missing database (read-only commands). */
+  mustExist?: boolean | undefined;
   /** How long a write waits for another process's lock, in ms (default 5000). */
   busyTimeoutMs?: number;
 }
@@ -72,7 +76,12 @@ function storeError(err: unknown, context: string): StoreError {
 
 /** A {@link MemoryStore} over one SQLite database. */
 export class SqliteMemoryStore implements MemoryStore {
-  readonly capabilities: StoreCapabilities = { fullText: "fts5", nativeQuerySyntax: true };
+  static readonly capabilities: StoreCapabilities = {
+    fullText: "fts5",
+    nativeQuerySyntax: true,
+    querySyntax: FTS5_SYNTAX,
+  };
+  readonly capabilities = SqliteMemoryStore.capabilities;
   /** The schema version after migration. */
   readonly schemaVersion: number;
   private readonly db: Database.Database;
@@ -166,13 +175,15 @@ export class SqliteMemoryStore implements MemoryStore {
     });
   }
 
-  async update(memory: Memory): Promise<boolean> {
+  async update(memory: Memory, options: UpdateOptions = {}): Promise<boolean> {
     return this.guard(`update ${JSON.stringify(memory?.id)}`, () => {
       const prepared = toRow(memory);
+      const expected = options.expected ? toRow(options.expected).row : undefined;
       return this.db
         .transaction(() => {
           const stored = this.writer.find(prepared.row.id);
           if (stored === undefined) return false;
+          if (expected && !unchanged(expected, stored)) throw conflict(prepared.row.id);
           this.writer.touch();
           this.writer.update(prepared, stored);
           return true;
@@ -337,6 +348,12 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
   const memory = options.path === ":memory:";
   const path = memory ? options.path : resolve(options.path);
   let db: Database.Database;
+  if (!memory && options.mustExist && !existsSync(path)) {
+    throw new StoreError(
+      "OPEN_FAILED",
+      `no memory database at ${path}; check --db / ATLATL_STORE__PATH, or create one with \`atlatl import\`, \`atlatl seed\` or \`atlatl serve\``,
+    );
+  }
   try {
     if (!memory) {
       mkdirSync(dirname(path), { recursive: true, mode: 0o700 });

@@ -20,7 +20,8 @@ const UPDATE_SQL = `UPDATE memories SET
   created = ?, modified = ?, title = ?, tags = ?, content = ?, doc = ?
   WHERE id = ?`;
 
-function unchanged(row: RowParams, stored: StoredText): boolean {
+/** True when `row` holds exactly what `stored` holds. */
+export function unchanged(row: RowParams, stored: StoredText): boolean {
   return (
     row.title === stored.title &&
     row.content === stored.content &&

@@ -1,0 +1,195 @@
+/**
+ * SQLite beside PostgreSQL on the same 100,000-memory synthetic corpus, in one
+ * run (issue #12, "Performance"):
+ * - import (upsertMany in the import default batch size; COPY on PostgreSQL):
+ *   PostgreSQL >= 15,000 memories/s;
+ * - recall, two-word query, limit 50: PostgreSQL p50 <= 30 ms;
+ * - a list page by cursor: PostgreSQL p50 <= 5 ms.
+ * Each PostgreSQL row carries SQLite's figure for the same corpus and the ratio.
+ * PostgreSQL comes from `ATLATL_BENCH_PG_URL`, else `ATLATL_TEST_PG_URL`
+ * (`eval "$(.ci/start-postgres)"` starts one); the run uses a fresh schema and
+ * drops it afterwards.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  createServices,
+  DEFAULT_IMPORT_BATCH_SIZE,
+  generateCorpus,
+  type Memory,
+  type MemoryStore,
+  openStore,
+  type Services,
+} from "atlatl";
+import pg from "pg";
+import {
+  atLeast,
+  atMost,
+  type Benchmark,
+  type BenchRow,
+  type BenchTable,
+  summarize,
+  type Timing,
+} from "./harness.js";
+
+const COUNT = 100_000;
+const QUERIES = 40;
+const STOP = new Set(
+  "with from that this when have into over under unless across after before their there which about than then them they were what your will would should could also only just more most some such each other every".split(
+    " ",
+  ),
+);
+
+/** Two content words of the titles of memories spread over the corpus (as `server-store`). */
+function titleQueries(memories: readonly Memory[]): string[] {
+  const out: string[] = [];
+  const step = Math.max(1, Math.floor(memories.length / (QUERIES * 2)));
+  for (let i = 0; i < QUERIES * 2 && out.length < QUERIES; i++) {
+    const m = memories[(i * step + 7) % memories.length] as Memory;
+    const words = (m.title.toLowerCase().match(/[a-z]{4,}/g) ?? []).filter((w) => !STOP.has(w));
+    if (words.length >= 2) out.push(`${words[0]} ${words[1]}`);
+  }
+  return out;
+}
+
+async function timeEach<T>(
+  inputs: readonly T[],
+  fn: (input: T) => Promise<unknown>,
+  rounds = 3,
+): Promise<Timing> {
+  const samples: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    for (const input of inputs) {
+      const start = performance.now();
+      await fn(input);
+      if (r > 0) samples.push(performance.now() - start);
+    }
+  }
+  return summarize(samples);
+}
+
+async function walkList(services: Services, pages: number): Promise<Timing> {
+  const samples: number[] = [];
+  let cursor: string | undefined;
+  for (let i = 0; i < pages; i++) {
+    const start = performance.now();
+    const page = await services.list.list({ limit: 50, cursor });
+    samples.push(performance.now() - start);
+    cursor = page.next_cursor ?? undefined;
+  }
+  return summarize(samples.slice(2));
+}
+
+interface Figures {
+  importRate: number;
+  recall: Timing;
+  search: Timing;
+  list: Timing;
+}
+
+async function measureStore(store: MemoryStore, memories: readonly Memory[]): Promise<Figures> {
+  const start = performance.now();
+  for (let i = 0; i < memories.length; i += DEFAULT_IMPORT_BATCH_SIZE) {
+    await store.upsertMany(memories.slice(i, i + DEFAULT_IMPORT_BATCH_SIZE));
+  }
+  const importRate = memories.length / ((performance.now() - start) / 1000);
+  const services = createServices(store);
+  const queries = titleQueries(memories);
+  const recall = await timeEach(queries, (query) => services.recall.recall({ query, limit: 50 }));
+  const search = await timeEach(queries, (query) =>
+    services.search.search({ query, syntax: "plain", limit: 50 }),
+  );
+  const list = await walkList(services, 60);
+  return { importRate, recall, search, list };
+}
+
+const ms = (t: Timing) => `p50 ${t.p50.toFixed(1)} ms, p95 ${t.p95.toFixed(1)} ms`;
+
+async function run(): Promise<BenchTable[]> {
+  const url = process.env.ATLATL_BENCH_PG_URL || process.env.ATLATL_TEST_PG_URL;
+  const memories = [...generateCorpus({ count: COUNT, seed: 4242 })];
+  const dir = mkdtempSync(join(tmpdir(), "atlatl-bench-pg-"));
+  let sqlite: Figures;
+  try {
+    const store = await openStore({ path: join(dir, "memories.db") });
+    sqlite = await measureStore(store, memories);
+    await store.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const title = `SQLite and PostgreSQL, ${COUNT} memories, same corpus and queries`;
+  if (!url) {
+    return [
+      {
+        name: "server-postgres",
+        title,
+        rows: [
+          {
+            name: 'PostgreSQL: not measured (set ATLATL_TEST_PG_URL, e.g. eval "$(.ci/start-postgres)")',
+            value: 0,
+            unit: "",
+            pass: false,
+          },
+        ],
+      },
+    ];
+  }
+  const schema = `bench_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  let postgres: Figures;
+  try {
+    const schemaUrl = new URL(url);
+    schemaUrl.searchParams.set("options", `-c search_path=${schema}`);
+    const store = await openStore({ path: "", url: schemaUrl.toString() });
+    postgres = await measureStore(store, memories);
+    await store.close();
+  } finally {
+    await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+    await admin.end();
+  }
+  const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x SQLite`;
+  const rows: BenchRow[] = [
+    atLeast(
+      `import into PostgreSQL (COPY, batches of ${DEFAULT_IMPORT_BATCH_SIZE})`,
+      postgres.importRate,
+      "memories/s",
+      15_000,
+      `SQLite ${sqlite.importRate.toFixed(0)}/s; ${ratio(postgres.importRate, sqlite.importRate)}`,
+    ),
+    atMost(
+      "recall on PostgreSQL, two-word title query, limit 50",
+      postgres.recall.p50,
+      "ms p50",
+      30,
+      `${ms(postgres.recall)}; SQLite ${ms(sqlite.recall)}; ${ratio(postgres.recall.p50, sqlite.recall.p50)}`,
+    ),
+    atMost(
+      "list page on PostgreSQL, created desc, limit 50, by cursor",
+      postgres.list.p50,
+      "ms p50",
+      5,
+      `${ms(postgres.list)}; SQLite ${ms(sqlite.list)}; ${ratio(postgres.list.p50, sqlite.list.p50)}`,
+    ),
+    {
+      name: "search (plain words) on PostgreSQL, limit 50",
+      value: postgres.search.p50,
+      unit: "ms p50",
+      notes: `${ms(postgres.search)}; SQLite ${ms(sqlite.search)}; ${ratio(postgres.search.p50, sqlite.search.p50)}`,
+    },
+  ];
+  return [
+    {
+      name: "server-postgres",
+      title,
+      rows,
+      details: { sqlite, postgres },
+    },
+  ];
+}
+
+/** `npm run bench server-postgres`. */
+export const serverPostgresBenchmark: Benchmark = { name: "server-postgres", run };

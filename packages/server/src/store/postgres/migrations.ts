@@ -1,0 +1,140 @@
+/**
+ * Numbered schema migrations of the PostgreSQL store, each applied in its own
+ * transaction and recorded in `schema_migrations`, under a session advisory
+ * lock so that several instances starting at once migrate exactly once (the
+ * others wait, then find nothing to do). Never edit a released migration: add
+ * the next number.
+ */
+import type { PoolClient } from "pg";
+import { StoreError } from "../errors.js";
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/**
+ * Version 1. As on SQLite, filtered and sorted fields are columns and the rest
+ * of the memory is JSON text (`doc`, kept as text: jsonb would reorder keys).
+ *
+ * - `seq` is the insertion sequence: tie-breaker of every order, keyset of
+ *   ranked cursors and the horizon of ranked walks. An identity column is
+ *   global to the database, so a cursor issued by one instance is valid on any.
+ * - `namespace` and `title_key` use the "C" collation: namespace prefixes are
+ *   matched with byte-wise range comparisons, and titles order like SQLite's
+ *   NOCASE (ASCII letters folded, then bytes), whatever the database locale.
+ * - `fts` is a stored generated tsvector (title weight A, tags B, content D)
+ *   under the `atlatl` text search configuration: English snowball stemming
+ *   *without* a stop-word list, like FTS5's porter tokenizer, so "not" or "so"
+ *   stay searchable. A GIN index serves `@@`; COPY fills the column too.
+ * - Sort indexes end in `seq`, so keyset pages are index range scans.
+ */
+const V1 = `
+CREATE TEXT SEARCH DICTIONARY atlatl_stem (TEMPLATE = snowball, Language = english);
+CREATE TEXT SEARCH CONFIGURATION atlatl (COPY = pg_catalog.english);
+ALTER TEXT SEARCH CONFIGURATION atlatl
+  ALTER MAPPING FOR asciiword, asciihword, hword_asciipart, word, hword, hword_part WITH atlatl_stem;
+
+CREATE TABLE memories (
+  seq          bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  id           text   NOT NULL UNIQUE,
+  memory_type  text   NOT NULL CHECK (memory_type IN ('semantic', 'episodic', 'procedural')),
+  status       text   NOT NULL CHECK (status IN ('active', 'archived', 'superseded')),
+  namespace    text   COLLATE "C" NOT NULL CHECK (length(namespace) > 0),
+  created_ms   bigint NOT NULL,
+  modified_ms  bigint NOT NULL,
+  confidence   double precision CHECK (confidence IS NULL OR (confidence >= 0 AND confidence <= 1)),
+  created      text   NOT NULL,
+  modified     text   NOT NULL,
+  title        text   NOT NULL,
+  title_key    text   COLLATE "C" GENERATED ALWAYS AS (lower(title COLLATE "C")) STORED,
+  tags         text[] NOT NULL,
+  tags_json    text   NOT NULL,
+  content      text   NOT NULL,
+  doc          text   NOT NULL,
+  fts          tsvector GENERATED ALWAYS AS (
+    setweight(to_tsvector('atlatl'::regconfig, title), 'A') ||
+    setweight(to_tsvector('atlatl'::regconfig, tags_json), 'B') ||
+    setweight(to_tsvector('atlatl'::regconfig, content), 'D')
+  ) STORED
+);
+CREATE INDEX memories_created   ON memories (created_ms, seq);
+CREATE INDEX memories_modified  ON memories (modified_ms, seq);
+CREATE INDEX memories_title     ON memories (title_key, seq);
+CREATE INDEX memories_namespace ON memories (namespace, seq);
+CREATE INDEX memories_tags      ON memories USING gin (tags);
+CREATE INDEX memories_fts       ON memories USING gin (fts);
+`;
+
+/** Every migration, ascending. */
+export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: "initial schema", sql: V1 }];
+
+/** The newest schema this code knows. */
+export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
+
+/**
+ * Apply pending migrations on `client`; refuse a schema newer than the code.
+ * The advisory lock is keyed by the current schema, so stores in different
+ * schemas of one database (tests) do not wait for each other.
+ */
+export async function migrate(client: PoolClient): Promise<number> {
+  await client.query("SELECT pg_advisory_lock(hashtext('atlatl.migrate.' || current_schema()))");
+  try {
+    await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version    integer PRIMARY KEY,
+      name       text NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
+    const current = await currentVersion(client);
+    if (current > LATEST_VERSION) {
+      throw new StoreError(
+        "SCHEMA_TOO_NEW",
+        `the database has schema version ${current}, newer than this atlatl understands (${LATEST_VERSION}); upgrade atlatl`,
+      );
+    }
+    for (const m of MIGRATIONS) {
+      if (m.version <= current) continue;
+      await client.query("BEGIN");
+      try {
+        await client.query(m.sql);
+        await client.query("INSERT INTO schema_migrations (version, name) VALUES ($1, $2)", [
+          m.version,
+          m.name,
+        ]);
+        await client.query("COMMIT");
+      } catch (err) {
+        await client.query("ROLLBACK");
+        throw err;
+      }
+    }
+    await checkShape(client);
+    return LATEST_VERSION;
+  } finally {
+    await client.query(
+      "SELECT pg_advisory_unlock(hashtext('atlatl.migrate.' || current_schema()))",
+    );
+  }
+}
+
+async function currentVersion(client: PoolClient): Promise<number> {
+  const { rows } = await client.query<{ v: number | null }>(
+    "SELECT max(version) AS v FROM schema_migrations",
+  );
+  return rows[0]?.v ?? 0;
+}
+
+/** Refuse a recorded version whose tables are missing (a hand-edited or partial schema). */
+async function checkShape(client: PoolClient): Promise<void> {
+  const { rows } = await client.query<{ name: string }>(
+    "SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'memories'",
+  );
+  const have = new Set(rows.map((r) => r.name));
+  const missing = ["seq", "id", "fts", "tags", "doc"].filter((c) => !have.has(c));
+  if (missing.length > 0) {
+    throw new StoreError(
+      "SCHEMA_INCOMPATIBLE",
+      `the memory database has an incompatible schema (memories lacks ${missing.join(", ")}); use an empty database or schema and re-import an export`,
+    );
+  }
+}

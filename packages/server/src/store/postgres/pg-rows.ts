@@ -1,0 +1,72 @@
+/** Memory <-> parameters and rows of the PostgreSQL store (the row shape is `row.ts`'s). */
+import type { Memory } from "../../model/memory.js";
+import { fromRow, type MemoryRow, toRow } from "../sqlite/row.js";
+import type { ListedMemory, RankedHit, TextHit } from "../store.js";
+import type { WRITE_COLUMNS } from "./copy-upsert.js";
+
+/** A ranked page row: the memory columns, its seq, relevance and (rank) score. */
+export type PageRow = MemoryRow & { seq: number; relevance: number; score?: number };
+
+/** A listed row: the memory columns, its seq and sort key. */
+export type ListRow = MemoryRow & { seq: number; sort_key: string | number };
+
+/** SQL types of the written columns, for typed comparisons of parameters. */
+export const CAST: Record<(typeof WRITE_COLUMNS)[number], string> = {
+  id: "text",
+  memory_type: "text",
+  status: "text",
+  namespace: "text",
+  created_ms: "int8",
+  modified_ms: "int8",
+  confidence: "float8",
+  created: "text",
+  modified: "text",
+  title: "text",
+  tags: "text[]",
+  tags_json: "text",
+  content: "text",
+  doc: "text",
+};
+
+/** Parameter values in {@link WRITE_COLUMNS} order. */
+export function writeValues(memory: Memory): unknown[] {
+  const { row, tags } = toRow(memory);
+  return [
+    row.id,
+    row.memory_type,
+    row.status,
+    row.namespace,
+    row.created_ms,
+    row.modified_ms,
+    row.confidence,
+    row.created,
+    row.modified,
+    row.title,
+    tags,
+    row.tags,
+    row.content,
+    row.doc,
+  ];
+}
+
+export function listed(row: ListRow): ListedMemory {
+  return { memory: fromRow(row), position: { key: row.sort_key, seq: row.seq } };
+}
+
+export function textHit(row: PageRow): TextHit {
+  return {
+    memory: fromRow(row),
+    relevance: row.relevance,
+    position: { value: row.relevance, seq: row.seq },
+  };
+}
+
+export function rankedHit(row: PageRow): RankedHit {
+  const score = row.score ?? 0;
+  return {
+    memory: fromRow(row),
+    score,
+    relevance: row.relevance,
+    position: { value: score, seq: row.seq },
+  };
+}

@@ -1,0 +1,373 @@
+/**
+ * The PostgreSQL {@link MemoryStore}: node-postgres with a connection pool, so
+ * several atlatl instances (and several requests of one) share one database.
+ *
+ * Concurrency between instances: every write is one statement or one
+ * transaction, and read-modify-write callers (`MemoryService.update`) pass the
+ * memory they read as `expected`; the UPDATE then applies only if the row
+ * still holds exactly that (compare-and-swap in its WHERE clause), else it
+ * fails with `CONFLICT` and the caller re-reads and retries. Optimistic rather
+ * than row locks because the seam has no transaction spanning `get` and
+ * `update`: a lock would have to be held across a network round trip and the
+ * caller's code, and contention on one memory is rare.
+ */
+import { createHash } from "node:crypto";
+import type pg from "pg";
+import Cursor from "pg-cursor";
+import type { Memory } from "../../model/memory.js";
+import { conflict, StoreError } from "../errors.js";
+import { type Keyset, resumeAfterAsync } from "../ranking.js";
+import { fromRow, type MemoryRow } from "../sqlite/row.js";
+import type {
+  ListedMemory,
+  ListQuery,
+  MemoryFilter,
+  MemoryStore,
+  RankedHit,
+  RankPosition,
+  RankQuery,
+  StoreCapabilities,
+  TextHit,
+  TextQuery,
+  UpdateOptions,
+  UpsertReport,
+} from "../store.js";
+import { copyUpsert, WRITE_COLUMNS } from "./copy-upsert.js";
+import { pgStoreError } from "./pg-errors.js";
+import {
+  CAST,
+  type ListRow,
+  listed,
+  type PageRow,
+  rankedHit,
+  textHit,
+  writeValues,
+} from "./pg-rows.js";
+import { type RankedSelect, rankedInner, rankedPage } from "./ranked-sql.js";
+import { filterConditions, MEMORY_COLUMNS, Params, whereClause } from "./sql.js";
+import { plainTsQuery, WEBSEARCH_SYNTAX } from "./text-query.js";
+
+/** Rows per page of {@link PostgresMemoryStore.iterate}, and rows per fetch of whole-set reads. */
+const PAGE = 1000;
+
+const SORT_COLUMN = { created: "m.created_ms", modified: "m.modified_ms", title: "m.title_key" };
+
+/** A {@link MemoryStore} over one PostgreSQL database (or schema). */
+export class PostgresMemoryStore implements MemoryStore {
+  static readonly capabilities: StoreCapabilities = {
+    fullText: "tsvector",
+    nativeQuerySyntax: true,
+    querySyntax: WEBSEARCH_SYNTAX,
+  };
+  readonly capabilities = PostgresMemoryStore.capabilities;
+  private closed = false;
+
+  constructor(private readonly pool: pg.Pool) {}
+
+  private async run<T>(context: string, fn: () => Promise<T>): Promise<T> {
+    if (this.closed) throw new StoreError("CLOSED", "the memory store is closed");
+    try {
+      return await fn();
+    } catch (err) {
+      throw pgStoreError(err, context);
+    }
+  }
+
+  private async rows<R extends pg.QueryResultRow>(
+    sql: string,
+    params: unknown[],
+    prepared = false,
+  ): Promise<R[]> {
+    if (!prepared) return (await this.pool.query<R>(sql, params)).rows;
+    return (await this.pool.query<R>({ name: statementName(sql), text: sql, values: params })).rows;
+  }
+
+  async get(id: string): Promise<Memory | undefined> {
+    return this.run("get", async () => {
+      const [row] = await this.rows<MemoryRow>(
+        `SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.id = $1`,
+        [id],
+        true,
+      );
+      return row ? fromRow(row) : undefined;
+    });
+  }
+
+  async getMany(ids: readonly string[]): Promise<Memory[]> {
+    return this.run("getMany", async () => {
+      const rows = await this.rows<MemoryRow>(
+        `SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.id = ANY($1::text[])`,
+        [ids],
+      );
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      const out: Memory[] = [];
+      for (const id of ids) {
+        const row = byId.get(id);
+        if (row) out.push(fromRow(row));
+      }
+      return out;
+    });
+  }
+
+  async insert(memory: Memory): Promise<void> {
+    await this.run(`insert ${JSON.stringify(memory?.id)}`, async () => {
+      const values = writeValues(memory);
+      const placeholders = values.map((_, i) => `$${i + 1}`).join(", ");
+      await this.pool.query(
+        `INSERT INTO memories (${WRITE_COLUMNS.join(", ")}) VALUES (${placeholders})`,
+        values,
+      );
+    });
+  }
+
+  async upsertMany(memories: readonly Memory[]): Promise<UpsertReport> {
+    if (memories.length === 0) return { inserted: 0, updated: 0 };
+    return this.run("upsertMany", async () => {
+      const client = await this.pool.connect();
+      try {
+        return await copyUpsert(client, memories);
+      } finally {
+        client.release();
+      }
+    });
+  }
+
+  async update(memory: Memory, options: UpdateOptions = {}): Promise<boolean> {
+    return this.run(`update ${JSON.stringify(memory?.id)}`, async () => {
+      const values = writeValues(memory);
+      const sets = WRITE_COLUMNS.map((c, i) => (c === "id" ? "" : `${c} = $${i + 1}`))
+        .filter(Boolean)
+        .join(", ");
+      let sql = `UPDATE memories SET ${sets} WHERE id = $1`;
+      if (options.expected) {
+        // Compare-and-swap: the row must still hold what the caller read.
+        const expected = writeValues(options.expected);
+        const cols = WRITE_COLUMNS.filter((c) => c !== "id");
+        const at = values.length;
+        sql += ` AND (${cols.join(", ")}) IS NOT DISTINCT FROM (${cols.map((c, i) => `$${at + i + 1}::${CAST[c]}`).join(", ")})`;
+        values.push(...expected.slice(1));
+      }
+      const result = await this.pool.query(sql, values);
+      if ((result.rowCount ?? 0) > 0) return true;
+      if (!options.expected) return false;
+      const [exists] = await this.rows("SELECT 1 FROM memories WHERE id = $1", [values[0]]);
+      if (exists) throw conflict(String(values[0]));
+      return false;
+    });
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return this.run("delete", async () => {
+      const result = await this.pool.query("DELETE FROM memories WHERE id = $1", [id]);
+      return (result.rowCount ?? 0) > 0;
+    });
+  }
+
+  private listSql(query: Omit<ListQuery, "limit">, limit: number | undefined): pg.QueryConfig {
+    const p = new Params();
+    const where = filterConditions(query.filter, p);
+    const col = SORT_COLUMN[query.sort];
+    const asc = query.order === "asc";
+    if (query.after) {
+      where.push(
+        `(${col}, m.seq) ${asc ? ">" : "<"} (${p.add(query.after.key)}, ${p.add(query.after.seq)})`,
+      );
+    }
+    const dir = asc ? "ASC" : "DESC";
+    const cap = limit === undefined ? "" : ` LIMIT ${p.add(limit)}`;
+    return {
+      text: `SELECT m.seq, ${col} AS sort_key, ${MEMORY_COLUMNS} FROM memories m${whereClause(where)} ORDER BY ${col} ${dir}, m.seq ${dir}${cap}`,
+      values: p.values,
+    };
+  }
+
+  async list(query: ListQuery): Promise<ListedMemory[]> {
+    return this.run("list", async () => {
+      const { text, values } = this.listSql(query, query.limit);
+      // Prepared: a keyset page has one good plan (walk the sort index), and
+      // skipping the planner is a fair share of a sub-millisecond page.
+      const rows = await this.rows<ListRow>(text, values ?? [], true);
+      return rows.map(listed);
+    });
+  }
+
+  async search(query: TextQuery): Promise<TextHit[]> {
+    return this.run("search", async () => {
+      const select = await this.textSelect(query);
+      const after = await this.resume("relevance", select, query.after);
+      const rows = await this.page("relevance", select, after, query.limit);
+      return rows.map(textHit);
+    });
+  }
+
+  async rank(query: RankQuery): Promise<RankedHit[]> {
+    return this.run("rank", async () => {
+      const select = this.rankSelect(query);
+      const after = await this.resume("score", select, query.after);
+      const rows = await this.page("score", select, after, query.limit);
+      return rows.map(rankedHit);
+    });
+  }
+
+  async *rankAll(query: Omit<RankQuery, "limit" | "after">): AsyncIterable<RankedHit> {
+    const select = await this.run("rank", async () => this.rankSelect(query));
+    const p = new Params();
+    const text = rankedPage("score", select, undefined, undefined, p);
+    for await (const row of this.stream<PageRow>("rank", text, p.values)) yield rankedHit(row);
+  }
+
+  async *searchAll(query: Omit<TextQuery, "limit" | "after">): AsyncIterable<TextHit> {
+    const select = await this.run("search", () => this.textSelect(query));
+    const p = new Params();
+    const text = rankedPage("relevance", select, undefined, undefined, p);
+    for await (const row of this.stream<PageRow>("search", text, p.values)) yield textHit(row);
+  }
+
+  async *listAll(query: Omit<ListQuery, "limit" | "after">): AsyncIterable<ListedMemory> {
+    const { text, values } = this.listSql(query, undefined);
+    for await (const row of this.stream<ListRow>("list", text, values ?? [])) {
+      yield listed(row);
+    }
+  }
+
+  /**
+   * Rows of `text` through a server-side cursor on one pooled connection,
+   * fetched {@link PAGE} at a time: one consistent snapshot, bounded memory.
+   */
+  private async *stream<R>(context: string, text: string, values: unknown[]): AsyncIterable<R> {
+    const client = await this.run(context, () => this.pool.connect());
+    let cursor: Cursor<R> | undefined;
+    try {
+      await this.run(context, () =>
+        client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"),
+      );
+      cursor = client.query(new Cursor<R>(text, values));
+      for (;;) {
+        const batch = await this.run(context, () => (cursor as Cursor<R>).read(PAGE));
+        yield* batch;
+        if (batch.length < PAGE) break;
+      }
+    } finally {
+      await cursor?.close().catch(() => undefined);
+      await client.query("COMMIT").catch(() => undefined);
+      client.release();
+    }
+  }
+
+  /** The ranked select of a search; a native query without a searchable word is `QUERY_INVALID`. */
+  private async textSelect(query: Omit<TextQuery, "limit" | "after">): Promise<RankedSelect> {
+    const base = { filter: query.filter, horizon: query.horizon };
+    if (query.syntax === "plain") {
+      const plain = plainTsQuery(query.text);
+      if (!plain) throw noWords(query.text);
+      return { ...base, text: { kind: "plain", query: plain.query, terms: plain.terms } };
+    }
+    const [row] = await this.rows<{ n: number }>(
+      "SELECT numnode(websearch_to_tsquery('atlatl'::regconfig, $1)) AS n",
+      [query.text],
+    );
+    if (!row || row.n === 0) throw noWords(query.text);
+    return { ...base, text: { kind: "websearch", query: query.text, terms: 1 } };
+  }
+
+  private rankSelect(query: Omit<RankQuery, "limit" | "after">): RankedSelect {
+    const text = query.text.trim();
+    const plain = text.length > 0 ? plainTsQuery(text) : undefined;
+    if (text.length > 0 && !plain) {
+      throw new StoreError(
+        "QUERY_INVALID",
+        `The query ${JSON.stringify(query.text)} has no searchable words; give at least one word, or an empty query to rank by confidence and recency.`,
+      );
+    }
+    return {
+      text: plain ? { kind: "plain", query: plain.query, terms: plain.terms } : undefined,
+      filter: query.filter,
+      horizon: query.horizon,
+      scoring: query.scoring,
+    };
+  }
+
+  /**
+   * Where a page continues (see `resumeAfter`). ts_rank depends on the memory
+   * alone, so only an anchor that was updated or deleted moves; there is no
+   * write epoch, and anchors are re-scored on every continued page (one small
+   * indexed query).
+   */
+  private resume(
+    key: "relevance" | "score",
+    select: RankedSelect,
+    after: RankPosition | undefined,
+  ): Promise<Keyset | undefined> {
+    return resumeAfterAsync(after, undefined, async (seqs) => {
+      const p = new Params();
+      const inner = rankedInner({ ...select, onlySeqs: seqs }, p);
+      const rows = await this.rows<{ seq: number; v: number }>(
+        `SELECT s.seq, s.${key} AS v FROM (${inner}) s`,
+        p.values,
+      );
+      return new Map(rows.map((r) => [r.seq, r.v]));
+    });
+  }
+
+  private async page(
+    key: "relevance" | "score",
+    select: RankedSelect,
+    after: Keyset | undefined,
+    limit: number,
+  ): Promise<PageRow[]> {
+    const p = new Params();
+    const text = rankedPage(key, select, after, limit, p);
+    return this.rows<PageRow>(text, p.values);
+  }
+
+  async count(filter?: MemoryFilter): Promise<number> {
+    return this.run("count", async () => {
+      const p = new Params();
+      const where = filterConditions(filter, p);
+      const [row] = await this.rows<{ n: number }>(
+        `SELECT count(*)::int AS n FROM memories m${whereClause(where)}`,
+        p.values,
+      );
+      return row?.n ?? 0;
+    });
+  }
+
+  async *iterate(filter?: MemoryFilter): AsyncIterable<Memory> {
+    let after: ListedMemory["position"] | undefined;
+    for (;;) {
+      const page = await this.list({ filter, sort: "created", order: "asc", limit: PAGE, after });
+      for (const r of page) yield r.memory;
+      const last = page[page.length - 1];
+      if (!last || page.length < PAGE) return;
+      after = last.position;
+    }
+  }
+
+  async horizon(): Promise<number> {
+    return this.run("horizon", async () => {
+      const [row] = await this.rows<{ h: number }>(
+        "SELECT coalesce(max(seq), 0)::int8 AS h FROM memories",
+        [],
+      );
+      return row?.h ?? 0;
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.end();
+  }
+}
+
+/** A prepared statement's name: one per distinct SQL text, on every pooled connection. */
+function statementName(sql: string): string {
+  return `atlatl_${createHash("sha1").update(sql).digest("hex").slice(0, 16)}`;
+}
+
+function noWords(text: string): StoreError {
+  return new StoreError(
+    "QUERY_INVALID",
+    `The query ${JSON.stringify(text)} has no searchable words; give at least one word.`,
+  );
+}

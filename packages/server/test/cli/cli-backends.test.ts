@@ -1,0 +1,124 @@
+/**
+ * The CLI on either backend: store selection by URL (password redacted in
+ * `atlatl config`), read commands refusing a missing SQLite database, and a
+ * MIF round trip SQLite -> PostgreSQL that exports identical documents.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BACKENDS } from "../backends/backends.js";
+
+const serverRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const cli = join(serverRoot, "src/cli/main.ts");
+const postgres = BACKENDS.find((b) => b.name === "postgres");
+
+let dir: string;
+
+function atlatl(args: string[], env: Record<string, string> = {}) {
+  const r = spawnSync(process.execPath, ["--conditions=source", "--import", "tsx", cli, ...args], {
+    cwd: serverRoot,
+    encoding: "utf8",
+    env: { ...process.env, ATLATL_CONFIG: "", ATLATL_STORE__PATH: join(dir, "default.db"), ...env },
+    timeout: 60_000,
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "atlatl-cli-backends-"));
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("atlatl CLI store selection", () => {
+  it("read commands fail on a missing SQLite database and create nothing", () => {
+    const db = join(dir, "nonexistent", "dir", "x.db");
+    for (const args of [["list"], ["recall", "x"], ["search", "x"], ["export"]]) {
+      const r = atlatl(["--db", db, ...args]);
+      expect(r.code, args.join(" ")).toBe(1);
+      expect(r.stderr, args.join(" ")).toContain(`OPEN_FAILED: no memory database at ${db}`);
+      expect(r.stdout).toBe("");
+    }
+    expect(existsSync(join(dir, "nonexistent"))).toBe(false);
+  });
+
+  it("shows the backend and redacts the password of a PostgreSQL URL", () => {
+    const url = "postgres://atlatl:s3cr3t-pw@db.example:5432/memories";
+    for (const args of [
+      ["--database", url, "config", "--json"],
+      ["config", "--json"],
+    ]) {
+      const r = atlatl(args, args[0] === "config" ? { ATLATL_STORE__URL: url } : {});
+      expect(r.code).toBe(0);
+      expect(r.stdout).not.toContain("s3cr3t");
+      const entries = new Map(
+        (JSON.parse(r.stdout).entries as { key: string; value: unknown; source: string }[]).map(
+          (e) => [e.key, e],
+        ),
+      );
+      expect(entries.get("store.backend")?.value).toBe("postgres");
+      expect(entries.get("store.url")?.value).toBe(
+        "postgres://atlatl:***@db.example:5432/memories",
+      );
+    }
+    const table = atlatl(["config"], { ATLATL_STORE__URL: url });
+    expect(table.stdout).not.toContain("s3cr3t");
+    const sqlite = atlatl(["config", "--json"]);
+    const backend = (JSON.parse(sqlite.stdout).entries as { key: string; value: unknown }[]).find(
+      (e) => e.key === "store.backend",
+    );
+    expect(backend?.value).toBe("sqlite");
+  });
+
+  it("refuses a URL that is not postgres://, naming the key", () => {
+    const r = atlatl(["--database", "mysql://x@y/z", "list"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/store\.url/);
+  });
+});
+
+describe.skipIf(!postgres)("atlatl CLI on PostgreSQL", () => {
+  it("exports from SQLite, imports into PostgreSQL, and exports identical MIF; every read command works", async () => {
+    if (!postgres) throw new Error("unreachable");
+    const target = await postgres.serverConfig(dir);
+    try {
+      const sqlite = ["--db", join(dir, "source.db")];
+      expect(atlatl([...sqlite, "seed", "--count", "400", "--seed", "7"]).code).toBe(0);
+      const first = join(dir, "first.json");
+      const second = join(dir, "second.json");
+      expect(atlatl([...sqlite, "export", "-o", first]).code).toBe(0);
+      const imported = atlatl([...target.args, "import", first, "--json"]);
+      expect(imported.code, imported.stderr).toBe(0);
+      expect(JSON.parse(imported.stdout)).toMatchObject({ imported: 400 });
+      expect(atlatl([...target.args, "export", "-o", second]).code).toBe(0);
+      expect(readFileSync(second, "utf8")).toBe(readFileSync(first, "utf8"));
+
+      const ids = (args: string[]) =>
+        atlatl(args)
+          .stdout.trim()
+          .split("\n")
+          .map((l) => JSON.parse(l).id as string);
+      // Created order: import keeps the export's (created, insertion) order, so ties agree too.
+      const listArgs = ["list", "--limit", "30", "--json"];
+      expect(ids([...target.args, ...listArgs])).toEqual(ids([...sqlite, ...listArgs]));
+      for (const args of [
+        ["recall", "database migration", "--json"],
+        ["search", "database", "--json"],
+      ]) {
+        const r = atlatl([...target.args, ...args]);
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stdout.trim().split("\n").length).toBeGreaterThan(0);
+      }
+      const seeded = atlatl([...target.args, "seed", "--count", "50", "--seed", "8"]);
+      expect(seeded.code, seeded.stderr).toBe(0);
+      const all = atlatl([...target.args, "export", "-o", join(dir, "third.json")]);
+      expect(all.stderr).toContain("exported 450 memories");
+    } finally {
+      await target.cleanup();
+    }
+  }, 120_000);
+});

@@ -1,0 +1,114 @@
+/**
+ * PostgreSQL specifics beyond the contract: migrations under concurrent
+ * starts, refusing a newer schema, connection failures, and instances sharing
+ * one database. Needs `ATLATL_TEST_PG_URL` (required on CI).
+ */
+import pg from "pg";
+import { afterEach, describe, expect, it } from "vitest";
+import { isStoreError } from "../../src/store/errors.js";
+import { LATEST_VERSION, MIGRATIONS } from "../../src/store/postgres/migrations.js";
+import { openPostgresStore } from "../../src/store/postgres/open-postgres.js";
+import type { ListPosition } from "../../src/store/store.js";
+import { BACKENDS, dropSchema, freshSchema, pgUrl } from "../backends/backends.js";
+import { makeMemory } from "./fixtures.js";
+
+const enabled = BACKENDS.some((b) => b.name === "postgres");
+
+async function sql<R extends pg.QueryResultRow>(text: string, values: unknown[] = []) {
+  const client = new pg.Client({ connectionString: pgUrl() });
+  await client.connect();
+  try {
+    return (await client.query<R>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+describe.skipIf(!enabled)("PostgreSQL store", () => {
+  const schemas: string[] = [];
+  const schema = () => {
+    const s = freshSchema();
+    schemas.push(s);
+    return s;
+  };
+  afterEach(async () => {
+    for (const s of schemas.splice(0)) await dropSchema(s);
+  });
+
+  it("migrates once when several instances start at the same time", async () => {
+    const s = schema();
+    const stores = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        openPostgresStore({ url: pgUrl(), schema: s, maxConnections: 2 }),
+      ),
+    );
+    try {
+      const rows = await sql<{ version: number }>(
+        `SELECT version FROM ${s}.schema_migrations ORDER BY version`,
+      );
+      expect(rows.map((r) => r.version)).toEqual(MIGRATIONS.map((m) => m.version));
+      await stores[0]?.insert(makeMemory({ content: "visible everywhere" }));
+      for (const store of stores) expect(await store.count()).toBe(1);
+    } finally {
+      for (const store of stores) await store.close();
+    }
+  });
+
+  it("refuses a database whose schema is newer than the code", async () => {
+    const s = schema();
+    await (await openPostgresStore({ url: pgUrl(), schema: s })).close();
+    await sql(`INSERT INTO ${s}.schema_migrations (version, name) VALUES ($1, 'future')`, [
+      LATEST_VERSION + 1,
+    ]);
+    const err = await openPostgresStore({ url: pgUrl(), schema: s }).catch((e: unknown) => e);
+    expect(isStoreError(err, "SCHEMA_TOO_NEW")).toBe(true);
+    expect((err as Error).message).toMatch(/upgrade atlatl/);
+  });
+
+  it("reports an unreachable server as OPEN_FAILED without the password", async () => {
+    const err = await openPostgresStore({
+      url: "postgres://atlatl:hunter2@127.0.0.1:1/nowhere",
+    }).catch((e: unknown) => e);
+    expect(isStoreError(err, "OPEN_FAILED")).toBe(true);
+    expect((err as Error).message).not.toContain("hunter2");
+  });
+
+  it("fails with CLOSED after close", async () => {
+    const store = await openPostgresStore({ url: pgUrl(), schema: schema() });
+    await store.close();
+    const err = await store.count().catch((e: unknown) => e);
+    expect(isStoreError(err, "CLOSED")).toBe(true);
+  });
+
+  it("continues a list cursor of one instance on another while both write", async () => {
+    const s = schema();
+    const [a, b] = await Promise.all([
+      openPostgresStore({ url: pgUrl(), schema: s }),
+      openPostgresStore({ url: pgUrl(), schema: s }),
+    ]);
+    if (!a || !b) throw new Error("setup");
+    try {
+      const originals = Array.from({ length: 95 }, (_, i) =>
+        makeMemory({ title: `Walk ${String(i % 30).padStart(2, "0")}` }),
+      );
+      await a.upsertMany(originals);
+      const seen: string[] = [];
+      let after: ListPosition | undefined;
+      for (let turn = 0; ; turn++) {
+        const store = turn % 2 ? b : a;
+        const page = await store.list({ sort: "title", order: "asc", limit: 10, after });
+        seen.push(...page.map((r) => r.memory.id));
+        // The other instance inserts memories sorting before the walk's position.
+        await (turn % 2 ? a : b).insert(makeMemory({ title: "Aardvark early" }));
+        const last = page[page.length - 1];
+        if (!last || page.length < 10) break;
+        after = last.position;
+      }
+      expect(seen).toHaveLength(originals.length);
+      expect(new Set(seen)).toEqual(new Set(originals.map((m) => m.id)));
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
