@@ -91,6 +91,17 @@ function parseJsonText(text: string): unknown {
   }
 }
 
+/** Indentation that `JSON.stringify` needs to print `value` as `text` exactly (0 = compact). */
+export type JsonIndent = 0 | 2 | 4 | "\t";
+
+/** The indentation reproducing `text` from `value`, or undefined when none does. */
+export function jsonIndentOf(text: string, value: unknown): JsonIndent | undefined {
+  for (const indent of [0, 2, 4, "\t"] as const) {
+    if (JSON.stringify(value, null, indent === 0 ? undefined : indent) === text) return indent;
+  }
+  return undefined;
+}
+
 function pickInline(source: unknown, keys: readonly string[]): Json {
   const out: Json = {};
   if (!isPlainObject(source)) return out;
@@ -129,18 +140,23 @@ export function layoutResult(result: CallToolResult, inlineKeys: readonly string
 
   let source = structured !== undefined ? findRecords(structured) : undefined;
   let sourceBlock = -1;
+  let sourceIndent: JsonIndent | undefined;
   if (!source && textIndexes.length === 1) {
-    sourceBlock = textIndexes[0] as number;
-    source = findRecords(parseJsonText(texts[sourceBlock] as string));
+    const i = textIndexes[0] as number;
+    const parsed = parseJsonText(texts[i] as string);
+    const found = findRecords(parsed);
+    sourceIndent = found ? jsonIndentOf(texts[i] as string, parsed) : undefined;
+    // Only text that prints back exactly: the files must give the same bytes again.
+    if (found && sourceIndent !== undefined) {
+      source = found;
+      sourceBlock = i;
+    }
   }
-  if (!source) sourceBlock = -1;
 
-  const structuredJson = structured !== undefined ? JSON.stringify(structured) : undefined;
-  const mirrors = (text: string): boolean => {
-    if (structuredJson === undefined || text.length < structuredJson.length) return false;
-    if (text === structuredJson) return true;
+  const mirrorIndent = (text: string): JsonIndent | undefined => {
+    if (structured === undefined) return undefined;
     const parsed = parseJsonText(text);
-    return parsed !== undefined && JSON.stringify(parsed) === structuredJson;
+    return parsed === undefined ? undefined : jsonIndentOf(text, structured);
   };
 
   const sections = new Map<string, LayoutSection>();
@@ -164,7 +180,7 @@ export function layoutResult(result: CallToolResult, inlineKeys: readonly string
   const textSection = () =>
     section(
       "text",
-      'Line 1 is header metadata. Lines 2+ are the text content blocks, one line of text per record: {"block": content index, "line": line number from 1, "text": the line without its newline}. Joining a block\'s lines with "\\n" gives its text. A record {"block", "json": ...} stands for a block whose text is JSON: of "structuredContent", or of the records ("$records" marks where the array goes).',
+      'Line 1 is header metadata. Lines 2+ are the text content blocks, one line of text per record: {"block": content index, "line": line number from 1, "text": the line without its newline}. Joining a block\'s lines with "\\n" gives its text. A record {"block", "json", "indent"} stands for a block whose text is that JSON printed with that indent (0 = compact): "structuredContent", or the records\' envelope ("$records" marks where the array goes).',
       textRecipes(),
     );
 
@@ -172,9 +188,12 @@ export function layoutResult(result: CallToolResult, inlineKeys: readonly string
     const text = texts[i];
     if (text !== null && text !== undefined) {
       const s = textSection();
-      if (i === sourceBlock && source) s.items.push({ block: i, json: envelopeLine(source) });
-      else if (mirrors(text)) s.items.push({ block: i, json: "structuredContent" });
-      else {
+      const mirror = i === sourceBlock ? undefined : mirrorIndent(text);
+      if (i === sourceBlock && source) {
+        s.items.push({ block: i, json: envelopeLine(source), indent: sourceIndent });
+      } else if (mirror !== undefined) {
+        s.items.push({ block: i, json: "structuredContent", indent: mirror });
+      } else {
         const lines = text.split("\n");
         for (let n = 0; n < lines.length; n++)
           s.items.push({ block: i, line: n + 1, text: lines[n] });

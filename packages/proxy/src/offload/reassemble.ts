@@ -2,7 +2,7 @@
  * Rebuild the `content` and `structuredContent` of an offloaded result from its
  * descriptor's files (the inverse of `layout.ts`): for people and tools that
  * want the original back, and for tests that prove nothing was lost. JSON text
- * blocks come back as equal JSON values (their whitespace is not kept).
+ * text blocks are printed back with the indentation recorded for them.
  */
 import { readFile } from "node:fs/promises";
 import { RECORDS_MARK, TEXT_BLOCK_MARK } from "./layout.js";
@@ -58,10 +58,10 @@ export async function reassembleResult(descriptor: {
   const records = sections.get("records") ?? [];
   const blocks = new Map<number, Json>();
   const textLines = new Map<number, string[]>();
-  const jsonBlocks = new Map<number, unknown>();
+  const jsonBlocks = new Map<number, { json: unknown; indent: unknown }>();
   for (const line of sections.get("text") ?? []) {
     const block = line.block as number;
-    if ("json" in line) jsonBlocks.set(block, line.json);
+    if ("json" in line) jsonBlocks.set(block, { json: line.json, indent: line.indent });
     else {
       const lines = textLines.get(block) ?? [];
       lines[(line.line as number) - 1] = line.text as string;
@@ -69,14 +69,23 @@ export async function reassembleResult(descriptor: {
     }
   }
   const texts = new Map([...textLines].map(([b, lines]) => [b, lines.join("\n")]));
+  const print = (value: unknown, indent: unknown) =>
+    JSON.stringify(
+      value,
+      null,
+      typeof indent === "number" && indent > 0 ? indent : indent === "\t" ? "\t" : undefined,
+    );
+  // The records' text first: structuredContent may point at it.
+  for (const [b, { json, indent }] of jsonBlocks) {
+    if (json !== "structuredContent") texts.set(b, print(substitute(json, records, texts), indent));
+  }
   const structuredLine = sections.get("structured")?.[0];
   const structured =
     structuredLine !== undefined ? substitute(structuredLine, records, texts) : undefined;
-  for (const [b, t] of texts) blocks.set(b, { type: "text", text: t });
-  for (const [b, json] of jsonBlocks) {
-    const value = json === "structuredContent" ? structured : substitute(json, records, texts);
-    blocks.set(b, { type: "text", text: JSON.stringify(value) });
+  for (const [b, { json, indent }] of jsonBlocks) {
+    if (json === "structuredContent") texts.set(b, print(structured, indent));
   }
+  for (const [b, t] of texts) blocks.set(b, { type: "text", text: t });
   for (const [key, lines] of sections) {
     if (key === "records" || key === "text" || key === "structured") continue;
     for (const line of lines) blocks.set(line.block as number, await restoreBinary(line));

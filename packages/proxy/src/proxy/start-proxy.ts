@@ -101,6 +101,32 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
   const clientInfo = { ...params.clientInfo, proxy: true } as Implementation;
   const clientCaps = withoutTasks(params.capabilities) as ClientCapabilities;
   const upstream = new Client(clientInfo, { capabilities: clientCaps });
+  // The upstream may ask (roots/list) or tell as soon as it is initialized, before
+  // our client is: its messages wait until our client has sent `initialized`.
+  let server: Server | undefined;
+  let clientReady: () => void = () => {};
+  const ready = new Promise<void>((resolve) => {
+    clientReady = resolve;
+  });
+  upstream.fallbackRequestHandler = async (request, extra) => {
+    await ready;
+    try {
+      return await forwardRequest(
+        server as Server,
+        request,
+        extra as unknown as ForwardExtra,
+        timeoutMs,
+      );
+    } catch (err) {
+      throw unwrapError(err);
+    }
+  };
+  upstream.fallbackNotificationHandler = async (notification: Notification) => {
+    await ready;
+    await (server as Server).notification(notification).catch((err: Error) => {
+      log(`dropped ${notification.method} from the upstream: ${err.message}`);
+    });
+  };
   let upstreamKind: UpstreamTransportKind;
   try {
     ({ kind: upstreamKind } = await connectUpstream(upstream, target));
@@ -140,12 +166,13 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     tools: { ...(upstreamCaps.tools ?? {}) },
     resources: { ...(upstreamCaps.resources ?? {}), listChanged: true },
   };
-  const server = new Server(upstreamInfo ?? { name: "atlatl-proxy", version: "0.1.0" }, {
+  const srv = new Server(upstreamInfo ?? { name: "atlatl-proxy", version: "0.1.0" }, {
     capabilities,
     ...(upstream.getInstructions() ? { instructions: upstream.getInstructions() } : {}),
   });
+  server = srv;
   // The upstream keeps the log level, not us: setLevel is forwarded like any request.
-  server.removeRequestHandler("logging/setLevel");
+  srv.removeRequestHandler("logging/setLevel");
 
   const engine: ProxyEngine = await createProxyEngine({
     config: config.offload,
@@ -153,7 +180,7 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     resourcePrefix: resourcePrefix(uris),
     memoryProfile: upstreamInfo?.name === ATLATL_SERVER_NAME,
     onResourcesChanged: () => {
-      server.sendResourceListChanged().catch(() => {});
+      srv.sendResourceListChanged().catch(() => {});
     },
   });
 
@@ -182,7 +209,7 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
   const mayOffload = (tool: string) =>
     config.offload.enabled && policyFor(config, tool).mode !== "never";
 
-  server.fallbackRequestHandler = async (request, extra) => {
+  srv.fallbackRequestHandler = async (request, extra) => {
     const x = extra as unknown as ForwardExtra;
     switch (request.method) {
       case "tools/list": {
@@ -234,23 +261,11 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
         return toUpstream(request, x);
     }
   };
-  server.fallbackNotificationHandler = async (notification: Notification) => {
+  srv.fallbackNotificationHandler = async (notification: Notification) => {
     if (!upstreamGone) await upstream.notification(notification);
   };
 
-  // From the upstream: its requests (sampling, elicitation, roots) and notifications, to our client.
-  upstream.fallbackRequestHandler = async (request, extra) => {
-    try {
-      return await forwardRequest(server, request, extra as unknown as ForwardExtra, timeoutMs);
-    } catch (err) {
-      throw unwrapError(err);
-    }
-  };
-  upstream.fallbackNotificationHandler = async (notification: Notification) => {
-    await server.notification(notification).catch((err: Error) => {
-      log(`dropped ${notification.method} from the upstream: ${err.message}`);
-    });
-  };
+  srv.oninitialized = () => clientReady();
 
   let closing = false;
   upstream.onclose = () => {
@@ -271,12 +286,12 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     closing = true;
     await upstream.close().catch(() => {});
     await engine.close().catch(() => {});
-    await server.close().catch(() => {});
+    await srv.close().catch(() => {});
     resolveClosed();
   };
-  server.onclose = () => {
+  srv.onclose = () => {
     void close();
   };
-  await server.connect(gate);
+  await srv.connect(gate);
   return { upstreamKind, upstreamInfo, closed, close };
 }
