@@ -106,6 +106,8 @@ async function main(): Promise<void> {
   // The client ends the session by closing our stdin; the upstream (a child) ends with us.
   process.stdin.on("end", () => void shutdown());
   process.stdin.on("close", () => void shutdown());
+  // A client gone mid-write: stdout is the protocol channel, there is no one left to serve.
+  process.stdout.on("error", () => void shutdown());
   process.on("SIGTERM", () => void shutdown());
   process.on("SIGINT", () => void shutdown());
   if (!proxy) await shutdown();

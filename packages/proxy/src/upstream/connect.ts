@@ -1,14 +1,20 @@
 /**
  * Connect the SDK `Client` to the upstream: a child process over stdio (its
- * stderr passed through to ours), or a URL over Streamable HTTP with the SDK's
+ * stderr passed through to ours; see `stdio-transport.ts` for why not the SDK's), or a URL over Streamable HTTP with the SDK's
  * fallback to the older HTTP+SSE transport when the server only has that.
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { ChildStdioTransport } from "./stdio-transport.js";
 import type { UpstreamTarget } from "./target.js";
+
+/**
+ * Largest message read from a stdio upstream. The SDK's default (10 MiB) would
+ * close the upstream on a large result, the very results the proxy is for.
+ */
+export const MAX_MESSAGE_BYTES = 1024 * 1024 * 1024;
 
 /** Which transport reached the upstream. */
 export type UpstreamTransportKind = "stdio" | "streamable-http" | "sse";
@@ -26,12 +32,12 @@ export async function connectUpstream(
   target: UpstreamTarget,
 ): Promise<{ transport: Transport; kind: UpstreamTransportKind }> {
   if (target.kind === "stdio") {
-    const transport = new StdioClientTransport({
+    const transport = new ChildStdioTransport({
       command: target.command,
       args: target.args,
       env: childEnv(target.env),
-      stderr: "inherit",
-      ...(target.cwd ? { cwd: target.cwd } : {}),
+      cwd: target.cwd,
+      maxMessageBytes: MAX_MESSAGE_BYTES,
     });
     await client.connect(transport);
     return { transport, kind: "stdio" };
