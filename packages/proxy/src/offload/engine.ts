@@ -13,7 +13,16 @@
  * `Server`. When the library can offload any `CallToolResult` and mount on a
  * `Server`, this file is the only one to change.
  */
-import { estimateTokens, LroEvents, sanitizeOperation } from "@atlatl/lro";
+import {
+  buildGenericDescriptor,
+  type DescribedSection,
+  estimateTokens,
+  inferLineSchema,
+  LroEvents,
+  type OffloadedFile,
+  sanitizeOperation,
+  utf8Length,
+} from "@atlatl/lro";
 import {
   LRO_EXTRACT_TOOL_NAME,
   OFFLOAD_RESOURCE_PREFIX,
@@ -21,7 +30,13 @@ import {
   registerLroExtract,
   registerOffloadResources,
 } from "@atlatl/lro/mcp";
-import { ensureOutputDir, nodeOffloadFs, type OffloadConfig, Offloader } from "@atlatl/lro/node";
+import {
+  ensureOutputDir,
+  nodeOffloadFs,
+  type OffloadConfig,
+  Offloader,
+  writeJsonlFile,
+} from "@atlatl/lro/node";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -35,9 +50,11 @@ import {
   type ResourceTemplate,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
+import { monotonicFactory } from "ulid";
 import type { ToolPolicy } from "../config/proxy-config.js";
 import { removeFiles, sweepBinaryFiles, writeBinaryParts } from "./binary-files.js";
-import { layoutResult } from "./layout.js";
+import { guidanceFor } from "./guidance.js";
+import { type LayoutSection, layoutResult } from "./layout.js";
 import { memoryRecordsOf } from "./memory-results.js";
 
 /** What the engine needs to know about one tool call. */
@@ -78,8 +95,20 @@ export interface ProxyEngine {
   close(): Promise<void>;
 }
 
-/** Estimated tokens of a whole result: chars / 4 decides alone when far above. */
-async function estimateResult(json: string, threshold: number): Promise<number> {
+/**
+ * Estimated tokens of the whole result (its JSON). The texts alone, at chars / 4,
+ * decide when they are already above: the JSON is longer still, and non-Latin
+ * text only costs more tokens per character. Else the JSON is serialized and
+ * estimated properly (it is small then, unless `structuredContent` is large).
+ */
+async function estimateResult(result: CallToolResult, threshold: number): Promise<number> {
+  let chars = 0;
+  for (const block of Array.isArray(result.content) ? result.content : []) {
+    if (block?.type === "text" && typeof block.text === "string") chars += block.text.length;
+  }
+  const byText = Math.ceil(chars / 4);
+  if (byText > threshold) return byText;
+  const json = JSON.stringify(result);
   const byChars = Math.ceil(json.length / 4);
   return byChars > threshold ? byChars : estimateTokens(json);
 }
@@ -92,6 +121,19 @@ function text(t: string): CallToolResult["content"][number] {
 function keptFields(result: CallToolResult): Record<string, unknown> {
   const { content: _c, structuredContent: _s, ...rest } = result;
   return rest;
+}
+
+/**
+ * The fallback when offloading failed (the specification's inline truncation):
+ * the text that fits the threshold (chars / 4), and a warning saying so.
+ */
+function truncatedResult(result: CallToolResult, threshold: number, code: string): CallToolResult {
+  const all = result.content
+    .map((b) => (b.type === "text" ? b.text : JSON.stringify(b)))
+    .join("\n");
+  const kept = all.slice(0, threshold * 4);
+  const warning = `Warning: the result could not be offloaded (${code}); it is truncated to ${kept.length} of ${all.length} characters.`;
+  return { ...keptFields(result), content: [text(`${kept}\n\n> ${warning}`)] };
 }
 
 /** Strip the SDK's `MCP error {code}: ` prefix, so a re-thrown error keeps its message. */
@@ -109,6 +151,8 @@ export async function createProxyEngine(options: ProxyEngineOptions): Promise<Pr
   const events = options.events ?? new LroEvents();
   const base = new Offloader({ config: options.config, events });
   const config = base.config;
+  // File ids of the sections the proxy writes itself (the library's factory is internal).
+  const nextId = monotonicFactory();
   const offloaders = new Map<number, Offloader>();
   /** One offloader per threshold in use (per-tool policies); all share the events. */
   const offloaderFor = (threshold: number): Offloader => {
@@ -189,27 +233,94 @@ export async function createProxyEngine(options: ProxyEngineOptions): Promise<Pr
       await ensureOutputDir(nodeOffloadFs, config.outputDir);
       binaries = await writeBinaryParts(config.outputDir, operation, layout.binaries, Date.now());
     }
-    const outcome = await base.offloadSections({
-      operation,
-      sections: layout.sections,
-      inline: { tool: call.name, estimated_tokens: tokens, ...layout.inline },
-      force: true,
+    let written: OffloadedFile[];
+    try {
+      written = await writeSections(operation, layout.sections);
+    } catch (err) {
+      await removeFiles(binaries);
+      throw err;
+    }
+    const described: DescribedSection[] = layout.sections.map((section, i) => ({
+      key: section.key,
+      filePath: (written[i] as OffloadedFile).path,
+      count: (written[i] as OffloadedFile).header.count,
+      lineSchema: section.lineSchema ?? inferLineSchema(section.items),
+      description: section.description,
+      recipes: section.recipes,
+    }));
+    const d = buildGenericDescriptor(described, {
+      tool: call.name,
+      estimated_tokens: tokens,
+      ...layout.inline,
     });
-    if (outcome.kind === "offloaded") {
-      const d = outcome.response;
-      d.guidance = guidanceFor(call.name, d.files, tokens, options.extractToolName, binaries);
-      return { ...keptFields(result), content: [text(JSON.stringify(d))] };
+    d.guidance = guidanceFor(call.name, d.files, tokens, options.extractToolName, binaries);
+    return { ...keptFields(result), content: [text(JSON.stringify(d))] };
+  };
+
+  /**
+   * Write one JSONL file per section (header line first): all of them or none.
+   * The library's `offloadSections` serializes, measures and infers every line
+   * again; the proxy has measured the result already and its text lines are
+   * serialized, so it writes with the library's writer directly.
+   */
+  const writeSections = async (
+    operation: string,
+    sections: readonly LayoutSection[],
+  ): Promise<OffloadedFile[]> => {
+    await ensureOutputDir(nodeOffloadFs, config.outputDir);
+    const createdAt = Date.now();
+    const files: OffloadedFile[] = [];
+    try {
+      for (const section of sections) {
+        const lines = section.lines ?? section.items.map((v) => JSON.stringify(v) ?? "null");
+        let bytes = 0;
+        for (const line of lines) bytes += utf8Length(line) + 1;
+        const header = {
+          type: "lro_header" as const,
+          operation,
+          query: null,
+          count: lines.length,
+          schema_version: "generic",
+          timestamp: new Date(createdAt).toISOString(),
+          // The section's share of the whole result's estimate.
+          estimated_tokens: Math.ceil(bytes / 4),
+          detail: "raw",
+          section: section.key,
+        };
+        const done = await writeJsonlFile({
+          fs: nodeOffloadFs,
+          dir: config.outputDir,
+          operation,
+          id: nextId(createdAt),
+          headerLine: JSON.stringify(header),
+          lines,
+          linesBytes: bytes,
+        });
+        files.push({
+          path: done.path,
+          header,
+          ttlSeconds: config.ttlSeconds,
+          createdAt,
+          bytes: done.bytes,
+        });
+      }
+    } catch (err) {
+      await removeFiles(files.map((f) => f.path));
+      throw err;
     }
-    await removeFiles(binaries);
-    if (outcome.kind === "truncated") {
-      const body = {
-        truncated: true,
-        warning: outcome.warning,
-        sections: outcome.sections.map((s) => ({ key: s.key, total: s.total, items: s.items })),
-      };
-      return { ...keptFields(result), content: [text(JSON.stringify(body))] };
+    for (const f of files) {
+      events.emit({
+        type: "OffloadCreated",
+        time: new Date(createdAt).toISOString(),
+        path: f.path,
+        operation,
+        count: f.header.count,
+        bytes: f.bytes,
+        estimated_tokens: f.header.estimated_tokens,
+        detail: "raw",
+      });
     }
-    return result;
+    return files;
   };
 
   return {
@@ -221,8 +332,7 @@ export async function createProxyEngine(options: ProxyEngineOptions): Promise<Pr
       if (result.isError === true || policy.mode === "never" || !config.enabled) return result;
       const threshold =
         policy.mode === "always" ? 0 : (policy.thresholdTokens ?? config.thresholdTokens);
-      const json = JSON.stringify(result);
-      const tokens = await estimateResult(json, threshold);
+      const tokens = await estimateResult(result, threshold);
       if (tokens <= threshold) return result;
       try {
         if (options.memoryProfile) {
@@ -231,17 +341,19 @@ export async function createProxyEngine(options: ProxyEngineOptions): Promise<Pr
         }
         return await sectionsOffload(result, call, tokens);
       } catch (err) {
+        const code =
+          (err as { cause?: { code?: string }; code?: string })?.cause?.code ?? "WRITE_FAILED";
         events.emit({
           type: "OffloadWriteFailed",
           time: new Date().toISOString(),
           operation: call.name,
           path: null,
-          code: "WRITE_FAILED",
+          code,
           error: (err as Error)?.message ?? String(err),
           count: 0,
           estimated_tokens: tokens,
         });
-        return result;
+        return truncatedResult(result, threshold || config.thresholdTokens, code);
       }
     },
 
@@ -317,33 +429,4 @@ export async function createProxyEngine(options: ProxyEngineOptions): Promise<Pr
       await inner.close();
     },
   };
-}
-
-/** Guidance of a sections descriptor: the extraction tool first, jq recipes for shells. */
-function guidanceFor(
-  tool: string,
-  files: Record<string, string>,
-  tokens: number,
-  extractTool: string,
-  binaries: readonly string[],
-): string {
-  const entries = Object.entries(files);
-  const [firstKey, firstPath] = entries[0] ?? ["", ""];
-  const example =
-    firstKey === "text"
-      ? `query="select(.text | test(\\"error\\"; \\"i\\")) | .text"`
-      : firstKey === "records"
-        ? 'query="keys", limit=1'
-        : 'query=".", limit=10';
-  return [
-    `Result of ${tool} offloaded to JSONL (~${tokens} tokens; ${entries.length} section(s): ${entries.map(([k]) => k).join(", ")}).`,
-    "Files:",
-    ...entries.map(([k, p]) => `  - ${k}: ${p}`),
-    ...(binaries.length > 0
-      ? ["Binary content (not inlined):", ...binaries.map((b) => `  - ${b}`)]
-      : []),
-    "",
-    `Use the \`${extractTool}\` tool to query a file, e.g. ${extractTool}(file_path="${firstPath}", ${example}),`,
-    "or the jq_recipes above in a shell (replace PATTERN). Line 1 of each file is a header; data starts at line 2.",
-  ].join("\n");
 }

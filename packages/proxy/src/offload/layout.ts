@@ -25,7 +25,12 @@ export const TEXT_BLOCK_MARK = "$text_block";
 /** One section of the layout: its items become the lines of one file. */
 export interface LayoutSection {
   key: string;
+  /** The lines' values (serialized by the writer). */
   items: unknown[];
+  /** Lines already serialized (the text section builds its own); used instead of `items`. */
+  lines?: string[];
+  /** The line schema when known without looking (text lines); else inferred from `items`. */
+  lineSchema?: Record<string, unknown>;
   description: string;
   /** Recipes with `{key_file}` placeholders; undefined = the engine's defaults. */
   recipes?: Record<string, string>;
@@ -51,6 +56,18 @@ export interface ResultLayout {
 }
 
 type Json = Record<string, unknown>;
+
+/** Schema of the text section's lines (line records and JSON markers). */
+export const TEXT_LINE_SCHEMA: Json = {
+  type: "object",
+  properties: {
+    block: { type: "integer" },
+    line: { type: "integer" },
+    text: { type: "string" },
+    json: {},
+    indent: { type: ["integer", "string"] },
+  },
+};
 
 function isPlainObject(v: unknown): v is Json {
   return v !== null && typeof v === "object" && !Array.isArray(v);
@@ -177,26 +194,42 @@ export function layoutResult(result: CallToolResult, inlineKeys: readonly string
     (sections.get("records") as LayoutSection).items = source.records;
   }
   const binaries: BinaryPart[] = [];
-  const textSection = () =>
-    section(
+  const textSection = () => {
+    const s = section(
       "text",
       'Line 1 is header metadata. Lines 2+ are the text content blocks, one line of text per record: {"block": content index, "line": line number from 1, "text": the line without its newline}. Joining a block\'s lines with "\\n" gives its text. A record {"block", "json", "indent"} stands for a block whose text is that JSON printed with that indent (0 = compact): "structuredContent", or the records\' envelope ("$records" marks where the array goes).',
       textRecipes(),
     );
+    if (!s.lines) {
+      s.lines = [];
+      s.lineSchema = TEXT_LINE_SCHEMA;
+    }
+    return s;
+  };
 
   content.forEach((block, i) => {
     const text = texts[i];
     if (text !== null && text !== undefined) {
-      const s = textSection();
+      const lines = textSection().lines as string[];
       const mirror = i === sourceBlock ? undefined : mirrorIndent(text);
       if (i === sourceBlock && source) {
-        s.items.push({ block: i, json: envelopeLine(source), indent: sourceIndent });
+        lines.push(JSON.stringify({ block: i, json: envelopeLine(source), indent: sourceIndent }));
       } else if (mirror !== undefined) {
-        s.items.push({ block: i, json: "structuredContent", indent: mirror });
+        lines.push(JSON.stringify({ block: i, json: "structuredContent", indent: mirror }));
       } else {
-        const lines = text.split("\n");
-        for (let n = 0; n < lines.length; n++)
-          s.items.push({ block: i, line: n + 1, text: lines[n] });
+        // Serialized here, by concatenation: a 5 MB text is 50,000 lines, and an
+        // object per line, serialized again, costs several times the text itself.
+        const prefix = `{"block":${i},"line":`;
+        let n = 1;
+        let start = 0;
+        for (;;) {
+          const nl = text.indexOf("\n", start);
+          const piece = nl < 0 ? text.slice(start) : text.slice(start, nl);
+          lines.push(`${prefix}${n},"text":${JSON.stringify(piece)}}`);
+          if (nl < 0) break;
+          n++;
+          start = nl + 1;
+        }
       }
       return;
     }
