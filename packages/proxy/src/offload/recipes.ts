@@ -48,7 +48,10 @@ export function recordRecipes(records: readonly Record<string, unknown>[]): Reco
   const f = "{records_file}";
   const stats = fieldStats(records);
   const strings = topFields(stats, "string", MAX_FIELDS);
-  const numbers = topFields(stats, "number", 1);
+  // Ranking by an identifier says nothing: top-N recipes use a measure.
+  const numbers = topFields(stats, "number", 4)
+    .filter((k) => !/^id$|_id$|Id$/.test(k))
+    .slice(0, 1);
   const recipes: Record<string, string> = {
     count_records: `tail -n +2 ${f} | jq -s 'length'`,
     first_10_records: `tail -n +2 ${f} | head -10 | jq -c '.'`,
