@@ -154,11 +154,13 @@ describe("atlatl-proxy in front of server-everything", () => {
   it("forwards progress notifications of a long-running call", async () => {
     const progress: number[] = [];
     const r = await p.client.callTool(
-      { name: "trigger-long-running-operation", arguments: { duration: 0.3, steps: 3 } },
+      { name: "trigger-long-running-operation", arguments: { duration: 0.5, steps: 5 } },
       undefined,
       { onprogress: (n) => progress.push(n.progress) },
     );
-    expect(progress).toEqual([1, 2, 3]);
+    // The SDK client drops a progress notification that arrives in the same read
+    // as its response (directly too), so the last one may be missing here.
+    expect(progress.slice(0, 4)).toEqual([1, 2, 3, 4]);
     expect(JSON.stringify(r.content)).toContain("Long running operation completed");
   });
 

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { lstat, open, readdir, rename, unlink } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { type BinaryPart, extensionFor } from "./layout.js";
 
 const BINARY_NAME = /^atlatl-[A-Za-z0-9_-]{1,64}-\d{13}-[0-9a-f]{8}-b\d+\.[a-z0-9]{1,5}$/;
@@ -26,14 +26,7 @@ export async function writeBinaryParts(
       const bytes = Buffer.from(part.base64, "base64");
       const name = `${stem}-b${part.block}.${extensionFor(part.mimeType)}`;
       const path = join(dir, name);
-      const temp = join(dir, `.${name}.${process.pid}.tmp`);
-      const handle = await open(temp, "wx", 0o600);
-      try {
-        await handle.writeFile(bytes);
-      } finally {
-        await handle.close();
-      }
-      await rename(temp, path);
+      await writePrivateFile(path, [bytes]);
       written.push(path);
       part.ref.file = path;
       part.ref.bytes = bytes.length;
@@ -41,6 +34,32 @@ export async function writeBinaryParts(
     return written;
   } catch (err) {
     await removeFiles(written);
+    throw err;
+  }
+}
+
+/**
+ * Write `chunks` to `path` privately (0600) and atomically: an exclusive create
+ * under a temporary dot-name in the same directory, then a rename, so no reader
+ * sees half a file. The temporary file is removed on failure.
+ */
+export async function writePrivateFile(path: string, chunks: readonly Buffer[]): Promise<number> {
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  let bytes = 0;
+  try {
+    const handle = await open(temp, "wx", 0o600);
+    try {
+      for (const chunk of chunks) {
+        await handle.write(chunk);
+        bytes += chunk.length;
+      }
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, path);
+    return bytes;
+  } catch (err) {
+    await unlink(temp).catch(() => {});
     throw err;
   }
 }

@@ -13,6 +13,8 @@
  * `Server`. When the library can offload any `CallToolResult` and mount on a
  * `Server`, this file is the only one to change.
  */
+
+import { join } from "node:path";
 import {
   buildGenericDescriptor,
   type DescribedSection,
@@ -20,6 +22,7 @@ import {
   inferLineSchema,
   LroEvents,
   type OffloadedFile,
+  offloadFileName,
   sanitizeOperation,
   utf8Length,
 } from "@atlatl/lro";
@@ -52,10 +55,16 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { monotonicFactory } from "ulid";
 import type { ToolPolicy } from "../config/proxy-config.js";
-import { removeFiles, sweepBinaryFiles, writeBinaryParts } from "./binary-files.js";
+import {
+  removeFiles,
+  sweepBinaryFiles,
+  writeBinaryParts,
+  writePrivateFile,
+} from "./binary-files.js";
 import { guidanceFor } from "./guidance.js";
 import { type LayoutSection, layoutResult } from "./layout.js";
 import { memoryRecordsOf } from "./memory-results.js";
+import type { ChunkedUtf8 } from "./text-lines.js";
 
 /** What the engine needs to know about one tool call. */
 export interface ToolCallInfo {
@@ -121,6 +130,16 @@ function text(t: string): CallToolResult["content"][number] {
 function keptFields(result: CallToolResult): Record<string, unknown> {
   const { content: _c, structuredContent: _s, ...rest } = result;
   return rest;
+}
+
+/** A JSONL file from a header line and lines already encoded (the text section's). */
+async function writeEncoded(
+  path: string,
+  headerLine: string,
+  body: ChunkedUtf8,
+): Promise<{ path: string; bytes: number }> {
+  const bytes = await writePrivateFile(path, [Buffer.from(`${headerLine}\n`), ...body.finish()]);
+  return { path, bytes };
 }
 
 /**
@@ -272,14 +291,14 @@ export async function createProxyEngine(options: ProxyEngineOptions): Promise<Pr
     const files: OffloadedFile[] = [];
     try {
       for (const section of sections) {
-        const lines = section.lines ?? section.items.map((v) => JSON.stringify(v) ?? "null");
-        let bytes = 0;
+        const lines = section.encoded ? [] : section.items.map((v) => JSON.stringify(v) ?? "null");
+        let bytes = section.encoded?.out.bytes ?? 0;
         for (const line of lines) bytes += utf8Length(line) + 1;
         const header = {
           type: "lro_header" as const,
           operation,
           query: null,
-          count: lines.length,
+          count: section.encoded?.count ?? lines.length,
           schema_version: "generic",
           timestamp: new Date(createdAt).toISOString(),
           // The section's share of the whole result's estimate.
@@ -287,15 +306,23 @@ export async function createProxyEngine(options: ProxyEngineOptions): Promise<Pr
           detail: "raw",
           section: section.key,
         };
-        const done = await writeJsonlFile({
-          fs: nodeOffloadFs,
-          dir: config.outputDir,
-          operation,
-          id: nextId(createdAt),
-          headerLine: JSON.stringify(header),
-          lines,
-          linesBytes: bytes,
-        });
+        const id = nextId(createdAt);
+        const headerLine = JSON.stringify(header);
+        const done = section.encoded
+          ? await writeEncoded(
+              join(config.outputDir, offloadFileName(operation, id)),
+              headerLine,
+              section.encoded.out,
+            )
+          : await writeJsonlFile({
+              fs: nodeOffloadFs,
+              dir: config.outputDir,
+              operation,
+              id,
+              headerLine,
+              lines,
+              linesBytes: bytes,
+            });
         files.push({
           path: done.path,
           header,

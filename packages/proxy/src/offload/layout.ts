@@ -16,6 +16,7 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { recordRecipes, textRecipes } from "./recipes.js";
+import { ChunkedUtf8, encodeTextLines } from "./text-lines.js";
 
 /** Placeholder of the records array inside its envelope. */
 export const RECORDS_MARK = "$records";
@@ -27,8 +28,8 @@ export interface LayoutSection {
   key: string;
   /** The lines' values (serialized by the writer). */
   items: unknown[];
-  /** Lines already serialized (the text section builds its own); used instead of `items`. */
-  lines?: string[];
+  /** Lines already encoded (the text section's), used instead of `items`. */
+  encoded?: { out: ChunkedUtf8; count: number };
   /** The line schema when known without looking (text lines); else inferred from `items`. */
   lineSchema?: Record<string, unknown>;
   description: string;
@@ -200,8 +201,8 @@ export function layoutResult(result: CallToolResult, inlineKeys: readonly string
       'Line 1 is header metadata. Lines 2+ are the text content blocks, one line of text per record: {"block": content index, "line": line number from 1, "text": the line without its newline}. Joining a block\'s lines with "\\n" gives its text. A record {"block", "json", "indent"} stands for a block whose text is that JSON printed with that indent (0 = compact): "structuredContent", or the records\' envelope ("$records" marks where the array goes).',
       textRecipes(),
     );
-    if (!s.lines) {
-      s.lines = [];
+    if (!s.encoded) {
+      s.encoded = { out: new ChunkedUtf8(), count: 0 };
       s.lineSchema = TEXT_LINE_SCHEMA;
     }
     return s;
@@ -210,27 +211,18 @@ export function layoutResult(result: CallToolResult, inlineKeys: readonly string
   content.forEach((block, i) => {
     const text = texts[i];
     if (text !== null && text !== undefined) {
-      const lines = textSection().lines as string[];
+      const encoded = textSection().encoded as { out: ChunkedUtf8; count: number };
       const mirror = i === sourceBlock ? undefined : mirrorIndent(text);
-      if (i === sourceBlock && source) {
-        lines.push(JSON.stringify({ block: i, json: envelopeLine(source), indent: sourceIndent }));
-      } else if (mirror !== undefined) {
-        lines.push(JSON.stringify({ block: i, json: "structuredContent", indent: mirror }));
-      } else {
-        // Serialized here, by concatenation: a 5 MB text is 50,000 lines, and an
-        // object per line, serialized again, costs several times the text itself.
-        const prefix = `{"block":${i},"line":`;
-        let n = 1;
-        let start = 0;
-        for (;;) {
-          const nl = text.indexOf("\n", start);
-          const piece = nl < 0 ? text.slice(start) : text.slice(start, nl);
-          lines.push(`${prefix}${n},"text":${JSON.stringify(piece)}}`);
-          if (nl < 0) break;
-          n++;
-          start = nl + 1;
-        }
-      }
+      const marker =
+        i === sourceBlock && source
+          ? { block: i, json: envelopeLine(source), indent: sourceIndent }
+          : mirror !== undefined
+            ? { block: i, json: "structuredContent", indent: mirror }
+            : undefined;
+      if (marker) {
+        encoded.out.write(`${JSON.stringify(marker)}\n`);
+        encoded.count++;
+      } else encoded.count += encodeTextLines(encoded.out, i, text);
       return;
     }
     const type = typeof block.type === "string" ? block.type : "unknown";

@@ -103,10 +103,41 @@ export class ChildStdioTransport implements Transport {
     let text = line.toString("utf8");
     if (text.endsWith("\r")) text = text.slice(0, -1);
     if (text.trim() === "") return;
+    let message: JSONRPCMessage;
     try {
-      this.onmessage?.(JSONRPCMessageSchema.parse(JSON.parse(text)));
+      message = JSONRPCMessageSchema.parse(JSON.parse(text));
     } catch (err) {
       this.onerror?.(err as Error);
+      return;
+    }
+    // The SDK handles a notification a microtask later but a response at once,
+    // and forgets a request's progress token with its response: a progress
+    // notification read together with its response would be dropped. Messages
+    // after a progress notification wait for the next macrotask.
+    if (this.queue) {
+      this.queue.push(message);
+      return;
+    }
+    this.onmessage?.(message);
+    if ("method" in message && message.method === "notifications/progress") {
+      this.queue = [];
+      setImmediate(() => this.drain());
+    }
+  }
+
+  /** Messages held behind a progress notification. */
+  private queue: JSONRPCMessage[] | undefined;
+
+  private drain(): void {
+    const held = this.queue ?? [];
+    this.queue = undefined;
+    for (const [i, message] of held.entries()) {
+      this.onmessage?.(message);
+      if ("method" in message && message.method === "notifications/progress") {
+        this.queue = held.slice(i + 1);
+        setImmediate(() => this.drain());
+        return;
+      }
     }
   }
 
