@@ -1,11 +1,17 @@
 /**
- * Upstream failures through the proxy, with a misbehaving upstream of our own:
+ * Upstream behaviour through the proxy, with a misbehaving upstream of our own:
+ * notifications and instructions are relayed,
  * JSON-RPC errors pass through, a hang times out or is cancelled, a crash gives a
  * clear error (and the proxy keeps serving), a 50 MB result is offloaded.
  */
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { ErrorCode, type McpError } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ErrorCode,
+  LoggingMessageNotificationSchema,
+  type McpError,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { direct, FIXTURES, type Peer, proxied, tempDir } from "./helpers.js";
 import { runRecipe } from "./recipes.js";
@@ -56,6 +62,21 @@ describe("upstream failures through the proxy", () => {
     } finally {
       await d.close();
     }
+  });
+
+  it("relays the upstream's instructions, logging/setLevel, log messages and tools/list_changed", async () => {
+    expect(p.client.getInstructions()).toBe("Misbehaves on purpose.");
+    const seen: string[] = [];
+    p.client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      seen.push("tools/list_changed");
+    });
+    p.client.setNotificationHandler(LoggingMessageNotificationSchema, async (n) => {
+      seen.push(`log ${n.params.level} ${String(n.params.data)}`);
+    });
+    expect(await p.client.setLoggingLevel("info")).toEqual({});
+    await p.client.callTool({ name: "notify", arguments: {} });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(seen).toEqual(["tools/list_changed", "log warning relayed"]);
   });
 
   it("fails a call the upstream never answers with a timeout error naming the setting", async () => {
