@@ -1,31 +1,21 @@
 /**
- * The one seam between the proxy and `@atlatl/lro`: every engine call is here.
- * The proxy sees {@link ProxyEngine}: offload a `CallToolResult`, the
- * `lro_extract` tool, the offload files as resources.
+ * The one seam between the proxy and `@atlatl/lro`: every engine call is here
+ * and in `engine-sections.ts` (its sections half). The proxy sees
+ * {@link ProxyEngine}: offload a `CallToolResult`, the `lro_extract` tool, the
+ * offload files as resources.
  *
- * Built on today's `@atlatl/lro` API: results are laid out by `layout.ts` and
- * written with `Offloader.offloadSections` (multi-section descriptor, inferred
- * schemas, `force`); memory records of an atlatl upstream with
- * `Offloader.offloadRecords` (the memory descriptor and its ten recipes).
- * `lro_extract` and the offload resources are the library's own registrations
- * on a private `McpServer`, reached through an in-memory client, because today
- * they mount only on `McpServer` while the proxy serves with the low-level
- * `Server`. When the library can offload any `CallToolResult` and mount on a
- * `Server`, this file is the only one to change.
+ * Built on today's `@atlatl/lro` API: results are laid out by `layout.ts`,
+ * written with the library's JSONL writer and described with its multi-section
+ * descriptor (`engine-sections.ts`); memory records of an atlatl upstream go
+ * through `Offloader.offloadRecords` (the memory descriptor and its ten
+ * recipes). `lro_extract` and the offload resources are the library's own
+ * registrations on a private `McpServer`, reached through an in-memory client,
+ * because today they mount only on `McpServer` while the proxy serves with the
+ * low-level `Server`. When the library can offload any `CallToolResult` and
+ * mount on a `Server`, these two files are the only ones to change.
  */
 
-import { join } from "node:path";
-import {
-  buildGenericDescriptor,
-  type DescribedSection,
-  estimateTokens,
-  inferLineSchema,
-  LroEvents,
-  type OffloadedFile,
-  offloadFileName,
-  sanitizeOperation,
-  utf8Length,
-} from "@atlatl/lro";
+import { LroEvents } from "@atlatl/lro";
 import {
   LRO_EXTRACT_TOOL_NAME,
   OFFLOAD_RESOURCE_PREFIX,
@@ -33,13 +23,7 @@ import {
   registerLroExtract,
   registerOffloadResources,
 } from "@atlatl/lro/mcp";
-import {
-  ensureOutputDir,
-  nodeOffloadFs,
-  type OffloadConfig,
-  Offloader,
-  writeJsonlFile,
-} from "@atlatl/lro/node";
+import { type OffloadConfig, Offloader } from "@atlatl/lro/node";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -53,18 +37,10 @@ import {
   type ResourceTemplate,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import { monotonicFactory } from "ulid";
 import type { ToolPolicy } from "../config/proxy-config.js";
-import {
-  removeFiles,
-  sweepBinaryFiles,
-  writeBinaryParts,
-  writePrivateFile,
-} from "./binary-files.js";
-import { guidanceFor } from "./guidance.js";
-import { type LayoutSection, layoutResult } from "./layout.js";
+import { sweepBinaryFiles } from "./binary-files.js";
+import { estimateResult, keptFields, sectionWriter, truncatedResult } from "./engine-sections.js";
 import { memoryRecordsOf } from "./memory-results.js";
-import type { ChunkedUtf8 } from "./text-lines.js";
 
 /** What the engine needs to know about one tool call. */
 export interface ToolCallInfo {
@@ -104,57 +80,6 @@ export interface ProxyEngine {
   close(): Promise<void>;
 }
 
-/**
- * Estimated tokens of the whole result (its JSON). The texts alone, at chars / 4,
- * decide when they are already above: the JSON is longer still, and non-Latin
- * text only costs more tokens per character. Else the JSON is serialized and
- * estimated properly (it is small then, unless `structuredContent` is large).
- */
-async function estimateResult(result: CallToolResult, threshold: number): Promise<number> {
-  let chars = 0;
-  for (const block of Array.isArray(result.content) ? result.content : []) {
-    if (block?.type === "text" && typeof block.text === "string") chars += block.text.length;
-  }
-  const byText = Math.ceil(chars / 4);
-  if (byText > threshold) return byText;
-  const json = JSON.stringify(result);
-  const byChars = Math.ceil(json.length / 4);
-  return byChars > threshold ? byChars : estimateTokens(json);
-}
-
-function text(t: string): CallToolResult["content"][number] {
-  return { type: "text", text: t };
-}
-
-/** Everything of `result` but what is offloaded (`content`, `structuredContent`). */
-function keptFields(result: CallToolResult): Record<string, unknown> {
-  const { content: _c, structuredContent: _s, ...rest } = result;
-  return rest;
-}
-
-/** A JSONL file from a header line and lines already encoded (the text section's). */
-async function writeEncoded(
-  path: string,
-  headerLine: string,
-  body: ChunkedUtf8,
-): Promise<{ path: string; bytes: number }> {
-  const bytes = await writePrivateFile(path, [Buffer.from(`${headerLine}\n`), ...body.finish()]);
-  return { path, bytes };
-}
-
-/**
- * The fallback when offloading failed (the specification's inline truncation):
- * the text that fits the threshold (chars / 4), and a warning saying so.
- */
-function truncatedResult(result: CallToolResult, threshold: number, code: string): CallToolResult {
-  const all = result.content
-    .map((b) => (b.type === "text" ? b.text : JSON.stringify(b)))
-    .join("\n");
-  const kept = all.slice(0, threshold * 4);
-  const warning = `Warning: the result could not be offloaded (${code}); it is truncated to ${kept.length} of ${all.length} characters.`;
-  return { ...keptFields(result), content: [text(`${kept}\n\n> ${warning}`)] };
-}
-
 /** Strip the SDK's `MCP error {code}: ` prefix, so a re-thrown error keeps its message. */
 function rethrow(err: unknown): never {
   if (err instanceof McpError) {
@@ -170,8 +95,6 @@ export async function createProxyEngine(options: ProxyEngineOptions): Promise<Pr
   const events = options.events ?? new LroEvents();
   const base = new Offloader({ config: options.config, events });
   const config = base.config;
-  // File ids of the sections the proxy writes itself (the library's factory is internal).
-  const nextId = monotonicFactory();
   const offloaders = new Map<number, Offloader>();
   /** One offloader per threshold in use (per-tool policies); all share the events. */
   const offloaderFor = (threshold: number): Offloader => {
@@ -240,115 +163,7 @@ export async function createProxyEngine(options: ProxyEngineOptions): Promise<Pr
     return { ...keptFields(result), content: out.content };
   };
 
-  const sectionsOffload = async (
-    result: CallToolResult,
-    call: ToolCallInfo,
-    tokens: number,
-  ): Promise<CallToolResult> => {
-    const operation = sanitizeOperation(call.name);
-    const layout = layoutResult(result, call.policy.inlineKeys);
-    let binaries: string[] = [];
-    if (layout.binaries.length > 0) {
-      await ensureOutputDir(nodeOffloadFs, config.outputDir);
-      binaries = await writeBinaryParts(config.outputDir, operation, layout.binaries, Date.now());
-    }
-    let written: OffloadedFile[];
-    try {
-      written = await writeSections(operation, layout.sections);
-    } catch (err) {
-      await removeFiles(binaries);
-      throw err;
-    }
-    const described: DescribedSection[] = layout.sections.map((section, i) => ({
-      key: section.key,
-      filePath: (written[i] as OffloadedFile).path,
-      count: (written[i] as OffloadedFile).header.count,
-      lineSchema: section.lineSchema ?? inferLineSchema(section.items),
-      description: section.description,
-      recipes: section.recipes,
-    }));
-    const d = buildGenericDescriptor(described, {
-      tool: call.name,
-      estimated_tokens: tokens,
-      ...layout.inline,
-    });
-    d.guidance = guidanceFor(call.name, d.files, tokens, options.extractToolName, binaries);
-    return { ...keptFields(result), content: [text(JSON.stringify(d))] };
-  };
-
-  /**
-   * Write one JSONL file per section (header line first): all of them or none.
-   * The library's `offloadSections` serializes, measures and infers every line
-   * again; the proxy has measured the result already and its text lines are
-   * serialized, so it writes with the library's writer directly.
-   */
-  const writeSections = async (
-    operation: string,
-    sections: readonly LayoutSection[],
-  ): Promise<OffloadedFile[]> => {
-    await ensureOutputDir(nodeOffloadFs, config.outputDir);
-    const createdAt = Date.now();
-    const files: OffloadedFile[] = [];
-    try {
-      for (const section of sections) {
-        const lines = section.encoded ? [] : section.items.map((v) => JSON.stringify(v) ?? "null");
-        let bytes = section.encoded?.out.bytes ?? 0;
-        for (const line of lines) bytes += utf8Length(line) + 1;
-        const header = {
-          type: "lro_header" as const,
-          operation,
-          query: null,
-          count: section.encoded?.count ?? lines.length,
-          schema_version: "generic",
-          timestamp: new Date(createdAt).toISOString(),
-          // The section's share of the whole result's estimate.
-          estimated_tokens: Math.ceil(bytes / 4),
-          detail: "raw",
-          section: section.key,
-        };
-        const id = nextId(createdAt);
-        const headerLine = JSON.stringify(header);
-        const done = section.encoded
-          ? await writeEncoded(
-              join(config.outputDir, offloadFileName(operation, id)),
-              headerLine,
-              section.encoded.out,
-            )
-          : await writeJsonlFile({
-              fs: nodeOffloadFs,
-              dir: config.outputDir,
-              operation,
-              id,
-              headerLine,
-              lines,
-              linesBytes: bytes,
-            });
-        files.push({
-          path: done.path,
-          header,
-          ttlSeconds: config.ttlSeconds,
-          createdAt,
-          bytes: done.bytes,
-        });
-      }
-    } catch (err) {
-      await removeFiles(files.map((f) => f.path));
-      throw err;
-    }
-    for (const f of files) {
-      events.emit({
-        type: "OffloadCreated",
-        time: new Date(createdAt).toISOString(),
-        path: f.path,
-        operation,
-        count: f.header.count,
-        bytes: f.bytes,
-        estimated_tokens: f.header.estimated_tokens,
-        detail: "raw",
-      });
-    }
-    return files;
-  };
+  const sections = sectionWriter({ config, events, extractToolName: options.extractToolName });
 
   return {
     config,
@@ -366,7 +181,7 @@ export async function createProxyEngine(options: ProxyEngineOptions): Promise<Pr
           const done = await memoryOffload(result, call, threshold);
           if (done) return done;
         }
-        return await sectionsOffload(result, call, tokens);
+        return await sections.offload(result, call, tokens);
       } catch (err) {
         const code =
           (err as { cause?: { code?: string }; code?: string })?.cause?.code ?? "WRITE_FAILED";
