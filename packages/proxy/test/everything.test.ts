@@ -117,7 +117,7 @@ describe("atlatl-proxy in front of server-everything", () => {
     }
   });
 
-  it("passes prompts, resource reads and completions through unchanged", async () => {
+  it("passes prompts, resource reads, subscriptions and completions through unchanged", async () => {
     const get = { name: "args-prompt", arguments: { city: "Paris", state: "TX" } };
     expect(await p.client.getPrompt(get)).toEqual(await d.client.getPrompt(get));
     const { resources } = await d.client.listResources();
@@ -135,6 +135,13 @@ describe("atlatl-proxy in front of server-everything", () => {
       .readResource({ uri: "demo://nope/1" })
       .catch((e: Error) => e.message);
     expect(bad).toBe(badDirect);
+    // Subscriptions go to the upstream (it declares resources.subscribe).
+    expect(await p.client.subscribeResource({ uri })).toEqual(
+      await d.client.subscribeResource({ uri }),
+    );
+    expect(await p.client.unsubscribeResource({ uri })).toEqual(
+      await d.client.unsubscribeResource({ uri }),
+    );
   });
 
   it("forwards sampling from the upstream to the client and its answer back", async () => {
