@@ -73,10 +73,10 @@ describe("atlatl-proxy in front of atlatl serve", () => {
     expect(JSON.parse(lines[0] as string)).toMatchObject({ type: "lro_header", operation: "list" });
     // The proxy does not alter the memory data: the file holds exactly the inline records.
     expect(lines.slice(1).map((l) => JSON.parse(l))).toEqual(inline.records);
-    const titles = runRecipe(descriptor.jq_recipes[0].command).trim().split("\n");
+    const titles = (await runRecipe(descriptor.jq_recipes[0].command)).trim().split("\n");
     expect(titles).toHaveLength(200);
     const ns = (inline.records[0] as { namespace: string }).namespace;
-    const filtered = runRecipe(descriptor.jq_recipes[1].command.replace("{namespace}", ns));
+    const filtered = await runRecipe(descriptor.jq_recipes[1].command.replace("{namespace}", ns));
     expect(filtered.length).toBeGreaterThan(0);
   });
 

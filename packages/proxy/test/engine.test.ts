@@ -91,7 +91,7 @@ describe("proxy engine", () => {
     expect(d).not.toHaveProperty("missing");
     expect(Object.keys(d.files)).toEqual(["records", "text", "structured"]);
     expect(d.summary.records?.count).toBe(60);
-    const outputs = runAllRecipes(d.jq_recipes, "person 5");
+    const outputs = await runAllRecipes(d.jq_recipes, "person 5");
     expect(outputs.count_records?.trim()).toBe("60");
     expect(outputs.count_by_team).toMatch(/20 core/);
     expect(outputs.search_name?.trim().split("\n")).toHaveLength(11);

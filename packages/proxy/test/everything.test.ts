@@ -185,7 +185,7 @@ describe("atlatl-proxy in front of server-everything", () => {
     const back = await reassembleResult(descriptor);
     expect(back.content).toEqual(a.content);
 
-    const outputs = runAllRecipes(descriptor.jq_recipes, "line 2999 ");
+    const outputs = await runAllRecipes(descriptor.jq_recipes, "line 2999 ");
     expect(outputs.read_text).toBe(`${(a.content as { text: string }[])[0]?.text}\n`);
     expect(outputs.count_text_lines?.trim()).toBe("3000");
     expect(outputs.grep_text).toBe("0:3000: line 2999 of a long echo\n");
