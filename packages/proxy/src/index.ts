@@ -22,5 +22,10 @@ export {
 export { reassembleResult } from "./offload/reassemble.js";
 export { PROXY_RESOURCE_PREFIX, TOOL_CLASH_PREFIX } from "./proxy/names.js";
 export { OUTPUT_SCHEMA_META_KEY } from "./proxy/output-schema.js";
-export { type RunningProxy, type StartProxyOptions, startProxy } from "./proxy/start-proxy.js";
+export {
+  PROXY_CAPABILITY,
+  type RunningProxy,
+  type StartProxyOptions,
+  startProxy,
+} from "./proxy/start-proxy.js";
 export { describeTarget, parseHeaders, type UpstreamTarget } from "./upstream/target.js";

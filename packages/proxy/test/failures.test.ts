@@ -79,6 +79,16 @@ describe("upstream failures through the proxy", () => {
     expect(seen).toEqual(["tools/list_changed", "log warning relayed"]);
   });
 
+  it("announces itself to the upstream: clientInfo.proxy and the atlatl/proxy capability", async () => {
+    const r = await p.client.callTool({ name: "client-info", arguments: {} });
+    const info = JSON.parse((r.content as { text: string }[])[0]?.text as string);
+    expect(info.raw.clientInfo).toEqual({ name: "proxy-test", version: "1.0.0", proxy: true });
+    expect(info.caps.experimental).toEqual({ "atlatl/proxy": {} });
+    // The real client's capabilities are passed on.
+    expect(info.caps.sampling).toEqual({});
+    expect(info.caps.roots).toEqual({ listChanged: true });
+  });
+
   it("fails a call the upstream never answers with a timeout error naming the setting", async () => {
     const started = Date.now();
     const err = await rejection(p.client.callTool({ name: "hang", arguments: {} }));

@@ -55,6 +55,9 @@ export interface RunningProxy {
   close(): Promise<void>;
 }
 
+/** Experimental client capability announcing the proxy to the upstream (beside `clientInfo.proxy`). */
+export const PROXY_CAPABILITY = "atlatl/proxy";
+
 /** atlatl's serverInfo name: its memory results get the memory profile. */
 const ATLATL_SERVER_NAME = "atlatl";
 
@@ -99,7 +102,14 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
 
   // Toward the upstream: the client's own capabilities and identity, marked as a proxy.
   const clientInfo = { ...params.clientInfo, proxy: true } as Implementation;
-  const clientCaps = withoutTasks(params.capabilities) as ClientCapabilities;
+  // `clientInfo.proxy` is the specification's flag, but the SDK's server-side schema
+  // strips unknown clientInfo keys; an experimental capability survives parsing
+  // (`getClientCapabilities().experimental["atlatl/proxy"]`).
+  const base = withoutTasks(params.capabilities) as ClientCapabilities;
+  const clientCaps: ClientCapabilities = {
+    ...base,
+    experimental: { ...(base.experimental ?? {}), [PROXY_CAPABILITY]: {} },
+  };
   const upstream = new Client(clientInfo, { capabilities: clientCaps });
   // The upstream may ask (roots/list) or tell as soon as it is initialized, before
   // our client is: its messages wait until our client has sent `initialized`.
