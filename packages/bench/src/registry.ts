@@ -1,6 +1,7 @@
 import type { Benchmark } from "./harness.js";
 import { lroEngineBenchmark } from "./lro-engine.js";
 import { lroExtractBenchmark } from "./lro-extract.js";
+import { proxyBenchmark } from "./proxy.js";
 import { serverImportBenchmark } from "./server-import.js";
 import { serverImportRejectionsBenchmark } from "./server-import-rejections.js";
 import { serverMcpBenchmark } from "./server-mcp.js";
@@ -18,4 +19,5 @@ export const benchmarks: Benchmark[] = [
   serverStoreBenchmark,
   serverWholeSetBenchmark,
   serverPostgresBenchmark,
+  proxyBenchmark,
 ];

@@ -1,0 +1,31 @@
+/**
+ * `atlatl-proxy`: Large Result Offloading in front of any MCP server. The CLI
+ * (`atlatl-proxy -- <command>` or `atlatl-proxy --url <url>`) runs
+ * {@link startProxy} on stdio.
+ */
+export {
+  DEFAULT_TOOL_POLICY,
+  loadProxyConfig,
+  type ProxyConfig,
+  type ProxyConfigOverrides,
+  parseToolPolicies,
+  policyFor,
+  type ToolPolicy,
+} from "./config/proxy-config.js";
+export { createProxyEngine, type ProxyEngine, type ToolCallInfo } from "./offload/engine.js";
+export {
+  layoutResult,
+  RECORDS_MARK,
+  type ResultLayout,
+  TEXT_BLOCK_MARK,
+} from "./offload/layout.js";
+export { reassembleResult } from "./offload/reassemble.js";
+export { PROXY_RESOURCE_PREFIX, TOOL_CLASH_PREFIX } from "./proxy/names.js";
+export { OUTPUT_SCHEMA_META_KEY } from "./proxy/output-schema.js";
+export {
+  PROXY_CAPABILITY,
+  type RunningProxy,
+  type StartProxyOptions,
+  startProxy,
+} from "./proxy/start-proxy.js";
+export { describeTarget, parseHeaders, type UpstreamTarget } from "./upstream/target.js";

@@ -1,0 +1,197 @@
+/**
+ * The engine seam in process: per-tool policy, isError, inline keys, binary
+ * content in files of its own, records recipes run through bash + jq, config.
+ */
+import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { LroEvents } from "@atlatl/lro";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadProxyConfig, parseToolPolicies } from "../src/config/proxy-config.js";
+import { createProxyEngine, type ProxyEngine } from "../src/offload/engine.js";
+import { reassembleResult } from "../src/offload/reassemble.js";
+import { tempDir } from "./helpers.js";
+import { runAllRecipes } from "./recipes.js";
+
+const out = tempDir("atlatl-proxy-engine-");
+let engine: ProxyEngine;
+const auto = { mode: "auto" as const, inlineKeys: [] };
+
+beforeAll(async () => {
+  engine = await createProxyEngine({
+    config: { enabled: true, thresholdTokens: 200, ttlSeconds: 3600, outputDir: out.dir },
+    extractToolName: "lro_extract",
+    resourcePrefix: "atlatl://offload/",
+    memoryProfile: false,
+    events: new LroEvents({ sink: null }),
+  });
+});
+afterAll(async () => {
+  await engine.close();
+  out.remove();
+});
+
+const descriptorOf = (r: CallToolResult) =>
+  JSON.parse((r.content[0] as { text: string }).text) as {
+    offloaded: true;
+    files: Record<string, string>;
+    summary: Record<string, { count: number }>;
+    jq_recipes: Record<string, string>;
+    guidance: string;
+    [key: string]: unknown;
+  };
+
+const people = Array.from({ length: 60 }, (_, i) => ({
+  id: i,
+  name: `person ${i}`,
+  team: ["core", "infra", "docs"][i % 3],
+  score: (i * 37) % 100,
+}));
+
+describe("proxy engine", () => {
+  it("keeps results at or below the threshold, isError and policy never untouched (same object)", async () => {
+    const small: CallToolResult = { content: [{ type: "text", text: "ok" }] };
+    expect(await engine.offloadCallResult(small, { name: "t", policy: auto })).toBe(small);
+    const bigError: CallToolResult = {
+      isError: true,
+      content: [{ type: "text", text: "e".repeat(5000) }],
+    };
+    expect(await engine.offloadCallResult(bigError, { name: "t", policy: auto })).toBe(bigError);
+    const big: CallToolResult = { content: [{ type: "text", text: "x".repeat(5000) }] };
+    const never = { mode: "never" as const, inlineKeys: [] };
+    expect(await engine.offloadCallResult(big, { name: "t", policy: never })).toBe(big);
+    const high = { mode: "auto" as const, thresholdTokens: 10_000, inlineKeys: [] };
+    expect(await engine.offloadCallResult(big, { name: "t", policy: high })).toBe(big);
+  });
+
+  it("offloads any non-error result under policy always", async () => {
+    const small: CallToolResult = {
+      content: [{ type: "text", text: "two\nlines" }],
+      _meta: { k: 1 },
+    };
+    const r = await engine.offloadCallResult(small, {
+      name: "t",
+      policy: { mode: "always", inlineKeys: [] },
+    });
+    expect(r._meta).toEqual({ k: 1 });
+    expect((await reassembleResult(descriptorOf(r))).content).toEqual(small.content);
+  });
+
+  it("turns structuredContent records into a records section with inline keys and fitting recipes", async () => {
+    const result: CallToolResult = {
+      content: [{ type: "text", text: JSON.stringify({ total: 60, people }) }],
+      structuredContent: { total: 60, people },
+    };
+    const r = await engine.offloadCallResult(result, {
+      name: "find_people",
+      policy: { mode: "auto", inlineKeys: ["total", "missing"] },
+    });
+    const d = descriptorOf(r);
+    expect(d.total).toBe(60);
+    expect(d).not.toHaveProperty("missing");
+    expect(Object.keys(d.files)).toEqual(["records", "text", "structured"]);
+    expect(d.summary.records?.count).toBe(60);
+    const outputs = await runAllRecipes(d.jq_recipes, "person 5");
+    expect(outputs.count_records?.trim()).toBe("60");
+    expect(outputs.count_by_team).toMatch(/20 core/);
+    expect(outputs.search_name?.trim().split("\n")).toHaveLength(11);
+    expect(JSON.parse(outputs.top_10_by_score?.split("\n")[0] as string).score).toBe(99);
+    expect(await reassembleResult(d)).toEqual({
+      content: result.content,
+      structuredContent: result.structuredContent,
+    });
+  });
+
+  it("writes images and blob resources to files of their own, never into JSONL", async () => {
+    const png = Buffer.from("89504e470d0a1a0a0000000d49484452", "hex").toString("base64");
+    const blob = Buffer.alloc(3000, 7).toString("base64");
+    const result: CallToolResult = {
+      content: [
+        { type: "text", text: "see attachments" },
+        { type: "image", data: png, mimeType: "image/png" },
+        {
+          type: "resource",
+          resource: { uri: "file:///x.bin", mimeType: "application/octet-stream", blob },
+        },
+        { type: "resource_link", uri: "file:///y", name: "y" },
+      ],
+    };
+    const r = await engine.offloadCallResult(result, { name: "attach", policy: auto });
+    const d = descriptorOf(r);
+    expect(Object.keys(d.files)).toEqual(["text", "image", "resource", "resource_link"]);
+    for (const path of Object.values(d.files)) {
+      const body = readFileSync(path, "utf8");
+      expect(body).not.toContain(png);
+      expect(body).not.toContain(blob.slice(0, 100));
+      expect(statSync(path).mode & 0o777).toBe(0o600);
+    }
+    const image = JSON.parse(
+      readFileSync(d.files.image as string, "utf8").split("\n")[1] as string,
+    );
+    expect(image.file).toMatch(/\.png$/);
+    expect(d.guidance).toContain(image.file);
+    expect(statSync(image.file).mode & 0o777).toBe(0o600);
+    expect((await reassembleResult(d)).content).toEqual(result.content);
+  });
+
+  it("lists and reads offload files as resources, and lro_extract queries them", async () => {
+    const result: CallToolResult = {
+      content: [{ type: "text", text: "alpha\nbeta\n".repeat(300) }],
+    };
+    const d = descriptorOf(await engine.offloadCallResult(result, { name: "words", policy: auto }));
+    const listed = await engine.listResources();
+    const name = (d.files.text as string).split("/").pop() as string;
+    expect(listed.map((r) => r.uri)).toContain(`atlatl://offload/${name}`);
+    const read = await engine.readResource(`atlatl://offload/${name}?offset=1&limit=2`);
+    expect((read.contents[0] as { text: string }).text).toBe(
+      '{"block":0,"line":1,"text":"alpha"}\n{"block":0,"line":2,"text":"beta"}\n',
+    );
+    const x = await engine.callExtract({
+      file_path: d.files.text,
+      query: 'select(.text == "beta") | .line',
+      slurp: false,
+      limit: 2,
+    });
+    expect((x.content[0] as { text: string }).text).toBe("2\n4\n");
+  });
+});
+
+describe("proxy config", () => {
+  it("reads [prompt.offload], [proxy] and [proxy.tools.*] from the TOML file, flags winning", () => {
+    const file = join(out.dir, "config.toml");
+    writeFileSync(
+      file,
+      [
+        "[prompt.offload]",
+        "threshold_tokens = 900",
+        "[proxy]",
+        "timeout_seconds = 30",
+        "[proxy.tools.read_file]",
+        'policy = "always"',
+        'inline_keys = ["path"]',
+        "[proxy.tools.search]",
+        "policy = 5000",
+      ].join("\n"),
+    );
+    const c = loadProxyConfig({ configFile: file, offload: { ttlSeconds: 60 } }, {});
+    expect(c.offload.thresholdTokens).toBe(900);
+    expect(c.offload.ttlSeconds).toBe(60);
+    expect(c.timeoutSeconds).toBe(30);
+    expect(c.tools.read_file).toEqual({ mode: "always", inlineKeys: ["path"] });
+    expect(c.tools.search).toEqual({ mode: "auto", thresholdTokens: 5000, inlineKeys: [] });
+    const env = loadProxyConfig({ configFile: file }, { ATLATL_PROXY__TIMEOUT_SECONDS: "5" });
+    expect(env.timeoutSeconds).toBe(5);
+  });
+
+  it("names the bad key of a per-tool policy", () => {
+    expect(() =>
+      parseToolPolicies({ proxy: { tools: { x: { policy: "sometimes" } } } }, "c.toml"),
+    ).toThrow(/\[proxy.tools.x\]: policy = "sometimes"/);
+    expect(() => parseToolPolicies({ proxy: { tools: { x: { polcy: 1 } } } }, "c.toml")).toThrow(
+      /unknown key polcy/,
+    );
+    expect(() =>
+      parseToolPolicies({ proxy: { tools: { x: { inline_keys: "a" } } } }, "c.toml"),
+    ).toThrow(/inline_keys must be an array of strings/);
+  });
+});

@@ -1,0 +1,94 @@
+/** Test peers: the SDK's real Client, direct to an upstream or through the proxy over stdio. */
+import { mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const require = createRequire(import.meta.url);
+
+/** The proxy's CLI, run from its TypeScript source. */
+export const PROXY_MAIN = join(here, "..", "src", "cli", "main.ts");
+export const FIXTURES = join(here, "fixtures");
+
+/** The entry script of an npm-installed MCP server. */
+export function serverScript(pkg: string): string {
+  const root = dirname(require.resolve(`${pkg}/package.json`));
+  const bin = (require(`${pkg}/package.json`) as { bin: Record<string, string> }).bin;
+  return join(root, Object.values(bin)[0] as string);
+}
+
+export const EVERYTHING = serverScript("@modelcontextprotocol/server-everything");
+export const FILESYSTEM = serverScript("@modelcontextprotocol/server-filesystem");
+
+export const CLIENT_CAPS: ClientCapabilities = {
+  sampling: {},
+  elicitation: { form: {} },
+  roots: { listChanged: true },
+};
+
+/** A private temp dir, removed by the returned function. */
+export function tempDir(prefix: string): { dir: string; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface Peer {
+  client: Client;
+  transport: StdioClientTransport;
+  close: () => Promise<void>;
+}
+
+async function connect(
+  command: string,
+  args: string[],
+  setup?: (client: Client) => void,
+  env?: Record<string, string>,
+): Promise<Peer> {
+  const client = new Client(
+    { name: "proxy-test", version: "1.0.0" },
+    { capabilities: CLIENT_CAPS },
+  );
+  setup?.(client);
+  const transport = new StdioClientTransport({
+    command,
+    args,
+    stderr: "pipe",
+    env: { ...(process.env as Record<string, string>), ...(env ?? {}) },
+  });
+  await client.connect(transport);
+  return { client, transport, close: () => client.close() };
+}
+
+/** The upstream, directly. */
+export function direct(upstream: string[], setup?: (client: Client) => void): Promise<Peer> {
+  return connect(process.execPath, upstream, setup);
+}
+
+/** The upstream through the proxy: `atlatl-proxy [proxyArgs] -- node upstream...`. */
+export function proxied(
+  upstream: string[],
+  proxyArgs: string[],
+  setup?: (client: Client) => void,
+  env?: Record<string, string>,
+): Promise<Peer> {
+  return connect(
+    process.execPath,
+    [
+      "--conditions=source",
+      "--import",
+      "tsx",
+      PROXY_MAIN,
+      ...proxyArgs,
+      "--",
+      process.execPath,
+      ...upstream,
+    ],
+    setup,
+    env,
+  );
+}
