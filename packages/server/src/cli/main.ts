@@ -41,7 +41,10 @@ program
   .command("serve")
   .description("Run the MCP server over stdio (add it to your MCP client with this command)")
   .option("--threshold <tokens>", "offload threshold in tokens", thresholdFlag)
-  .option("--output-dir <dir>", "directory for offload files (default: system temp dir)")
+  .option(
+    "--output-dir <dir>",
+    "directory for offload files (default: {temp dir}/atlatl-{uid}, private)",
+  )
   .option("--ttl <seconds>", "lifetime of offload files", ttlFlag)
   .option("--no-offload", "disable Large Result Offloading (inline results with cursors)")
   .action(runServe);

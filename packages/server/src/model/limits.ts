@@ -18,7 +18,12 @@ export const READ_LIMITS = {
   /** Largest page of any read operation. */
   pageSize: 1000,
   cursorChars: 4096,
+  /** Longest recall, search or inject_context query, in characters. */
+  queryChars: 2000,
 } as const;
+
+/** Token budget of inject_context's Markdown block. */
+export const CONTEXT_BUDGET = { default: 2000, min: 1, max: 1_000_000 } as const;
 
 /** How a namespace is spelled, for messages (the pattern is `NAMESPACE_PATTERN` in memory.ts). */
 export const NAMESPACE_RULE = `slash-separated segments of letters, digits, _ or - (at most ${MEMORY_LIMITS.namespaceChars} characters), e.g. _semantic/decisions`;

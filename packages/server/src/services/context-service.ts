@@ -4,14 +4,16 @@
  * formatting stay separate so the MCP layer can offload the former and return
  * the latter.
  */
+
+import { CONTEXT_BUDGET } from "../model/limits.js";
 import type { Memory } from "../model/memory.js";
 import { invalidArgument } from "./errors.js";
 
 /** Default budget of inject_context, in tokens. */
-export const DEFAULT_CONTEXT_BUDGET = 2000;
+export const DEFAULT_CONTEXT_BUDGET = CONTEXT_BUDGET.default;
 
 /** Largest accepted budget, in tokens. */
-export const MAX_CONTEXT_BUDGET = 1_000_000;
+export const MAX_CONTEXT_BUDGET = CONTEXT_BUDGET.max;
 
 /** A cut memory keeps at least this many content characters, else it is left out. */
 const MIN_TRUNCATED_CHARS = 80;
@@ -85,12 +87,12 @@ export class ContextService {
     if (
       typeof budgetTokens !== "number" ||
       !Number.isInteger(budgetTokens) ||
-      budgetTokens < 1 ||
+      budgetTokens < CONTEXT_BUDGET.min ||
       budgetTokens > MAX_CONTEXT_BUDGET
     ) {
       throw invalidArgument(
         "budget_tokens",
-        `budget_tokens must be an integer from 1 to ${MAX_CONTEXT_BUDGET}; got ${JSON.stringify(budgetTokens)}.`,
+        `budget_tokens must be an integer from ${CONTEXT_BUDGET.min} to ${MAX_CONTEXT_BUDGET}; got ${JSON.stringify(budgetTokens)}.`,
       );
     }
     const memories = hits.map((h) => ("memory" in h ? h.memory : h));

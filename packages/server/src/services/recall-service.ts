@@ -28,6 +28,7 @@
  * exact walk.
  */
 import { encodeCursor, fingerprint } from "../model/cursor.js";
+import { READ_LIMITS } from "../model/limits.js";
 import type { Memory } from "../model/memory.js";
 import type { MemoryFilter, MemoryStore, RankPosition, Scoring } from "../store/store.js";
 import { checkCursorArg, checkLimit, type FilterInput, normalizeFilter } from "./args.js";
@@ -39,7 +40,7 @@ import type { ServiceOptions } from "./memory-service.js";
 export const DEFAULT_RECALL_LIMIT = 20;
 
 /** Longest accepted query, in characters. */
-export const MAX_QUERY_CHARS = 2000;
+export const MAX_QUERY_CHARS = READ_LIMITS.queryChars;
 
 const DAY_MS = 86_400_000;
 

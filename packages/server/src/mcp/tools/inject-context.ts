@@ -1,5 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { CONTEXT_BUDGET, READ_LIMITS } from "../../model/limits.js";
 import type { ToolContext } from "../tool-context.js";
 import { asRecords, wholeResult } from "./ranked-result.js";
 import { detailArg, filterShape, limitArg, pickFilter } from "./schemas.js";
@@ -22,8 +23,13 @@ export function registerInjectContext(server: McpServer, ctx: ToolContext): void
         "threshold, every match is written to a JSONL file and a descriptor comes back instead. " +
         "Default detail: medium.",
       inputSchema: {
-        query: z.string().max(2000).describe("What the context is for."),
-        budget_tokens: z.number().int().min(50).max(100_000).default(2000),
+        query: z.string().max(READ_LIMITS.queryChars).describe("What the context is for."),
+        budget_tokens: z
+          .number()
+          .int()
+          .min(CONTEXT_BUDGET.min)
+          .max(CONTEXT_BUDGET.max)
+          .default(CONTEXT_BUDGET.default),
         ...filterShape,
         limit: limitArg
           .default(100)

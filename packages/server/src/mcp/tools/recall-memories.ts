@@ -1,5 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { READ_LIMITS } from "../../model/limits.js";
 import type { ToolContext } from "../tool-context.js";
 import { asRecords, pagedReadShape, rankedRecords, wholeResult } from "./ranked-result.js";
 import { filterShape, pickFilter } from "./schemas.js";
@@ -19,7 +20,7 @@ export function registerRecallMemories(server: McpServer, ctx: ToolContext): voi
       inputSchema: {
         query: z
           .string()
-          .max(2000)
+          .max(READ_LIMITS.queryChars)
           .default("")
           .describe(
             "What to recall. Empty or absent recalls everything, ranked by confidence and recency.",

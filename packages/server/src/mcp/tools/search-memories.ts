@@ -1,5 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { READ_LIMITS } from "../../model/limits.js";
 import type { ToolContext } from "../tool-context.js";
 import { asRecords, pagedReadShape, rankedRecords, wholeResult } from "./ranked-result.js";
 import { filterShape, pickFilter } from "./schemas.js";
@@ -25,7 +26,7 @@ export function registerSearchMemories(server: McpServer, ctx: ToolContext): voi
         query: z
           .string()
           .min(1)
-          .max(2000)
+          .max(READ_LIMITS.queryChars)
           .describe(
             syntax.native
               ? `A ${syntax.name} query, e.g. \`${syntax.example}\`.`
