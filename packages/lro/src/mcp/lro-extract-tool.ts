@@ -11,6 +11,7 @@ import { z } from "zod";
 import type { OffloadConfig } from "../config/offload-config.js";
 import { type ExtractResult, LroExtractor } from "../extract/extractor.js";
 import type { JqEngine, JsonValue } from "../extract/jq-engine.js";
+import type { OffloadFileCache } from "../extract/offload-reader.js";
 import { offloaderReoffload } from "../extract/reoffload.js";
 import { Offloader } from "../offload/offloader.js";
 import { memoryRecipes } from "../recipes/memory-recipes.js";
@@ -28,6 +29,8 @@ export interface RegisterLroExtractOptions {
   config?: OffloadConfig;
   /** A jq engine to share (default: a new one owned by the registration). */
   engine?: JqEngine;
+  /** A parsed-file cache to share (default: a new one). */
+  cache?: OffloadFileCache;
   /** Add `resource_link`s to derived files of re-offloaded outputs. */
   resourceLinks?: boolean;
   /** Clock, epoch ms (expiry checks); default the offloader's or `Date.now`. */
@@ -180,6 +183,7 @@ export function registerLroExtract(
   const extractor = new LroExtractor({
     config: offloader.config,
     ...(options.engine ? { engine: options.engine } : {}),
+    ...(options.cache ? { cache: options.cache } : {}),
     ...(options.now ? { now: options.now } : {}),
     reoffload: offloaderReoffload(offloader, options.now ? { now: options.now } : {}),
   });

@@ -1,7 +1,10 @@
 import { registerLroExtract, registerOffloadResources, withOffload } from "@atlatl/lro/mcp";
-import type { Offloader } from "@atlatl/lro/node";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { Offloader } from "@atlatl/lro/node";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Services } from "../services/create-services.js";
+import { ProxyAwareMcpServer } from "./proxy-aware-server.js";
+import type { SharedExtraction } from "./shared-extraction.js";
+import type { ToolContext } from "./tool-context.js";
 import { registerInjectContext } from "./tools/inject-context.js";
 import { registerListMemories } from "./tools/list-memories.js";
 import { registerMemoryCrud } from "./tools/memory-crud.js";
@@ -18,26 +21,57 @@ Query the file with a shell (tail -n +2 FILE | jq ...) or with the lro_extract t
 
 export interface AtlatlServer {
   server: McpServer;
+  /** True once the client announced `clientInfo.proxy: true`: read tools answer inline. */
+  readonly proxyClient: boolean;
   /** Stop the extraction worker and close the MCP server (the store is the caller's). */
   close(): Promise<void>;
+}
+
+export interface AtlatlServerDeps {
+  services: Services;
+  /** The LRO engine of this server (an HTTP session's writes to the session's directory). */
+  offloader: Offloader;
+  /**
+   * The jq worker and parsed-file cache shared by every session of the process
+   * (the caller closes it). Default: the server's own, closed with it.
+   */
+  extraction?: SharedExtraction;
+}
+
+/**
+ * The read tools' LRO middleware: the offloader's decision, or, for a client
+ * that announced itself as an LRO proxy, always inline (the proxy offloads on
+ * its own disk). Decided per call, since `initialize` comes after registration.
+ */
+function proxyAwareOffload(server: ProxyAwareMcpServer, offloader: Offloader) {
+  const lro = withOffload({ offloader, resourceLinks: offloader.config.enabled });
+  const inline = withOffload({
+    offloader: new Offloader({
+      config: { ...offloader.config, enabled: false },
+      events: offloader.events,
+    }),
+  });
+  const offload: ToolContext["offload"] = (next) => {
+    const offloaded = lro(next);
+    const inlined = inline(next);
+    return (...args) => (server.proxyClient ? inlined(...args) : offloaded(...args));
+  };
+  return offload;
 }
 
 /**
  * The atlatl MCP server: memory tools, each read tool behind the LRO middleware,
  * and, when offloading is enabled, `lro_extract` and offload files as resources.
  */
-export function createAtlatlServer(deps: {
-  services: Services;
-  offloader: Offloader;
-}): AtlatlServer {
-  const server = new McpServer(
+export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
+  const server = new ProxyAwareMcpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
     { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {} } },
   );
   const lroEnabled = deps.offloader.config.enabled;
-  const ctx = {
+  const ctx: ToolContext = {
     services: deps.services,
-    offload: withOffload({ offloader: deps.offloader, resourceLinks: lroEnabled }),
+    offload: proxyAwareOffload(server, deps.offloader),
   };
   registerMemoryCrud(server, ctx);
   registerRecallMemories(server, ctx);
@@ -47,7 +81,11 @@ export function createAtlatlServer(deps: {
 
   const closers: (() => Promise<void>)[] = [];
   if (lroEnabled) {
-    const extract = registerLroExtract(server, { offloader: deps.offloader, resourceLinks: true });
+    const extract = registerLroExtract(server, {
+      offloader: deps.offloader,
+      resourceLinks: true,
+      ...(deps.extraction ? { engine: deps.extraction.engine, cache: deps.extraction.cache } : {}),
+    });
     // One parsed-file cache for extraction and resource reads; offloader events
     // drive `resources/list_changed` when files appear or expire.
     const resources = registerOffloadResources(server, {
@@ -60,6 +98,9 @@ export function createAtlatlServer(deps: {
   }
   return {
     server,
+    get proxyClient() {
+      return server.proxyClient;
+    },
     async close() {
       for (const close of closers) await close();
       await server.close();

@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import { openApp } from "../../app/open-app.js";
 import { createAtlatlServer } from "../../mcp/create-server.js";
 import { globalOverrides } from "../global-options.js";
+import { runServeHttp } from "./serve-http.js";
 
 interface ServeOptions {
   threshold?: number;
@@ -11,6 +12,10 @@ interface ServeOptions {
   ttl?: number;
   /** commander's `--no-offload`: false when given. */
   offload: boolean;
+  /** `--http` (with `--host`, `--port`): Streamable HTTP instead of stdio. */
+  http?: boolean;
+  host?: string;
+  port?: number;
 }
 
 /**
@@ -28,6 +33,7 @@ export async function runServe(opts: ServeOptions, cmd: Command): Promise<void> 
       ...(opts.offload === false ? { enabled: false } : {}),
     },
   });
+  if (opts.http) return runServeHttp(app, opts);
   const { offload, store } = app.config;
   const sweeper = offload.enabled
     ? startSweeper({ dir: offload.outputDir, ttlSeconds: offload.ttlSeconds, events: app.events })
