@@ -3,6 +3,7 @@ import { Offloader } from "@atlatl/lro/node";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Services } from "../services/create-services.js";
 import { ProxyAwareMcpServer } from "./proxy-aware-server.js";
+import { foreignFilesNotFound } from "./session-files.js";
 import type { SharedExtraction } from "./shared-extraction.js";
 import type { ToolContext } from "./tool-context.js";
 import { registerInjectContext } from "./tools/inject-context.js";
@@ -36,6 +37,8 @@ export interface AtlatlServerDeps {
    * (the caller closes it). Default: the server's own, closed with it.
    */
   extraction?: SharedExtraction;
+  /** The offloader's directory is this session's own: other paths are "not found". */
+  sessionScoped?: boolean;
 }
 
 /**
@@ -93,6 +96,7 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
       cache: extract.extractor.cache,
       events: deps.offloader.events,
     });
+    if (deps.sessionScoped) foreignFilesNotFound(extract.tool, deps.offloader.config.outputDir);
     closers.push(async () => resources.close());
     closers.push(() => extract.close());
   }

@@ -87,6 +87,7 @@ describe("atlatl serve --http: MCP over Streamable HTTP (SDK client, real proces
       arguments: { file_path: da.file_path, recipe: 1 },
     })) as CallToolResult;
     expect(stolen.isError).toBe(true);
+    expect(text(stolen)).toMatch(/^FILE_NOT_FOUND/);
     expect(text(stolen)).not.toContain(
       JSON.parse(readFileSync(da.file_path, "utf8").split("\n")[1] as string).title,
     );

@@ -78,7 +78,12 @@ export class McpSessions {
       config: { ...app.config.offload, outputDir: dir },
       events: app.events,
     });
-    const atlatl = createAtlatlServer({ services: app.services, offloader, extraction });
+    const atlatl = createAtlatlServer({
+      services: app.services,
+      offloader,
+      extraction,
+      sessionScoped: true,
+    });
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       eventStore: new BoundedEventStore(),
