@@ -1,6 +1,7 @@
 import type { Benchmark } from "./harness.js";
 import { lroEngineBenchmark } from "./lro-engine.js";
 import { lroExtractBenchmark } from "./lro-extract.js";
+import { serverHttpBenchmark } from "./server-http.js";
 import { serverImportBenchmark } from "./server-import.js";
 import { serverMcpBenchmark } from "./server-mcp.js";
 import { serverStoreBenchmark } from "./server-store.js";
@@ -12,4 +13,5 @@ export const benchmarks: Benchmark[] = [
   lroExtractBenchmark,
   serverImportBenchmark,
   serverStoreBenchmark,
+  serverHttpBenchmark,
 ];
