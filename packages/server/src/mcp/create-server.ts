@@ -2,6 +2,9 @@ import { registerLroExtract, registerOffloadResources, withOffload } from "@atla
 import { Offloader } from "@atlatl/lro/node";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Services } from "../services/create-services.js";
+import { forwardLroEvents } from "./lro-logging.js";
+import { progressSteps } from "./progress.js";
+import { registerPrompts } from "./prompts.js";
 import { ProxyAwareMcpServer } from "./proxy-aware-server.js";
 import { foreignFilesNotFound } from "./session-files.js";
 import type { SharedExtraction } from "./shared-extraction.js";
@@ -55,9 +58,14 @@ function proxyAwareOffload(server: ProxyAwareMcpServer, offloader: Offloader) {
     }),
   });
   const offload: ToolContext["offload"] = (next) => {
-    const offloaded = lro(next);
-    const inlined = inline(next);
-    return (...args) => (server.proxyClient ? inlined(...args) : offloaded(...args));
+    const steps = progressSteps(next);
+    const offloaded = lro(steps.handler);
+    const inlined = inline(steps.handler);
+    return async (...args) => {
+      const result = await (server.proxyClient ? inlined(...args) : offloaded(...args));
+      await steps.done(args);
+      return result;
+    };
   };
   return offload;
 }
@@ -69,7 +77,10 @@ function proxyAwareOffload(server: ProxyAwareMcpServer, offloader: Offloader) {
 export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
   const server = new ProxyAwareMcpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
-    { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {} } },
+    {
+      instructions: INSTRUCTIONS,
+      capabilities: { tools: {}, resources: {}, prompts: {}, completions: {}, logging: {} },
+    },
   );
   const lroEnabled = deps.offloader.config.enabled;
   const ctx: ToolContext = {
@@ -81,8 +92,15 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
   registerSearchMemories(server, ctx);
   registerListMemories(server, ctx);
   registerInjectContext(server, ctx);
+  registerPrompts(server, deps.services);
 
   const closers: (() => Promise<void>)[] = [];
+  const stopLogging = forwardLroEvents(
+    server,
+    deps.offloader.events,
+    deps.offloader.config.outputDir,
+  );
+  closers.push(async () => stopLogging());
   if (lroEnabled) {
     const extract = registerLroExtract(server, {
       offloader: deps.offloader,

@@ -2,7 +2,11 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type CallToolResult,
+  CallToolResultSchema,
+  LoggingMessageNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type HttpServer, startHttpServer } from "./spawn-http.js";
 
@@ -130,5 +134,64 @@ describe("atlatl serve --http: MCP over Streamable HTTP (SDK client, real proces
     expect(metrics).toMatch(/atlatl_offloads_total\{outcome="created"\} [1-9]/);
     expect(metrics).toMatch(/atlatl_mcp_sessions_active \d+/);
     expect(readdirSync(join(s.outputDir, "sessions"))).not.toContain(dirname(d.file_path));
+  });
+
+  it("offers the two prompts, with completion of their arguments", async () => {
+    const client = await s.connect();
+    const names = (await client.listPrompts()).prompts.map((p) => p.name);
+    expect(names).toEqual(expect.arrayContaining(["recall_and_summarize", "context_for_task"]));
+    const prompt = await client.getPrompt({
+      name: "recall_and_summarize",
+      arguments: { query: "incident" },
+    });
+    const msg = prompt.messages[0]?.content as { type: string; text: string };
+    expect(msg.text).toMatch(/^Summarize what these memories say about "incident"/);
+    expect(msg.text).toMatch(/incident/i);
+    const task = await client.getPrompt({
+      name: "context_for_task",
+      arguments: { task: "fix the auth gateway" },
+    });
+    expect((task.messages[0]?.content as { text: string }).text).toContain("fix the auth gateway");
+    const done = await client.complete({
+      ref: { type: "ref/prompt", name: "recall_and_summarize" },
+      argument: { name: "namespace", value: "_sem" },
+    });
+    expect(done.completion.values.length).toBeGreaterThan(0);
+    expect(done.completion.values.every((v) => v.startsWith("_sem"))).toBe(true);
+  });
+
+  it("sends LRO events as notifications/message at the level the client set, only its own", async () => {
+    const [a, b] = await Promise.all([s.connect(), s.connect()]);
+    const seenA: { level: string; data: { type: string; path: string } }[] = [];
+    const seenB: unknown[] = [];
+    a.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      seenA.push(n.params as never);
+    });
+    b.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      seenB.push(n.params);
+    });
+    await a.setLoggingLevel("info");
+    await b.setLoggingLevel("info");
+    const d = JSON.parse(text(await recall(a, { query: "", limit: 300, detail: "full" })));
+    await expect.poll(() => seenA.length).toBeGreaterThan(0);
+    expect(seenA[0]?.level).toBe("info");
+    expect(seenA[0]?.data.type).toBe("OffloadCreated");
+    expect(seenA[0]?.data.path).toBe(d.file_path);
+    expect(seenB).toEqual([]);
+    await a.setLoggingLevel("error");
+    await recall(a, { query: "", limit: 300, detail: "full" });
+    await recall(a, { query: "x", limit: 1 });
+    expect(seenA).toHaveLength(1);
+  });
+
+  it("reports progress on a read tool when the client sends a progress token", async () => {
+    const client = await s.connect();
+    const steps: number[] = [];
+    await client.callTool(
+      { name: "recall_memories", arguments: { query: "", limit: 300, detail: "full" } },
+      CallToolResultSchema,
+      { onprogress: (p) => void steps.push(p.progress) },
+    );
+    expect(steps).toEqual([0, 1, 2]);
   });
 });

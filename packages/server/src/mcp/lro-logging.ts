@@ -1,0 +1,38 @@
+import { dirname } from "node:path";
+import type { LroEvent, LroEvents } from "@atlatl/lro";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
+
+const LEVELS: Record<LroEvent["type"], LoggingLevel> = {
+  OffloadCreated: "info",
+  OffloadFileExpired: "debug",
+  OffloadWriteFailed: "warning",
+};
+
+function eventPath(event: LroEvent): string | undefined {
+  return event.path ?? undefined;
+}
+
+/**
+ * The `logging` capability: LRO events of this server's offload directory
+ * become `notifications/message` (logger `atlatl.lro`), filtered by the level the
+ * client set with `logging/setLevel` (the SDK applies it per session). Events of
+ * other sessions' directories are not this client's business and are not sent.
+ */
+export function forwardLroEvents(
+  server: McpServer,
+  events: LroEvents,
+  outputDir: string,
+): () => void {
+  return events.on("*", (event) => {
+    const path = eventPath(event);
+    if (path !== undefined && dirname(path) !== outputDir) return;
+    if (!server.isConnected()) return;
+    void server.server
+      .sendLoggingMessage(
+        { level: LEVELS[event.type], logger: "atlatl.lro", data: event },
+        server.server.transport?.sessionId,
+      )
+      .catch(() => {});
+  });
+}
