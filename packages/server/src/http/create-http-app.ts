@@ -40,6 +40,8 @@ export interface HttpAppParts {
   metrics: HttpMetrics;
   /** Route groups mounted after the guards (REST under `/v1`). */
   routes?: { path: string; app: Hono<{ Variables: AuthVariables }> }[];
+  /** True once shutdown began: new requests on kept-alive connections get 503 and `Connection: close`. */
+  isClosing?: () => boolean;
   /** Outermost middleware (request logging). */
   log?: MiddlewareHandler<{ Variables: AuthVariables }>;
 }
@@ -53,6 +55,20 @@ export function createHttpApp(parts: HttpAppParts): Hono<{ Variables: AuthVariab
   const { http, sessions, metrics } = parts;
   const web = new Hono<{ Variables: AuthVariables }>();
   if (parts.log) web.use("*", parts.log);
+  const closing = parts.isClosing;
+  if (closing) {
+    web.use("*", async (c, next) => {
+      if (closing()) {
+        return problem(
+          { title: "Service Unavailable", status: 503, detail: "The server is shutting down." },
+          { connection: "close", "retry-after": "5" },
+        );
+      }
+      await next();
+      // Finished during shutdown: do not keep the connection alive for more.
+      if (closing()) c.res.headers.set("connection", "close");
+    });
+  }
   web.use("*", metrics.middleware);
 
   web.get("/healthz", async (c) => {

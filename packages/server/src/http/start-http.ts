@@ -1,3 +1,4 @@
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import type { App } from "../app/open-app.js";
@@ -43,7 +44,9 @@ export async function startHttpServer(app: App, http: HttpConfig): Promise<Runni
         isLive: (dir) => sessions.isLiveDir(dir),
       })
     : undefined;
+  let closing: Promise<void> | undefined;
   const web = createHttpApp({
+    isClosing: () => closing !== undefined,
     app,
     http,
     sessions,
@@ -52,7 +55,8 @@ export async function startHttpServer(app: App, http: HttpConfig): Promise<Runni
     routes: [{ path: "/v1", app: createRestApi(app.services) }],
   });
 
-  const server = serve({ fetch: web.fetch, hostname: http.host, port: http.port });
+  // HTTP/1.1 (the default of @hono/node-server): the cast gives its connection controls.
+  const server = serve({ fetch: web.fetch, hostname: http.host, port: http.port }) as Server;
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
     server.once("error", reject);
@@ -62,13 +66,13 @@ export async function startHttpServer(app: App, http: HttpConfig): Promise<Runni
   const url = `http://${host}:${addr.port}`;
   logger.info({ msg: "listening", url: `${url}${MCP_PATH}`, tokens: http.tokens.length });
 
-  let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       await sessions.closeAll();
+      server.closeIdleConnections();
       const timer = setTimeout(() => {
-        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+        server.closeAllConnections();
       }, SHUTDOWN_GRACE_MS);
       timer.unref();
       await stopped;
