@@ -1,5 +1,6 @@
 import { registerLroExtract, registerOffloadResources, withOffload } from "@atlatl/lro/mcp";
 import { Offloader } from "@atlatl/lro/node";
+import { InMemoryTaskStore } from "@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Services } from "../services/create-services.js";
 import { forwardLroEvents } from "./lro-logging.js";
@@ -8,6 +9,7 @@ import { registerPrompts } from "./prompts.js";
 import { ProxyAwareMcpServer } from "./proxy-aware-server.js";
 import { foreignFilesNotFound } from "./session-files.js";
 import type { SharedExtraction } from "./shared-extraction.js";
+import { taskOptional } from "./tasks.js";
 import type { ToolContext } from "./tool-context.js";
 import { registerInjectContext } from "./tools/inject-context.js";
 import { registerListMemories } from "./tools/list-memories.js";
@@ -17,6 +19,9 @@ import { registerSearchMemories } from "./tools/search-memories.js";
 
 export const SERVER_NAME = "atlatl";
 export const SERVER_VERSION = "0.1.0";
+
+/** Read tools that may run as MCP Tasks (`taskSupport: "optional"`). */
+const TASK_TOOLS = ["recall_memories", "inject_context"] as const;
 
 const INSTRUCTIONS = `atlatl is a memory server (MIF memories: semantic, episodic, procedural).
 Read tools (recall_memories, search_memories, list_memories, inject_context) return small results inline.
@@ -75,11 +80,20 @@ function proxyAwareOffload(server: ProxyAwareMcpServer, offloader: Offloader) {
  * and, when offloading is enabled, `lro_extract` and offload files as resources.
  */
 export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
+  const taskStore = new InMemoryTaskStore();
   const server = new ProxyAwareMcpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
     {
       instructions: INSTRUCTIONS,
-      capabilities: { tools: {}, resources: {}, prompts: {}, completions: {}, logging: {} },
+      capabilities: {
+        tools: {},
+        resources: {},
+        prompts: {},
+        completions: {},
+        logging: {},
+        tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+      },
+      taskStore,
     },
   );
   const lroEnabled = deps.offloader.config.enabled;
@@ -93,6 +107,10 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
   registerListMemories(server, ctx);
   registerInjectContext(server, ctx);
   registerPrompts(server, deps.services);
+  for (const name of TASK_TOOLS) {
+    const tool = server.registeredTool(name);
+    if (tool) taskOptional(tool);
+  }
 
   const closers: (() => Promise<void>)[] = [];
   const stopLogging = forwardLroEvents(
@@ -101,6 +119,7 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
     deps.offloader.config.outputDir,
   );
   closers.push(async () => stopLogging());
+  closers.push(async () => taskStore.cleanup());
   if (lroEnabled) {
     const extract = registerLroExtract(server, {
       offloader: deps.offloader,

@@ -1,4 +1,4 @@
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { McpServer, type RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 
@@ -18,6 +18,12 @@ export function announcesProxy(message: JSONRPCMessage): boolean {
 export class ProxyAwareMcpServer extends McpServer {
   /** Set by the client's `initialize`; read by the read tools' LRO middleware. */
   proxyClient = false;
+
+  /** A registered tool by name (to add capabilities such as task support after registration). */
+  registeredTool(name: string): RegisteredTool | undefined {
+    // The SDK keeps the registry private; reading it beats re-registering every tool.
+    return this["_registeredTools"][name];
+  }
 
   override async connect(transport: Transport): Promise<void> {
     await super.connect(transport);

@@ -5,6 +5,7 @@ import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/cl
 import {
   type CallToolResult,
   CallToolResultSchema,
+  CreateTaskResultSchema,
   LoggingMessageNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -193,5 +194,36 @@ describe("atlatl serve --http: MCP over Streamable HTTP (SDK client, real proces
       { onprogress: (p) => void steps.push(p.progress) },
     );
     expect(steps).toEqual([0, 1, 2]);
+  });
+
+  it("runs recall_memories as an MCP Task (taskSupport optional): the task's result carries the descriptor", async () => {
+    const client = await s.connect();
+    const tools = (await client.listTools()).tools;
+    for (const name of ["recall_memories", "inject_context"]) {
+      expect(tools.find((t) => t.name === name)?.execution?.taskSupport).toBe("optional");
+    }
+    expect(tools.find((t) => t.name === "capture_memory")?.execution?.taskSupport).not.toBe(
+      "optional",
+    );
+    const created = await client.request(
+      {
+        method: "tools/call",
+        params: {
+          name: "recall_memories",
+          arguments: { query: "", limit: 300, detail: "full" },
+          task: { ttl: 60_000 },
+        },
+      },
+      CreateTaskResultSchema,
+    );
+    expect(created.task.status).toBe("completed");
+    const result = await client.request(
+      { method: "tasks/result", params: { taskId: created.task.taskId } },
+      CallToolResultSchema,
+    );
+    const descriptor = JSON.parse(text(result as CallToolResult));
+    expect(descriptor.offloaded).toBe(true);
+    expect(existsSync(descriptor.file_path)).toBe(true);
+    expect(result.content.some((c) => c.type === "resource_link")).toBe(true);
   });
 });
