@@ -22,7 +22,9 @@ export class ProxyAwareMcpServer extends McpServer {
   /** A registered tool by name (to add capabilities such as task support after registration). */
   registeredTool(name: string): RegisteredTool | undefined {
     // The SDK keeps the registry private; reading it beats re-registering every tool.
-    return this["_registeredTools"][name];
+    const registry = (this as unknown as { _registeredTools: Record<string, RegisteredTool> })
+      ._registeredTools;
+    return registry[name];
   }
 
   override async connect(transport: Transport): Promise<void> {

@@ -152,7 +152,8 @@ describe("atlatl serve --http: MCP over Streamable HTTP (SDK client, real proces
       name: "context_for_task",
       arguments: { task: "fix the auth gateway" },
     });
-    expect((task.messages[0]?.content as { text: string }).text).toContain("fix the auth gateway");
+    const taskMsg = task.messages[0]?.content as { text: string } | undefined;
+    expect(taskMsg?.text).toContain("fix the auth gateway");
     const done = await client.complete({
       ref: { type: "ref/prompt", name: "recall_and_summarize" },
       argument: { name: "namespace", value: "_sem" },
