@@ -109,7 +109,7 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
   registerPrompts(server, deps.services);
   for (const name of TASK_TOOLS) {
     const tool = server.registeredTool(name);
-    if (tool) taskOptional(tool);
+    if (tool) taskOptional(tool, (id) => server.takeTaskRequest(id));
   }
 
   const closers: (() => Promise<void>)[] = [];

@@ -19,6 +19,14 @@ export class ProxyAwareMcpServer extends McpServer {
   /** Set by the client's `initialize`; read by the read tools' LRO middleware. */
   proxyClient = false;
 
+  /** Ids of `tools/call` requests that asked to run as a task (`params.task`). */
+  private readonly taskRequests = new Set<string | number>();
+
+  /** True (once) when request `id` was task-augmented; plain calls get short-lived tasks. */
+  takeTaskRequest(id: string | number): boolean {
+    return this.taskRequests.delete(id);
+  }
+
   /** A registered tool by name (to add capabilities such as task support after registration). */
   registeredTool(name: string): RegisteredTool | undefined {
     // The SDK keeps the registry private; reading it beats re-registering every tool.
@@ -33,6 +41,14 @@ export class ProxyAwareMcpServer extends McpServer {
     transport.onmessage = (message, extra) => {
       if ("method" in message && message.method === "initialize") {
         this.proxyClient = announcesProxy(message);
+      }
+      if (
+        "method" in message &&
+        "id" in message &&
+        message.method === "tools/call" &&
+        (message.params as { task?: unknown } | undefined)?.task !== undefined
+      ) {
+        this.taskRequests.add(message.id);
       }
       inner?.(message, extra);
     };

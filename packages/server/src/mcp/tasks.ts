@@ -7,6 +7,11 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 
 /** How long a finished task's result is kept when the client asks no TTL. */
 export const TASK_TTL_MS = 10 * 60 * 1000;
+/**
+ * Plain (not task-augmented) calls also go through a task (the SDK's path for
+ * `optional`); the SDK reads its result at once, so it is kept only briefly.
+ */
+export const PLAIN_CALL_TASK_TTL_MS = 5_000;
 
 /**
  * MCP Tasks for a tool (the specification's "Relationship to MCP Tasks"):
@@ -16,12 +21,18 @@ export const TASK_TTL_MS = 10 * 60 * 1000;
  * offload descriptor with its resource link) `tasks/result` returns; a plain call
  * takes the SDK's task path without waiting for a poll.
  */
-export function taskOptional(tool: RegisteredTool): void {
+export function taskOptional(
+  tool: RegisteredTool,
+  isTaskRequest: (id: string | number) => boolean,
+): void {
   const run = tool.handler as (args: unknown, extra: unknown) => Promise<CallToolResult>;
   tool.execution = { ...tool.execution, taskSupport: "optional" };
   const handler = {
     async createTask(args: unknown, extra: CreateTaskRequestHandlerExtra) {
-      const task = await extra.taskStore.createTask({ ttl: extra.taskRequestedTtl ?? TASK_TTL_MS });
+      const ttl = isTaskRequest(extra.requestId)
+        ? (extra.taskRequestedTtl ?? TASK_TTL_MS)
+        : PLAIN_CALL_TASK_TTL_MS;
+      const task = await extra.taskStore.createTask({ ttl });
       let result: CallToolResult;
       try {
         result = await run(args, extra);

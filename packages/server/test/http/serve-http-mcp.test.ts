@@ -218,6 +218,7 @@ describe("atlatl serve --http: MCP over Streamable HTTP (SDK client, real proces
       CreateTaskResultSchema,
     );
     expect(created.task.status).toBe("completed");
+    expect(created.task.ttl).toBe(60_000);
     const result = await client.request(
       { method: "tasks/result", params: { taskId: created.task.taskId } },
       CallToolResultSchema,
