@@ -2,6 +2,7 @@ import type { Benchmark } from "./harness.js";
 import { lroEngineBenchmark } from "./lro-engine.js";
 import { lroExtractBenchmark } from "./lro-extract.js";
 import { proxyBenchmark } from "./proxy.js";
+import { serverHttpBenchmark } from "./server-http.js";
 import { serverImportBenchmark } from "./server-import.js";
 import { serverImportRejectionsBenchmark } from "./server-import-rejections.js";
 import { serverMcpBenchmark } from "./server-mcp.js";
@@ -20,4 +21,5 @@ export const benchmarks: Benchmark[] = [
   serverWholeSetBenchmark,
   serverPostgresBenchmark,
   proxyBenchmark,
+  serverHttpBenchmark,
 ];

@@ -12,6 +12,7 @@ import { z } from "zod";
 import type { OffloadConfig } from "../config/offload-config.js";
 import { type ExtractResult, LroExtractor } from "../extract/extractor.js";
 import type { JqEngine, JsonValue } from "../extract/jq-engine.js";
+import type { OffloadFileCache } from "../extract/offload-reader.js";
 import { offloaderReoffload } from "../extract/reoffload.js";
 import { Offloader } from "../offload/offloader.js";
 import { memoryRecipes } from "../profiles/memory/memory-recipes.js";
@@ -34,6 +35,8 @@ export interface RegisterLroExtractOptions {
   config?: OffloadConfig;
   /** A jq engine to share (default: a new one owned by the registration). */
   engine?: JqEngine;
+  /** A parsed-file cache to share (default: a new one). */
+  cache?: OffloadFileCache;
   /** Add `resource_link`s to derived files of re-offloaded outputs. */
   resourceLinks?: boolean;
   /** Clock, epoch ms (expiry checks); default the offloader's or `Date.now`. */
@@ -205,6 +208,7 @@ export function registerLroExtract(
     config: offloader.config,
     resourcePrefix: names.resourcePrefix,
     ...(options.engine ? { engine: options.engine } : {}),
+    ...(options.cache ? { cache: options.cache } : {}),
     ...(options.now ? { now: options.now } : {}),
     reoffload: offloaderReoffload(offloader),
   });

@@ -14,6 +14,7 @@ import { runOffloadLs, runOffloadSweep } from "./commands/offload.js";
 import { runList, runRecall, runSearch } from "./commands/query.js";
 import { runSeed } from "./commands/seed.js";
 import { runServe } from "./commands/serve.js";
+import { portArg } from "./commands/serve-http.js";
 import { fail } from "./fail.js";
 import { intFlag, thresholdFlag, ttlFlag } from "./int-flag.js";
 
@@ -47,6 +48,12 @@ program
   )
   .option("--ttl <seconds>", "lifetime of offload files", ttlFlag)
   .option("--no-offload", "disable Large Result Offloading (inline results with cursors)")
+  .option(
+    "--http",
+    "serve MCP over Streamable HTTP at /mcp, plus REST under /v1 (see docs/remote.md)",
+  )
+  .option("--host <address>", "with --http: address to listen on (default 127.0.0.1)")
+  .option("--port <port>", "with --http: port, 0 for any free one (default 8080)", portArg)
   .action(runServe);
 
 program

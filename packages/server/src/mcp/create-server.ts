@@ -1,8 +1,17 @@
 import { registerLroExtract, registerOffloadResources, withOffload } from "@atlatl/lro/mcp";
-import type { Offloader } from "@atlatl/lro/node";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { Offloader } from "@atlatl/lro/node";
+import { InMemoryTaskStore } from "@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Services } from "../services/create-services.js";
 import { ATLATL_VERSION } from "../version.js";
+import { forwardLroEvents } from "./lro-logging.js";
+import { progressSteps } from "./progress.js";
+import { registerPrompts } from "./prompts.js";
+import { ProxyAwareMcpServer } from "./proxy-aware-server.js";
+import { foreignFilesNotFound } from "./session-files.js";
+import type { SharedExtraction } from "./shared-extraction.js";
+import { taskOptional } from "./tasks.js";
+import type { ToolContext } from "./tool-context.js";
 import { useCodedValidationErrors, useToolMiddleware, withToolErrors } from "./tool-middleware.js";
 import { registerInjectContext } from "./tools/inject-context.js";
 import { registerListMemories } from "./tools/list-memories.js";
@@ -13,6 +22,9 @@ import { registerSearchMemories } from "./tools/search-memories.js";
 export const SERVER_NAME = "atlatl";
 export const SERVER_VERSION = ATLATL_VERSION;
 
+/** Read tools that may run as MCP Tasks (`taskSupport: "optional"`). */
+const TASK_TOOLS = ["recall_memories", "inject_context"] as const;
+
 const INSTRUCTIONS = `atlatl is a memory server (MIF memories: semantic, episodic, procedural).
 Read tools (recall_memories, search_memories, list_memories, inject_context) return small results inline.
 Large results are offloaded: you get {"offloaded": true, "file_path": ..., "summary", "line_schema", "jq_recipes", "guidance"}.
@@ -20,39 +32,105 @@ Query the file with a shell (tail -n +2 FILE | jq ...) or with the lro_extract t
 
 export interface AtlatlServer {
   server: McpServer;
+  /** True once the client announced `clientInfo.proxy: true`: read tools answer inline. */
+  readonly proxyClient: boolean;
   /** Stop the extraction worker and close the MCP server (the store is the caller's). */
   close(): Promise<void>;
+}
+
+export interface AtlatlServerDeps {
+  services: Services;
+  /** The LRO engine of this server (an HTTP session's writes to the session's directory). */
+  offloader: Offloader;
+  /**
+   * The jq worker and parsed-file cache shared by every session of the process
+   * (the caller closes it). Default: the server's own, closed with it.
+   */
+  extraction?: SharedExtraction;
+  /** The offloader's directory is this session's own: other paths are "not found". */
+  sessionScoped?: boolean;
+}
+
+/**
+ * The read tools' LRO middleware: the offloader's decision, or, for a client
+ * that announced itself as an LRO proxy, always inline (the proxy offloads on
+ * its own disk). Decided per call, since `initialize` comes after registration.
+ */
+function proxyAwareOffload(server: ProxyAwareMcpServer, offloader: Offloader) {
+  const lro = withOffload({ offloader, resourceLinks: offloader.config.enabled });
+  const inline = withOffload({
+    offloader: new Offloader({
+      config: { ...offloader.config, enabled: false },
+      events: offloader.events,
+    }),
+  });
+  const offload: ToolContext["offload"] = (next) => {
+    const steps = progressSteps(next);
+    const offloaded = lro(steps.handler);
+    const inlined = inline(steps.handler);
+    return async (...args) => {
+      const result = await (server.proxyClient ? inlined(...args) : offloaded(...args));
+      await steps.done(args);
+      return result;
+    };
+  };
+  return offload;
 }
 
 /**
  * The atlatl MCP server: memory tools, each read tool behind the LRO middleware,
  * and, when offloading is enabled, `lro_extract` and offload files as resources.
  */
-export function createAtlatlServer(deps: {
-  services: Services;
-  offloader: Offloader;
-}): AtlatlServer {
-  const server = new McpServer(
+export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
+  const taskStore = new InMemoryTaskStore();
+  const server = new ProxyAwareMcpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
-    { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {} } },
+    {
+      instructions: INSTRUCTIONS,
+      capabilities: {
+        tools: {},
+        resources: {},
+        prompts: {},
+        completions: {},
+        logging: {},
+        tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+      },
+      taskStore,
+    },
   );
   // Every tool, ours and lro_extract: thrown errors reach the client with code and field.
   useToolMiddleware(server, withToolErrors);
   useCodedValidationErrors(server);
   const lroEnabled = deps.offloader.config.enabled;
-  const ctx = {
+  const ctx: ToolContext = {
     services: deps.services,
-    offload: withOffload({ offloader: deps.offloader, resourceLinks: lroEnabled }),
+    offload: proxyAwareOffload(server, deps.offloader),
   };
   registerMemoryCrud(server, ctx);
   registerRecallMemories(server, ctx);
   registerSearchMemories(server, ctx);
   registerListMemories(server, ctx);
   registerInjectContext(server, ctx);
+  registerPrompts(server, deps.services);
+  for (const name of TASK_TOOLS) {
+    const tool = server.registeredTool(name);
+    if (tool) taskOptional(tool, (id) => server.takeTaskRequest(id));
+  }
 
   const closers: (() => Promise<void>)[] = [];
+  const stopLogging = forwardLroEvents(
+    server,
+    deps.offloader.events,
+    deps.offloader.config.outputDir,
+  );
+  closers.push(async () => stopLogging());
+  closers.push(async () => taskStore.cleanup());
   if (lroEnabled) {
-    const extract = registerLroExtract(server, { offloader: deps.offloader, resourceLinks: true });
+    const extract = registerLroExtract(server, {
+      offloader: deps.offloader,
+      resourceLinks: true,
+      ...(deps.extraction ? { engine: deps.extraction.engine, cache: deps.extraction.cache } : {}),
+    });
     // One parsed-file cache for extraction and resource reads; offloader events
     // drive `resources/list_changed` when files appear or expire.
     const resources = registerOffloadResources(server, {
@@ -60,11 +138,16 @@ export function createAtlatlServer(deps: {
       cache: extract.extractor.cache,
       events: deps.offloader.events,
     });
+    if (deps.sessionScoped && extract.tool)
+      foreignFilesNotFound(extract.tool, deps.offloader.config.outputDir);
     closers.push(async () => resources.close());
     closers.push(() => extract.close());
   }
   return {
     server,
+    get proxyClient() {
+      return server.proxyClient;
+    },
     async close() {
       for (const close of closers) await close();
       await server.close();

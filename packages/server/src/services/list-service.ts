@@ -27,7 +27,12 @@ export interface ListInput {
   limit?: number | undefined;
   /** `next_cursor` of the previous page, with the same filter, sort and order. */
   cursor?: string | null | undefined;
+  /** Rows to skip, 0 to {@link MAX_LIST_OFFSET} (offset pagination, for the REST API); not with `cursor`. */
+  offset?: number | undefined;
 }
+
+/** Largest `offset`: skipped rows are still read, so the skip is bounded. */
+export const MAX_LIST_OFFSET = 100_000;
 
 export interface ListResult {
   memories: Memory[];
@@ -70,6 +75,13 @@ export class ListService {
     const { filter, sort, order } = this.checked(input);
     const limit = checkLimit(input.limit, DEFAULT_LIST_LIMIT);
     const cursor = checkCursorArg(input.cursor);
+    const offset = input.offset ?? 0;
+    if (!Number.isInteger(offset) || offset < 0 || offset > MAX_LIST_OFFSET) {
+      throw invalidArgument("offset", `offset must be an integer from 0 to ${MAX_LIST_OFFSET}.`);
+    }
+    if (offset > 0 && cursor !== undefined) {
+      throw invalidArgument("offset", "give either offset or cursor, not both.");
+    }
     const print = fingerprint({ op: "list", filter, sort, order });
 
     let after: { key: string | number; seq: number } | undefined;
@@ -80,7 +92,9 @@ export class ListService {
         seq: member(p, "q", "number"),
       };
     }
-    const rows = await this.store.list({ filter, sort, order, limit: limit + 1, after });
+    const rows = (
+      await this.store.list({ filter, sort, order, limit: offset + limit + 1, after })
+    ).slice(offset);
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     const next_cursor =

@@ -12,12 +12,18 @@ import { limitLineLength, type OversizedLine } from "../line-limit.js";
 /** Largest stdio message served: the SDK transport's own buffer limit. */
 const MAX_MESSAGE_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE;
 
+import { runServeHttp } from "./serve-http.js";
+
 interface ServeOptions {
   threshold?: number;
   outputDir?: string;
   ttl?: number;
   /** commander's `--no-offload`: false when given. */
   offload: boolean;
+  /** `--http` (with `--host`, `--port`): Streamable HTTP instead of stdio. */
+  http?: boolean;
+  host?: string;
+  port?: number;
 }
 
 /**
@@ -35,6 +41,7 @@ export async function runServe(opts: ServeOptions, cmd: Command): Promise<void> 
       ...(opts.offload === false ? { enabled: false } : {}),
     },
   });
+  if (opts.http) return runServeHttp(app, opts);
   const { offload, store } = app.config;
   const sweeper = offload.enabled
     ? startSweeper({ dir: offload.outputDir, ttlSeconds: offload.ttlSeconds, events: app.events })

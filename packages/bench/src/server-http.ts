@@ -1,0 +1,319 @@
+/**
+ * `atlatl serve --http` under load (issue 11), loopback only, bounded in time:
+ *
+ * 1. MCP `tools/call` of a narrow recall over HTTP on a warm session (autocannon,
+ *    10 connections, {@link DURATION_S} s) beside the floor, a minimal SDK server
+ *    over the same transport returning a constant, in the same run. Targets:
+ *    >= 70 % of the floor's throughput, p99 <= 25 ms. The same call over stdio
+ *    (SDK client, sequential) is reported beside it.
+ * 2. `GET /v1/memories?limit=50` beside a bare Hono route returning a constant.
+ *    Targets: >= 50 % of the floor, p99 <= 15 ms.
+ * 3. 100 concurrent sessions, each offloading a 500-record recall: every file
+ *    distinct and valid, 0 errors, p99 reported.
+ *
+ * Every server is its own process, like the server under test.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { openSqliteStore, seedStore } from "atlatl";
+import autocannon from "autocannon";
+import { atLeast, atMost, type Benchmark, type BenchTable, summarize } from "./harness.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const bin = resolve(here, "../../server/bin/atlatl.js");
+const floorChild = join(here, "http-floor-child.ts");
+/** Seconds per autocannon run (the issue's 30 s, shortened to keep the shared machine usable). */
+export const DURATION_S = Number(process.env.ATLATL_BENCH_HTTP_SECONDS ?? 10);
+const CONNECTIONS = 10;
+const SESSIONS = 100;
+const TOKEN = "bench-token";
+const NARROW = { query: "rollback runbook", limit: 5 };
+const MCP_ACCEPT = "application/json, text/event-stream";
+
+/** Spawn a server process and wait for the port it prints (stderr or stdout). */
+function startProcess(
+  args: string[],
+  env: Record<string, string>,
+  pattern: RegExp,
+): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  return new Promise((resolvePort, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no port printed: ${out}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = pattern.exec(out);
+      if (m?.[1]) {
+        clearTimeout(timer);
+        resolvePort({ child, port: Number(m[1]) });
+      }
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`exited ${code}: ${out}`)));
+  });
+}
+
+async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once("exit", r));
+  child.kill("SIGTERM");
+  await exited;
+}
+
+/** Initialize a session by hand (the session id is all autocannon needs). */
+async function openSession(base: string, headers: Record<string, string>): Promise<string> {
+  const res = await fetch(`${base}/mcp`, {
+    method: "POST",
+    headers: { ...headers, "content-type": "application/json", accept: MCP_ACCEPT },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "bench", version: "1" },
+      },
+    }),
+  });
+  await res.text();
+  const sid = res.headers.get("mcp-session-id");
+  if (!sid) throw new Error(`no session: ${res.status}`);
+  await fetch(`${base}/mcp`, {
+    method: "POST",
+    headers: {
+      ...headers,
+      "mcp-session-id": sid,
+      "content-type": "application/json",
+      accept: MCP_ACCEPT,
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+  }).then((r) => r.text());
+  return sid;
+}
+
+interface Load {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  requests: number;
+}
+
+async function load(opts: autocannon.Options): Promise<Load> {
+  const r = await autocannon({ connections: CONNECTIONS, duration: DURATION_S, ...opts });
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors + r.timeouts,
+    non2xx: r.non2xx,
+    requests: r.requests.total,
+  };
+}
+
+/** autocannon on `tools/call` in one warm session, a fresh JSON-RPC id per request. */
+async function mcpLoad(base: string, auth: Record<string, string>, tool: string, args: object) {
+  const sid = await openSession(base, auth);
+  let id = 1;
+  return load({
+    url: `${base}/mcp`,
+    method: "POST",
+    headers: {
+      ...auth,
+      "mcp-session-id": sid,
+      "content-type": "application/json",
+      accept: MCP_ACCEPT,
+    },
+    requests: [
+      {
+        setupRequest: (req) => ({
+          ...req,
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: id++,
+            method: "tools/call",
+            params: { name: tool, arguments: args },
+          }),
+        }),
+      },
+    ],
+  });
+}
+
+async function manySessions(base: string) {
+  const clients = await Promise.all(
+    Array.from({ length: SESSIONS }, async () => {
+      const client = new Client({ name: "bench-session", version: "1" });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+          requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
+        }),
+      );
+      return client;
+    }),
+  );
+  const samples: number[] = [];
+  let errors = 0;
+  const files = await Promise.all(
+    clients.map(async (client) => {
+      const start = performance.now();
+      try {
+        const r = (await client.callTool({
+          name: "recall_memories",
+          arguments: { query: "", limit: 500, detail: "full" },
+        })) as CallToolResult;
+        samples.push(performance.now() - start);
+        const body = JSON.parse((r.content[0] as { text: string }).text);
+        if (!body.offloaded) throw new Error("not offloaded");
+        const lines = readFileSync(body.file_path, "utf8").trimEnd().split("\n");
+        const header = JSON.parse(lines[0] as string);
+        if (lines.length !== 501 || header.count !== 500) throw new Error("invalid file");
+        for (const l of lines.slice(1)) JSON.parse(l);
+        return body.file_path as string;
+      } catch {
+        errors++;
+        return undefined;
+      }
+    }),
+  );
+  await Promise.all(clients.map((c) => c.close()));
+  const valid = files.filter((f): f is string => f !== undefined);
+  return { timing: withP99(samples), errors, distinct: new Set(valid).size, valid: valid.length };
+}
+
+/** p50/p95/mean of `samples` plus their p99 (the harness's summary stops at p95). */
+function withP99(samples: number[]) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const p99 =
+    sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)] ?? Number.NaN;
+  return { ...summarize(samples), p99 };
+}
+
+async function run(): Promise<BenchTable[]> {
+  const dir = mkdtempSync(join(tmpdir(), "atlatl-bench-http-"));
+  const dbPath = join(dir, "atlatl.db");
+  const children: ChildProcess[] = [];
+  try {
+    const store = await openSqliteStore({ path: dbPath });
+    await seedStore(store, { count: 2000, seed: 7 });
+    await store.close();
+    const env = {
+      ...(process.env as Record<string, string>),
+      ATLATL_CONFIG: "",
+      ATLATL_LOG_LEVEL: "warn",
+      ATLATL_SERVER__HTTP__TOKENS: TOKEN,
+      // 100 sessions call at once with one token: above the default per-token limit.
+      ATLATL_SERVER__HTTP__MAX_CONCURRENT: String(SESSIONS * 2),
+      ATLATL_PROMPT__OFFLOAD__OUTPUT_DIR: join(dir, "offload"),
+    };
+    const atlatl = await startProcess(
+      [bin, "--db", dbPath, "serve", "--http", "--port", "0"],
+      env,
+      /listening on http:\/\/127\.0\.0\.1:(\d+)/,
+    );
+    children.push(atlatl.child);
+    const floorArgs = (kind: string) => [...process.execArgv, floorChild, kind];
+    const mcpFloor = await startProcess(floorArgs("mcp"), env, /PORT (\d+)/);
+    children.push(mcpFloor.child);
+    const honoFloor = await startProcess(floorArgs("hono"), env, /PORT (\d+)/);
+    children.push(honoFloor.child);
+    const base = `http://127.0.0.1:${atlatl.port}`;
+    const auth = { authorization: `Bearer ${TOKEN}` };
+
+    const floorMcp = await mcpLoad(`http://127.0.0.1:${mcpFloor.port}`, {}, "constant", {});
+    const httpMcp = await mcpLoad(base, auth, "recall_memories", NARROW);
+    const floorRest = await load({
+      url: `http://127.0.0.1:${honoFloor.port}/v1/memories?limit=50`,
+    });
+    const rest = await load({ url: `${base}/v1/memories?limit=50`, headers: auth });
+    const sessions = await manySessions(base);
+
+    const stdio = new StdioClientTransport({
+      command: process.execPath,
+      args: [bin, "serve", "--db", dbPath, "--output-dir", join(dir, "offload-stdio")],
+      env,
+      stderr: "ignore",
+    });
+    const client = new Client({ name: "bench-stdio", version: "1" });
+    await client.connect(stdio);
+    const stdioSamples: number[] = [];
+    for (let i = 0; i < 320; i++) {
+      const start = performance.now();
+      await client.callTool({ name: "recall_memories", arguments: NARROW });
+      if (i >= 20) stdioSamples.push(performance.now() - start);
+    }
+    const overStdio = withP99(stdioSamples);
+    await client.close();
+
+    const mcpRatio = httpMcp.rps / floorMcp.rps;
+    const restRatio = rest.rps / floorRest.rps;
+    const fmt = (l: Load) =>
+      `${l.rps.toFixed(0)} req/s, p50 ${l.p50} ms, p99 ${l.p99} ms, ${l.requests} requests, ${l.errors} errors, ${l.non2xx} non-2xx`;
+    return [
+      {
+        name: "server-http",
+        title: `atlatl serve --http, loopback, autocannon ${CONNECTIONS} connections x ${DURATION_S} s (2,000-memory store)`,
+        rows: [
+          atLeast(
+            "MCP tools/call narrow recall over HTTP, share of the SDK floor",
+            mcpRatio * 100,
+            "%",
+            70,
+            `atlatl ${httpMcp.rps.toFixed(0)} vs floor ${floorMcp.rps.toFixed(0)} req/s`,
+          ),
+          atMost("same, p99", httpMcp.p99, "ms", 25),
+          atMost("same, errors + non-2xx", httpMcp.errors + httpMcp.non2xx, "", 0),
+          {
+            name: "same call over stdio (sequential SDK client), p50",
+            value: overStdio.p50,
+            unit: "ms",
+            notes: `p99 ${overStdio.p99.toFixed(2)} ms, ${(1000 / overStdio.mean).toFixed(0)} calls/s serial`,
+          },
+          atLeast(
+            "GET /v1/memories?limit=50, share of a bare Hono route",
+            restRatio * 100,
+            "%",
+            50,
+            `atlatl ${rest.rps.toFixed(0)} vs floor ${floorRest.rps.toFixed(0)} req/s`,
+          ),
+          atMost("same, p99", rest.p99, "ms", 15),
+          atMost("same, errors + non-2xx", rest.errors + rest.non2xx, "", 0),
+          atMost(
+            `${SESSIONS} sessions offloading a 500-record recall at once: errors`,
+            sessions.errors,
+            "",
+            0,
+          ),
+          atLeast("same: distinct valid files", sessions.distinct, "", SESSIONS),
+          {
+            name: "same, p99",
+            value: sessions.timing.p99,
+            unit: "ms",
+            notes: `p50 ${sessions.timing.p50.toFixed(0)} ms`,
+          },
+        ],
+        details: {
+          mcp: { atlatl: fmt(httpMcp), floor: fmt(floorMcp) },
+          rest: { atlatl: fmt(rest), floor: fmt(floorRest) },
+          stdio: overStdio,
+          sessions,
+        },
+      },
+    ];
+  } finally {
+    for (const c of children) await stopProcess(c).catch(() => {});
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export const serverHttpBenchmark: Benchmark = { name: "server-http", run };

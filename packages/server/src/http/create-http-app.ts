@@ -1,0 +1,124 @@
+import { Hono, type MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { App } from "../app/open-app.js";
+import { type HttpConfig, isLoopbackHost, LOOPBACK_NAMES } from "./http-config.js";
+import type { McpSessions } from "./mcp/sessions.js";
+import type { HttpMetrics } from "./ops/metrics.js";
+import { problem } from "./problem.js";
+import { type AuthVariables, bearerAuth } from "./security/bearer-auth.js";
+import { perTokenConcurrency } from "./security/concurrency.js";
+import { hostOriginGuard } from "./security/host-origin.js";
+
+export const MCP_PATH = "/mcp";
+
+/** Host names accepted in `Host`: loopback names, the configured ones, the bound address. */
+export function allowedHosts(http: HttpConfig): string[] {
+  const bound = http.host === "0.0.0.0" || http.host === "::" ? [] : [http.host];
+  return [...LOOPBACK_NAMES, ...http.allowedHosts, ...bound].map((h) =>
+    h.includes(":") && !h.startsWith("[") ? `[${h}]` : h,
+  );
+}
+
+/**
+ * Refuse a configuration that would serve the store to the network unguarded.
+ * Returns the message to print, or undefined when the configuration is fine.
+ */
+export function insecureBindMessage(http: HttpConfig): string | undefined {
+  if (http.tokens.length > 0 || isLoopbackHost(http.host)) return undefined;
+  return (
+    `refusing to listen on ${http.host} without a bearer token: anyone who can reach the port ` +
+    "could read and change every memory. Set ATLATL_SERVER__HTTP__TOKENS=<token>[,<token>...] " +
+    "or [server.http] tokens / token_file in the config file (e.g. a token from `openssl rand -hex 32`)."
+  );
+}
+
+/** The parts the HTTP app is composed of (each built once per process). */
+export interface HttpAppParts {
+  app: Pick<App, "store">;
+  http: HttpConfig;
+  sessions: McpSessions;
+  metrics: HttpMetrics;
+  /** Route groups mounted after the guards (REST under `/v1`). */
+  routes?: { path: string; app: Hono<{ Variables: AuthVariables }> }[];
+  /** True once shutdown began: new requests on kept-alive connections get 503 and `Connection: close`. */
+  isClosing?: () => boolean;
+  /** Outermost middleware (request logging). */
+  log?: MiddlewareHandler<{ Variables: AuthVariables }>;
+}
+
+/**
+ * The HTTP surface, composed explicitly, outermost first: request log, metrics,
+ * `/healthz` (unguarded), then Host/Origin check, bearer auth, body limit and
+ * per-token concurrency in front of `/mcp`, `/metrics` and `/v1`.
+ */
+export function createHttpApp(parts: HttpAppParts): Hono<{ Variables: AuthVariables }> {
+  const { http, sessions, metrics } = parts;
+  const web = new Hono<{ Variables: AuthVariables }>();
+  if (parts.log) web.use("*", parts.log);
+  const closing = parts.isClosing;
+  if (closing) {
+    web.use("*", async (c, next) => {
+      if (closing()) {
+        return problem(
+          { title: "Service Unavailable", status: 503, detail: "The server is shutting down." },
+          { connection: "close", "retry-after": "5" },
+        );
+      }
+      await next();
+      // Finished during shutdown: do not keep the connection alive for more.
+      if (closing()) c.res.headers.set("connection", "close");
+    });
+  }
+  web.use("*", metrics.middleware);
+
+  web.get("/healthz", async (c) => {
+    try {
+      await parts.app.store.count();
+      return c.json({ status: "ok" });
+    } catch (err) {
+      return problem({
+        title: "Service Unavailable",
+        status: 503,
+        detail: `store: ${(err as Error).message}`,
+      });
+    }
+  });
+
+  web.use("*", hostOriginGuard({ hosts: allowedHosts(http), origins: http.allowedOrigins }));
+  if (http.tokens.length > 0) web.use("*", bearerAuth(http.tokens));
+  else {
+    web.use("*", async (c, next) => {
+      c.set("tokenId", "anonymous");
+      await next();
+    });
+  }
+  web.use(
+    "*",
+    bodyLimit({
+      maxSize: http.maxBodyBytes,
+      onError: () =>
+        problem({
+          title: "Content Too Large",
+          status: 413,
+          detail: `The request body is larger than ${http.maxBodyBytes} bytes ([server.http] max_body_bytes).`,
+        }),
+    }),
+  );
+  // The standing GET stream of a session waits for server messages: not work in flight.
+  web.use(
+    "*",
+    perTokenConcurrency(
+      http.maxConcurrent,
+      (method, path) => method === "GET" && path === MCP_PATH,
+    ),
+  );
+
+  web.all(MCP_PATH, (c) => sessions.handle(c.req.raw, c.get("tokenId")));
+  web.get("/metrics", async (c) => {
+    c.header("content-type", metrics.registry.contentType);
+    return c.body(await metrics.registry.metrics());
+  });
+  for (const r of parts.routes ?? []) web.route(r.path, r.app);
+  web.notFound(() => problem({ title: "Not Found", status: 404, detail: "No such route." }));
+  return web;
+}

@@ -1,0 +1,118 @@
+import { readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { type ConfigEntry, readTomlConfigFile, resolveConfigSection } from "@atlatl/lro/node";
+
+/** Host names a loopback-bound server accepts in `Host` and `Origin` by default. */
+export const LOOPBACK_NAMES = ["127.0.0.1", "localhost", "[::1]"] as const;
+
+const list = (value: string) =>
+  value
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+
+const HTTP_KEYS = {
+  host: { type: "string", default: "127.0.0.1", description: "Address to listen on" },
+  port: { type: "integer", min: 0, max: 65535, default: 8080, description: "Port (0: any free)" },
+  tokens: {
+    type: "string",
+    default: "",
+    description: "Bearer tokens, comma-separated (never printed)",
+  },
+  token_file: {
+    type: "string",
+    default: "",
+    description: "File with one bearer token per line",
+    normalize: (value: string, origin: { kind: string; file?: string }) =>
+      value === "" ? value : resolve(origin.file ? dirname(origin.file) : ".", value),
+  },
+  allowed_hosts: {
+    type: "string",
+    default: "",
+    description: "Extra Host names accepted (comma-separated; loopback names always)",
+  },
+  allowed_origins: {
+    type: "string",
+    default: "",
+    description: "Origins accepted besides loopback ones, e.g. https://dash.example.com",
+  },
+  max_body_bytes: {
+    type: "integer",
+    min: 1024,
+    default: 4 * 1024 * 1024,
+    description: "Largest request body",
+  },
+  max_concurrent: {
+    type: "integer",
+    min: 1,
+    max: 100_000,
+    default: 64,
+    description: "Requests in flight per token before 429",
+  },
+} as const;
+
+/** The resolved `[server.http]` section. */
+export interface HttpConfig {
+  host: string;
+  port: number;
+  /** Accepted bearer tokens (from `tokens` and `token_file`). */
+  tokens: string[];
+  allowedHosts: string[];
+  allowedOrigins: string[];
+  maxBodyBytes: number;
+  maxConcurrent: number;
+  /** For listings: the token values replaced by their count. */
+  entries: ConfigEntry[];
+}
+
+export interface HttpConfigOverrides {
+  host?: string | undefined;
+  port?: number | undefined;
+}
+
+function readTokenFile(path: string): string[] {
+  const text = readFileSync(path, "utf8");
+  return text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0 && !l.startsWith("#"));
+}
+
+/**
+ * Resolve `[server.http]`: defaults < TOML file < `ATLATL_SERVER__HTTP__*` <
+ * `--host`/`--port`, with the layered resolver the rest of the config uses.
+ */
+export function loadHttpConfig(
+  configFile: string | null,
+  env: Record<string, string | undefined>,
+  overrides: HttpConfigOverrides = {},
+): HttpConfig {
+  const file = configFile ? readTomlConfigFile(configFile) : undefined;
+  const section = resolveConfigSection({
+    section: "server.http",
+    keys: HTTP_KEYS,
+    ...(file ? { file } : {}),
+    env,
+    overrides: { host: overrides.host, port: overrides.port },
+  });
+  const v = section.values;
+  const tokens = [...list(v.tokens), ...(v.token_file ? readTokenFile(v.token_file) : [])];
+  return {
+    host: v.host,
+    port: v.port,
+    tokens,
+    allowedHosts: list(v.allowed_hosts),
+    allowedOrigins: list(v.allowed_origins),
+    maxBodyBytes: v.max_body_bytes,
+    maxConcurrent: v.max_concurrent,
+    entries: section.entries.map((e) =>
+      e.key.endsWith(".tokens") ? { ...e, value: `(${list(v.tokens).length} tokens)` } : e,
+    ),
+  };
+}
+
+/** True for addresses only this machine can reach. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, "");
+  return h === "localhost" || h === "::1" || /^127\.\d+\.\d+\.\d+$/.test(h);
+}

@@ -1,0 +1,13 @@
+/** `atlatl/http`: the team server over HTTP, for embedding (`atlatl serve --http` uses it). */
+export {
+  allowedHosts,
+  createHttpApp,
+  type HttpAppParts,
+  insecureBindMessage,
+  MCP_PATH,
+} from "./create-http-app.js";
+export { type HttpConfig, loadHttpConfig } from "./http-config.js";
+export { McpSessions } from "./mcp/sessions.js";
+export { createHttpMetrics, type HttpMetrics } from "./ops/metrics.js";
+export { createRestApi } from "./rest/rest-api.js";
+export { type RunningHttpServer, startHttpServer } from "./start-http.js";

@@ -1,0 +1,254 @@
+import type { DetailLevel } from "@atlatl/lro";
+import { createRoute, OpenAPIHono, type z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { toRecord } from "../../model/detail.js";
+import type { Memory } from "../../model/memory.js";
+import type { FilterInput } from "../../services/args.js";
+import type { Services } from "../../services/create-services.js";
+import { isServiceError } from "../../services/errors.js";
+import { problemResponse } from "../problem.js";
+import type { AuthVariables } from "../security/bearer-auth.js";
+import {
+  CaptureBody,
+  IdParam,
+  ListQuery,
+  MemoryPage,
+  MemoryRecord,
+  PatchBody,
+  ProblemBody,
+  RankedPage,
+  RankedQuery,
+} from "./schemas.js";
+
+type Env = { Variables: AuthVariables };
+
+const problemContent = { "application/problem+json": { schema: ProblemBody } };
+const json = <S extends z.ZodType>(schema: S, description: string) => ({
+  content: { "application/json": { schema } },
+  description,
+});
+const errors = {
+  400: { content: problemContent, description: "A query parameter is out of range" },
+  401: { content: problemContent, description: "Missing or invalid bearer token" },
+};
+const notFound = { 404: { content: problemContent, description: "No memory with this id" } };
+const invalidBody = {
+  422: { content: problemContent, description: "The body is invalid (field named)" },
+};
+const security = [{ bearer: [] }];
+
+function pickFilter(q: {
+  namespace?: string;
+  memory_type?: FilterInput["memory_type"];
+  tag?: string;
+}) {
+  const filter: FilterInput = {};
+  if (q.namespace !== undefined) filter.namespace = q.namespace;
+  if (q.memory_type !== undefined) filter.memory_type = q.memory_type;
+  if (q.tag !== undefined) filter.tags = [q.tag];
+  return filter;
+}
+
+const unknownId = (c: Context, id: string) =>
+  problemResponse(c, {
+    title: "Not Found",
+    status: 404,
+    detail: `No memory with id ${JSON.stringify(id)}.`,
+  });
+
+/** Service validation failures: 400 for query parameters, 422 for bodies; the rest rethrown. */
+function serviceProblem(c: Context, err: unknown, status: 400 | 422): Response {
+  if (isServiceError(err, "INVALID_ARGUMENT")) {
+    return problemResponse(c, {
+      title: status === 400 ? "Bad Request" : "Unprocessable Content",
+      status,
+      detail: err.message,
+      ...(err.field ? { field: err.field } : {}),
+    });
+  }
+  if (isServiceError(err, "ALREADY_EXISTS")) {
+    return problemResponse(c, { title: "Conflict", status: 409, detail: err.message });
+  }
+  throw err;
+}
+
+const listRoute = createRoute({
+  method: "get",
+  path: "/memories",
+  summary: "List memories (offset pagination; never offloaded)",
+  security,
+  request: { query: ListQuery },
+  responses: { 200: json(MemoryPage, "A page of memories"), ...errors },
+});
+const getRoute = createRoute({
+  method: "get",
+  path: "/memories/{id}",
+  summary: "Get one memory at full detail",
+  security,
+  request: { params: IdParam },
+  responses: { 200: json(MemoryRecord, "The memory"), ...errors, ...notFound },
+});
+const patchRoute = createRoute({
+  method: "patch",
+  path: "/memories/{id}",
+  summary: "Change some fields of a memory",
+  security,
+  request: {
+    params: IdParam,
+    body: { content: { "application/json": { schema: PatchBody } }, required: true },
+  },
+  responses: {
+    200: json(MemoryRecord, "The updated memory"),
+    ...errors,
+    ...notFound,
+    ...invalidBody,
+  },
+});
+const deleteRoute = createRoute({
+  method: "delete",
+  path: "/memories/{id}",
+  summary: "Forget a memory",
+  security,
+  request: { params: IdParam },
+  responses: { 204: { description: "Deleted" }, ...errors, ...notFound },
+});
+const postRoute = createRoute({
+  method: "post",
+  path: "/memories",
+  summary: "Capture a memory",
+  security,
+  request: { body: { content: { "application/json": { schema: CaptureBody } }, required: true } },
+  responses: { 201: json(MemoryRecord, "The stored memory"), ...errors, ...invalidBody },
+});
+const rankedRoute = (path: "/recall" | "/search", summary: string) =>
+  createRoute({
+    method: "get",
+    path,
+    summary,
+    security,
+    request: { query: RankedQuery },
+    responses: { 200: json(RankedPage, "Hits, best first"), ...errors },
+  });
+
+const ranked = (hits: readonly { memory: Memory; score: number }[], detail: DetailLevel) =>
+  hits.map((h) => ({ score: h.score, memory: toRecord(h.memory, detail) }));
+
+/**
+ * The REST API under `/v1`: the same services as the MCP tools, zod-validated
+ * (query 400, body 422, both RFC 9457 problem+json naming the field), and its
+ * OpenAPI 3.1 document at `/v1/openapi.json`, generated from the routes.
+ */
+export function createRestApi(services: Services): OpenAPIHono<Env> {
+  const api = new OpenAPIHono<Env>({
+    defaultHook: (result, c) => {
+      if (result.success) return;
+      const issue = result.error.issues[0];
+      const field = issue?.path.join(".") || undefined;
+      const body = result.target === "json";
+      return problemResponse(c, {
+        title: body ? "Unprocessable Content" : "Bad Request",
+        status: body ? 422 : 400,
+        detail: `${field ?? result.target}: ${issue?.message ?? "invalid"}`,
+        ...(field ? { field } : {}),
+      });
+    },
+  });
+  api.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
+    type: "http",
+    scheme: "bearer",
+  });
+
+  api.openapi(listRoute, async (c) => {
+    const q = c.req.valid("query");
+    try {
+      const { memories, next_cursor } = await services.list.list({
+        filter: pickFilter(q),
+        limit: q.limit,
+        offset: q.offset,
+      });
+      const items = memories.map((m) => toRecord(m, q.detail));
+      return c.json(
+        {
+          items,
+          limit: q.limit,
+          offset: q.offset,
+          next_offset: next_cursor === null ? null : q.offset + items.length,
+        },
+        200,
+      );
+    } catch (err) {
+      return serviceProblem(c, err, 400) as never;
+    }
+  });
+
+  api.openapi(getRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    const memory = await services.memories.get(id);
+    if (!memory) return unknownId(c, id) as never;
+    return c.json(toRecord(memory, "full"), 200);
+  });
+
+  api.openapi(patchRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    try {
+      const memory = await services.memories.update(id, c.req.valid("json"));
+      if (!memory) return unknownId(c, id) as never;
+      return c.json(toRecord(memory, "full"), 200);
+    } catch (err) {
+      return serviceProblem(c, err, 422) as never;
+    }
+  });
+
+  api.openapi(deleteRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    if (!(await services.memories.forget(id))) return unknownId(c, id) as never;
+    return c.body(null, 204);
+  });
+
+  api.openapi(postRoute, async (c) => {
+    try {
+      const memory = await services.memories.capture(c.req.valid("json"));
+      c.header("location", `/v1/memories/${encodeURIComponent(memory.id)}`);
+      return c.json(toRecord(memory, "full"), 201);
+    } catch (err) {
+      return serviceProblem(c, err, 422) as never;
+    }
+  });
+
+  api.openapi(rankedRoute("/recall", "Ranked recall (plain words)"), async (c) => {
+    const q = c.req.valid("query");
+    try {
+      const r = await services.recall.recall({
+        query: q.q,
+        filter: pickFilter(q),
+        limit: q.limit,
+        cursor: q.cursor,
+      });
+      return c.json({ hits: ranked(r.hits, q.detail), next_cursor: r.next_cursor }, 200);
+    } catch (err) {
+      return serviceProblem(c, err, 400) as never;
+    }
+  });
+
+  api.openapi(rankedRoute("/search", "Full-text search (FTS5 syntax)"), async (c) => {
+    const q = c.req.valid("query");
+    try {
+      const r = await services.search.search({
+        query: q.q,
+        filter: pickFilter(q),
+        limit: q.limit,
+        cursor: q.cursor,
+      });
+      return c.json({ hits: ranked(r.hits, q.detail), next_cursor: r.next_cursor }, 200);
+    } catch (err) {
+      return serviceProblem(c, err, 400) as never;
+    }
+  });
+
+  api.doc31("/openapi.json", {
+    openapi: "3.1.0",
+    info: { title: "atlatl memory API", version: "1" },
+    servers: [{ url: "/v1" }],
+  });
+  return api;
+}

@@ -1,0 +1,96 @@
+import { z } from "@hono/zod-openapi";
+import {
+  cursorArg,
+  detailArg,
+  memoryTypeArg,
+  namespaceArg,
+  tagsArg,
+} from "../../mcp/tools/schemas.js";
+import { READ_LIMITS } from "../../model/limits.js";
+import { MEMORY_STATUSES } from "../../model/memory.js";
+import { MAX_LIST_OFFSET } from "../../services/list-service.js";
+
+/**
+ * The REST API's schemas, built from the MCP tools' argument fragments (one
+ * rule, one place); query parameters arrive as text, hence the coercions. The
+ * OpenAPI document is generated from these.
+ */
+const limitQuery = (fallback: number) =>
+  z.coerce.number().int().min(1).max(READ_LIMITS.pageSize).default(fallback);
+
+const filterQuery = {
+  namespace: namespaceArg.optional(),
+  memory_type: memoryTypeArg.optional(),
+  tag: tagsArg.element.optional().openapi({ description: "Only memories with this tag" }),
+  detail: detailArg.default("light"),
+};
+
+export const ListQuery = z.object({
+  ...filterQuery,
+  limit: limitQuery(50),
+  offset: z.coerce.number().int().min(0).max(MAX_LIST_OFFSET).default(0),
+});
+
+export const RankedQuery = z.object({
+  q: z.string().max(READ_LIMITS.queryChars).openapi({ description: "The query" }),
+  ...filterQuery,
+  limit: limitQuery(20),
+  cursor: cursorArg.optional(),
+});
+
+export const IdParam = z.object({
+  id: z
+    .string()
+    .min(1)
+    .max(200)
+    .openapi({ param: { name: "id", in: "path" } }),
+});
+
+export const CaptureBody = z.object({
+  content: z.string().min(1).max(200_000),
+  title: z.string().min(1).max(500).optional(),
+  namespace: namespaceArg.optional(),
+  memory_type: memoryTypeArg.optional(),
+  tags: tagsArg.optional(),
+  confidence: z.number().min(0).max(1).optional(),
+});
+
+export const PatchBody = CaptureBody.partial().extend({
+  status: z.enum(MEMORY_STATUSES).optional(),
+});
+
+export const MemoryRecord = z
+  .looseObject({
+    id: z.string(),
+    title: z.string(),
+    namespace: z.string(),
+    memory_type: memoryTypeArg,
+    tags: z.array(z.string()),
+  })
+  .openapi("Memory");
+
+export const MemoryPage = z
+  .object({
+    items: z.array(MemoryRecord),
+    limit: z.number().int(),
+    offset: z.number().int(),
+    next_offset: z.number().int().nullable(),
+  })
+  .openapi("MemoryPage");
+
+export const RankedPage = z
+  .object({
+    hits: z.array(z.object({ score: z.number(), memory: MemoryRecord })),
+    next_cursor: z.string().nullable(),
+  })
+  .openapi("RankedPage");
+
+export const ProblemBody = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string().optional(),
+    field: z.string().optional(),
+  })
+  .openapi("Problem");

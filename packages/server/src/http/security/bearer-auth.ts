@@ -1,0 +1,49 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { MiddlewareHandler } from "hono";
+import { problem } from "../problem.js";
+
+/** What the auth middleware puts on the context: which token (by index, never its value). */
+export interface AuthVariables {
+  tokenId: string;
+}
+
+const digest = (token: string) => createHash("sha256").update(token, "utf8").digest();
+
+/**
+ * Bearer token authentication. Tokens are kept and compared as SHA-256 digests
+ * with `timingSafeEqual`, every configured token checked on every request, so
+ * neither the match nor its position leaks through timing. The context gets
+ * `tokenId` (`token-1`, ...) for sessions, limits and logs.
+ */
+export function bearerAuth(tokens: readonly string[]): MiddlewareHandler<{
+  Variables: AuthVariables;
+}> {
+  const digests = tokens.map(digest);
+  return async (c, next) => {
+    const header = c.req.header("authorization") ?? "";
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!match?.[1]) {
+      return problem(
+        {
+          title: "Unauthorized",
+          status: 401,
+          detail: "Send the token as an `Authorization: Bearer <token>` header.",
+        },
+        { "www-authenticate": 'Bearer realm="atlatl"' },
+      );
+    }
+    const given = digest(match[1]);
+    let found = -1;
+    digests.forEach((d, i) => {
+      if (timingSafeEqual(d, given) && found < 0) found = i;
+    });
+    if (found < 0) {
+      return problem(
+        { title: "Unauthorized", status: 401, detail: "The bearer token is not valid." },
+        { "www-authenticate": 'Bearer realm="atlatl", error="invalid_token"' },
+      );
+    }
+    c.set("tokenId", `token-${found + 1}`);
+    await next();
+  };
+}

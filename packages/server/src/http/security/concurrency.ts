@@ -1,0 +1,84 @@
+import type { MiddlewareHandler } from "hono";
+import { problem } from "../problem.js";
+import type { AuthVariables } from "./bearer-auth.js";
+
+/**
+ * Release `done` once `res`'s body has been sent or abandoned (a streamed
+ * response, e.g. SSE, keeps its slot until it ends).
+ */
+function onBodyEnd(res: Response, done: () => void): Response {
+  if (!res.body) {
+    done();
+    return res;
+  }
+  let released = false;
+  const release = () => {
+    if (!released) {
+      released = true;
+      done();
+    }
+  };
+  const reader = res.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done: end, value } = await reader.read();
+        if (end) {
+          release();
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (err) {
+        release();
+        controller.error(err);
+      }
+    },
+    cancel(reason) {
+      release();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, {
+    status: res.status,
+    statusText: res.statusText,
+    headers: res.headers,
+  });
+}
+
+/**
+ * At most `max` requests in flight per token; more get 429 with `Retry-After`.
+ * `exempt` requests (the long-lived MCP GET stream) are not counted.
+ */
+export function perTokenConcurrency(
+  max: number,
+  exempt: (method: string, path: string) => boolean = () => false,
+): MiddlewareHandler<{ Variables: AuthVariables }> {
+  const inFlight = new Map<string, number>();
+  return async (c, next) => {
+    if (exempt(c.req.method, c.req.path)) return next();
+    const token = c.get("tokenId");
+    const n = inFlight.get(token) ?? 0;
+    if (n >= max) {
+      return problem(
+        {
+          title: "Too Many Requests",
+          status: 429,
+          detail: `This token already has ${max} requests in flight; wait for one to finish and retry.`,
+        },
+        { "retry-after": "1" },
+      );
+    }
+    inFlight.set(token, n + 1);
+    const release = () => {
+      const left = (inFlight.get(token) ?? 1) - 1;
+      if (left <= 0) inFlight.delete(token);
+      else inFlight.set(token, left);
+    };
+    try {
+      await next();
+    } catch (err) {
+      release();
+      throw err;
+    }
+    c.res = onBodyEnd(c.res, release);
+  };
+}

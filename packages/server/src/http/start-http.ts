@@ -1,0 +1,90 @@
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+import type { App } from "../app/open-app.js";
+import { createSharedExtraction } from "../mcp/shared-extraction.js";
+import { createHttpApp, insecureBindMessage, MCP_PATH } from "./create-http-app.js";
+import type { HttpConfig } from "./http-config.js";
+import { startSessionSweeper } from "./mcp/session-dirs.js";
+import { McpSessions } from "./mcp/sessions.js";
+import { createHttpMetrics } from "./ops/metrics.js";
+import { createLogger, requestLog } from "./ops/request-log.js";
+import { createRestApi } from "./rest/rest-api.js";
+
+/** In-flight requests get this long after SIGTERM before connections are cut. */
+export const SHUTDOWN_GRACE_MS = 10_000;
+
+export interface RunningHttpServer {
+  /** `http://host:port` as bound (port 0 resolved). */
+  url: string;
+  /** Stop accepting, finish in-flight requests, close sessions, then the store. */
+  close(): Promise<void>;
+}
+
+/**
+ * Start `atlatl serve --http`: one store, services, jq engine, parsed-file
+ * cache and sweeper for the process; one MCP server per session. Throws
+ * before listening when the configuration is insecure.
+ */
+export async function startHttpServer(app: App, http: HttpConfig): Promise<RunningHttpServer> {
+  const refusal = insecureBindMessage(http);
+  if (refusal) throw new Error(refusal);
+  const logger = createLogger();
+  const extraction = createSharedExtraction();
+  const metrics = createHttpMetrics(app.events);
+  const sessions = new McpSessions({
+    app,
+    extraction,
+    onChange: (n) => metrics.setActiveSessions(n),
+  });
+  const sweeper = app.config.offload.enabled
+    ? startSessionSweeper({
+        config: app.config.offload,
+        events: app.events,
+        isLive: (dir) => sessions.isLiveDir(dir),
+      })
+    : undefined;
+  let closing: Promise<void> | undefined;
+  const web = createHttpApp({
+    isClosing: () => closing !== undefined,
+    app,
+    http,
+    sessions,
+    metrics,
+    log: requestLog(logger),
+    routes: [{ path: "/v1", app: createRestApi(app.services) }],
+  });
+
+  // HTTP/1.1 (the default of @hono/node-server): the cast gives its connection controls.
+  const server = serve({ fetch: web.fetch, hostname: http.host, port: http.port }) as Server;
+  await new Promise<void>((resolve, reject) => {
+    server.once("listening", resolve);
+    server.once("error", reject);
+  });
+  const addr = server.address() as AddressInfo;
+  const host = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
+  const url = `http://${host}:${addr.port}`;
+  logger.info({ msg: "listening", url: `${url}${MCP_PATH}`, tokens: http.tokens.length });
+
+  const close = () => {
+    closing ??= (async () => {
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      await sessions.closeAll();
+      server.closeIdleConnections();
+      const timer = setTimeout(() => {
+        server.closeAllConnections();
+      }, SHUTDOWN_GRACE_MS);
+      timer.unref();
+      await stopped;
+      clearTimeout(timer);
+      sweeper?.stop();
+      metrics.close();
+      await extraction.close().catch(() => {});
+      await app.close().catch(() => {});
+      logger.info({ msg: "stopped" });
+      logger.flush();
+    })();
+    return closing;
+  };
+  return { url, close };
+}

@@ -1,0 +1,68 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serverRoot } from "./spawn-server.js";
+
+const cli = ["--conditions=source", "--import", "tsx", join(serverRoot, "src/cli/main.ts")];
+
+/** An LRO proxy in front of `atlatl serve` over stdio announces itself the same way as over HTTP. */
+describe("atlatl serve over stdio: a clientInfo.proxy client", () => {
+  const dir = mkdtempSync(join(tmpdir(), "atlatl-proxy-stdio-"));
+  const db = join(dir, "atlatl.db");
+  const env = {
+    ...(process.env as Record<string, string>),
+    ATLATL_CONFIG: "",
+    ATLATL_PROMPT__OFFLOAD__OUTPUT_DIR: join(dir, "offload"),
+  };
+  const clients: Client[] = [];
+  const connect = async (proxy: boolean) => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [...cli, "--db", db, "serve"],
+      env,
+      cwd: serverRoot,
+      stderr: "ignore",
+    });
+    const client = new Client({
+      name: "atlatl-proxy",
+      version: "1",
+      ...(proxy ? { proxy: true } : {}),
+    });
+    await client.connect(transport);
+    clients.push(client);
+    return client;
+  };
+  const recallAll = async (client: Client) => {
+    const r = (await client.callTool({
+      name: "recall_memories",
+      arguments: { query: "", limit: 1000, detail: "full", status: "any" },
+    })) as CallToolResult;
+    return JSON.parse((r.content[0] as { text: string }).text);
+  };
+
+  beforeAll(() => {
+    execFileSync(process.execPath, [...cli, "--db", db, "seed", "-n", "300"], {
+      cwd: serverRoot,
+      env,
+      stdio: "ignore",
+    });
+  }, 60_000);
+  afterAll(async () => {
+    for (const c of clients) await c.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("gets every record inline, where a plain client gets an offload descriptor", async () => {
+    const [proxy, plain] = await Promise.all([connect(true), connect(false)]);
+    const inline = await recallAll(proxy);
+    expect(inline.offloaded).toBeUndefined();
+    expect(inline.records).toHaveLength(300);
+    expect(inline.next_cursor ?? null).toBeNull();
+    expect((await recallAll(plain)).offloaded).toBe(true);
+  });
+});

@@ -1,0 +1,60 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { insecureBindMessage } from "../../src/http/create-http-app.js";
+import { loadHttpConfig } from "../../src/http/http-config.js";
+
+describe("[server.http] configuration", () => {
+  const dir = mkdtempSync(join(tmpdir(), "atlatl-http-config-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, "config.toml");
+  writeFileSync(join(dir, "tokens"), "# team tokens\nfile-token-1\n\nfile-token-2\n");
+  writeFileSync(
+    file,
+    '[server.http]\nhost = "0.0.0.0"\nport = 9000\ntoken_file = "tokens"\nallowed_hosts = "memory.internal, mem2"\n',
+  );
+
+  it("layers defaults < TOML < ATLATL_SERVER__HTTP__* < flags", () => {
+    expect(loadHttpConfig(null, {})).toMatchObject({ host: "127.0.0.1", port: 8080, tokens: [] });
+    const fromFile = loadHttpConfig(file, {});
+    expect(fromFile).toMatchObject({
+      host: "0.0.0.0",
+      port: 9000,
+      tokens: ["file-token-1", "file-token-2"],
+      allowedHosts: ["memory.internal", "mem2"],
+    });
+    const fromEnv = loadHttpConfig(file, {
+      ATLATL_SERVER__HTTP__PORT: "9100",
+      ATLATL_SERVER__HTTP__TOKENS: "a,b",
+    });
+    expect(fromEnv.port).toBe(9100);
+    expect(fromEnv.tokens).toEqual(["a", "b", "file-token-1", "file-token-2"]);
+    expect(
+      loadHttpConfig(file, { ATLATL_SERVER__HTTP__PORT: "9100" }, { port: 0, host: "127.0.0.1" }),
+    ).toMatchObject({
+      port: 0,
+      host: "127.0.0.1",
+    });
+  });
+
+  it("never lists token values", () => {
+    const config = loadHttpConfig(file, { ATLATL_SERVER__HTTP__TOKENS: "super-secret" });
+    const listing = JSON.stringify(config.entries);
+    expect(listing).not.toContain("super-secret");
+    expect(listing).toContain("(1 tokens)");
+  });
+
+  it("names the key, value and source of a bad value", () => {
+    expect(() => loadHttpConfig(null, { ATLATL_SERVER__HTTP__PORT: "70000" })).toThrow(
+      /server\.http\.port.*70000.*ATLATL_SERVER__HTTP__PORT/,
+    );
+  });
+
+  it("refuses a non-loopback address without a token, saying how to set one", () => {
+    const open = loadHttpConfig(null, { ATLATL_SERVER__HTTP__HOST: "0.0.0.0" });
+    expect(insecureBindMessage(open)).toMatch(/ATLATL_SERVER__HTTP__TOKENS/);
+    expect(insecureBindMessage(loadHttpConfig(null, {}))).toBeUndefined();
+    expect(insecureBindMessage(loadHttpConfig(file, {}))).toBeUndefined();
+  });
+});

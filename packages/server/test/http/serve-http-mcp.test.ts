@@ -1,0 +1,232 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import {
+  type CallToolResult,
+  CallToolResultSchema,
+  CreateTaskResultSchema,
+  LoggingMessageNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type HttpServer, startHttpServer } from "./spawn-http.js";
+
+const TOKEN = "t0ken-alpha";
+const OTHER = "t0ken-beta";
+
+async function recall(client: Client, args: Record<string, unknown>) {
+  return (await client.callTool({ name: "recall_memories", arguments: args })) as CallToolResult;
+}
+const text = (r: CallToolResult) => (r.content[0] as { text: string }).text;
+
+describe("atlatl serve --http: MCP over Streamable HTTP (SDK client, real process)", () => {
+  let s: HttpServer;
+
+  beforeAll(async () => {
+    s = await startHttpServer({ tokens: `${TOKEN},${OTHER}`, seed: 600 });
+  }, 60_000);
+  afterAll(async () => {
+    if (s) expect(await s.stop()).toBe(0);
+  });
+
+  it("lists the memory tools and lro_extract", async () => {
+    const client = await s.connect();
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toEqual(
+      expect.arrayContaining(["recall_memories", "list_memories", "capture_memory", "lro_extract"]),
+    );
+  });
+
+  it("offloads a broad recall into the session's directory; lro_extract and resources/read read it back", async () => {
+    const client = await s.connect();
+    // LRO judges the whole result set: all 600 matches are offloaded, not the page of 50.
+    const result = await recall(client, { query: "", limit: 50, detail: "full", status: "any" });
+    const descriptor = JSON.parse(text(result));
+    expect(descriptor.offloaded).toBe(true);
+    expect(descriptor.summary.count).toBe(600);
+    expect(dirname(dirname(descriptor.file_path))).toBe(join(s.outputDir, "sessions"));
+    expect(descriptor.guidance).toContain("lro_extract");
+    const lines = readFileSync(descriptor.file_path, "utf8").trim().split("\n");
+    expect(lines).toHaveLength(601);
+
+    const ids = (await client.callTool({
+      name: "lro_extract",
+      arguments: { file_path: descriptor.file_path, query: ".id", limit: 5 },
+    })) as CallToolResult;
+    expect(ids.isError).toBeFalsy();
+    const firstIds = lines.slice(1, 6).map((l) => JSON.stringify(JSON.parse(l).id));
+    expect(text(ids).trim().split("\n")).toEqual(firstIds);
+
+    const link = result.content.find((c) => c.type === "resource_link") as { uri: string };
+    const read = await client.readResource({ uri: link.uri });
+    const body = (read.contents[0] as { text: string }).text;
+    expect(body.trim().split("\n")).toEqual(lines);
+    const listed = (await client.listResources()).resources.map((r) => r.uri);
+    expect(listed).toContain(link.uri);
+  });
+
+  it("gives a clientInfo.proxy: true client every record inline, without a cursor", async () => {
+    const proxy = await s.connect({ proxy: true, name: "atlatl-proxy" });
+    const result = await recall(proxy, { query: "", limit: 1000, detail: "full", status: "any" });
+    const body = JSON.parse(text(result));
+    expect(body.offloaded).toBeUndefined();
+    expect(body.count).toBe(600);
+    expect(body.records).toHaveLength(600);
+    expect(body.next_cursor ?? null).toBeNull();
+    expect(result.content.some((c) => c.type === "resource_link")).toBe(false);
+  });
+
+  it("keeps two parallel sessions apart: B can neither list nor read A's offload file", async () => {
+    const [a, b] = await Promise.all([s.connect(), s.connect({ token: OTHER })]);
+    const [ra, rb] = await Promise.all([
+      recall(a, { query: "", limit: 400, detail: "full" }),
+      recall(b, { query: "", limit: 400, detail: "full" }),
+    ]);
+    const da = JSON.parse(text(ra));
+    const db = JSON.parse(text(rb));
+    expect(da.offloaded && db.offloaded).toBe(true);
+    expect(dirname(da.file_path)).not.toBe(dirname(db.file_path));
+    const uriA = (ra.content.find((c) => c.type === "resource_link") as { uri: string }).uri;
+
+    const stolen = (await b.callTool({
+      name: "lro_extract",
+      arguments: { file_path: da.file_path, recipe: 1 },
+    })) as CallToolResult;
+    expect(stolen.isError).toBe(true);
+    expect(text(stolen)).toMatch(/^FILE_NOT_FOUND/);
+    expect(text(stolen)).not.toContain(
+      JSON.parse(readFileSync(da.file_path, "utf8").split("\n")[1] as string).title,
+    );
+    const byName = (await b.callTool({
+      name: "lro_extract",
+      arguments: { file_path: uriA, recipe: 1 },
+    })) as CallToolResult;
+    expect(byName.isError).toBe(true);
+    await expect(b.readResource({ uri: uriA })).rejects.toThrow(/no longer available|not/);
+    expect((await b.listResources()).resources.map((r) => r.uri)).not.toContain(uriA);
+    // A still reads its own.
+    expect((await a.readResource({ uri: uriA })).contents).toHaveLength(1);
+  });
+
+  it("refuses a session id presented with another token", async () => {
+    const a = await s.connect();
+    const sessionId = (a.transport as StreamableHTTPClientTransport).sessionId as string;
+    const res = await fetch(`${s.url}/mcp`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${OTHER}`,
+        "mcp-session-id": sessionId,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(res.status).toBe(404);
+  });
+
+  it("ends a session on DELETE and removes its offload files", async () => {
+    const a = await s.connect();
+    const d = JSON.parse(text(await recall(a, { query: "", limit: 300, detail: "full" })));
+    expect(existsSync(d.file_path)).toBe(true);
+    await (a.transport as StreamableHTTPClientTransport).terminateSession();
+    await expect.poll(() => existsSync(dirname(d.file_path))).toBe(false);
+    const metrics = await (
+      await fetch(`${s.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })
+    ).text();
+    expect(metrics).toMatch(/atlatl_offloads_total\{outcome="created"\} [1-9]/);
+    expect(metrics).toMatch(/atlatl_mcp_sessions_active \d+/);
+    expect(readdirSync(join(s.outputDir, "sessions"))).not.toContain(dirname(d.file_path));
+  });
+
+  it("offers the two prompts, with completion of their arguments", async () => {
+    const client = await s.connect();
+    const names = (await client.listPrompts()).prompts.map((p) => p.name);
+    expect(names).toEqual(expect.arrayContaining(["recall_and_summarize", "context_for_task"]));
+    const prompt = await client.getPrompt({
+      name: "recall_and_summarize",
+      arguments: { query: "incident" },
+    });
+    const msg = prompt.messages[0]?.content as { type: string; text: string };
+    expect(msg.text).toMatch(/^Summarize what these memories say about "incident"/);
+    expect(msg.text).toMatch(/incident/i);
+    const task = await client.getPrompt({
+      name: "context_for_task",
+      arguments: { task: "fix the auth gateway" },
+    });
+    const taskMsg = task.messages[0]?.content as { text: string } | undefined;
+    expect(taskMsg?.text).toContain("fix the auth gateway");
+    const done = await client.complete({
+      ref: { type: "ref/prompt", name: "recall_and_summarize" },
+      argument: { name: "namespace", value: "_sem" },
+    });
+    expect(done.completion.values.length).toBeGreaterThan(0);
+    expect(done.completion.values.every((v) => v.startsWith("_sem"))).toBe(true);
+  });
+
+  it("sends LRO events as notifications/message at the level the client set, only its own", async () => {
+    const [a, b] = await Promise.all([s.connect(), s.connect()]);
+    const seenA: { level: string; data: { type: string; path: string } }[] = [];
+    const seenB: unknown[] = [];
+    a.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      seenA.push(n.params as never);
+    });
+    b.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      seenB.push(n.params);
+    });
+    await a.setLoggingLevel("info");
+    await b.setLoggingLevel("info");
+    const d = JSON.parse(text(await recall(a, { query: "", limit: 300, detail: "full" })));
+    await expect.poll(() => seenA.length).toBeGreaterThan(0);
+    expect(seenA[0]?.level).toBe("info");
+    expect(seenA[0]?.data.type).toBe("OffloadCreated");
+    expect(seenA[0]?.data.path).toBe(d.file_path);
+    expect(seenB).toEqual([]);
+    await a.setLoggingLevel("error");
+    await recall(a, { query: "", limit: 300, detail: "full" });
+    await recall(a, { query: "x", limit: 1 });
+    expect(seenA).toHaveLength(1);
+  });
+
+  it("reports progress on a read tool when the client sends a progress token", async () => {
+    const client = await s.connect();
+    const steps: number[] = [];
+    await client.callTool(
+      { name: "recall_memories", arguments: { query: "", limit: 300, detail: "full" } },
+      CallToolResultSchema,
+      { onprogress: (p) => void steps.push(p.progress) },
+    );
+    expect(steps).toEqual([0, 1, 2]);
+  });
+
+  it("runs recall_memories as an MCP Task (taskSupport optional): the task's result carries the descriptor", async () => {
+    const client = await s.connect();
+    const tools = (await client.listTools()).tools;
+    for (const name of ["recall_memories", "inject_context"]) {
+      expect(tools.find((t) => t.name === name)?.execution?.taskSupport).toBe("optional");
+    }
+    expect(tools.find((t) => t.name === "capture_memory")?.execution?.taskSupport).not.toBe(
+      "optional",
+    );
+    const created = await client.request(
+      {
+        method: "tools/call",
+        params: {
+          name: "recall_memories",
+          arguments: { query: "", limit: 300, detail: "full" },
+          task: { ttl: 60_000 },
+        },
+      },
+      CreateTaskResultSchema,
+    );
+    expect(created.task.status).toBe("completed");
+    expect(created.task.ttl).toBe(60_000);
+    const result = await client.request(
+      { method: "tasks/result", params: { taskId: created.task.taskId } },
+      CallToolResultSchema,
+    );
+    const descriptor = JSON.parse(text(result as CallToolResult));
+    expect(descriptor.offloaded).toBe(true);
+    expect(existsSync(descriptor.file_path)).toBe(true);
+    expect(result.content.some((c) => c.type === "resource_link")).toBe(true);
+  });
+});

@@ -1,0 +1,192 @@
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { raw } from "./raw-request.js";
+import { type HttpServer, startHttpServer } from "./spawn-http.js";
+
+const TOKEN = "rest-token";
+const auth = { authorization: `Bearer ${TOKEN}` };
+type Page = {
+  items: { id: string; content?: string; namespace: string; memory_type: string; tags: string[] }[];
+  next_offset: number | null;
+};
+type Ranked = { hits: { score: number; memory: { id: string } }[]; next_cursor: string | null };
+
+describe("atlatl serve --http: REST API under /v1", () => {
+  let s: HttpServer;
+  const get = (path: string) => raw(s.url, path, { headers: auth });
+
+  beforeAll(async () => {
+    s = await startHttpServer({ tokens: TOKEN, seed: 120 });
+  }, 60_000);
+  afterAll(async () => {
+    if (s) await s.stop();
+  });
+
+  it("GET /v1/memories pages by offset, filters, and sets the detail level", async () => {
+    const first = await get("/v1/memories?limit=10");
+    expect(first.status).toBe(200);
+    const p1 = first.json<Page>();
+    expect(p1.items).toHaveLength(10);
+    expect(p1.next_offset).toBe(10);
+    expect(p1.items[0]?.content).toBeUndefined();
+    const p2 = (await get("/v1/memories?limit=10&offset=10&detail=full")).json<Page>();
+    expect(p2.items).toHaveLength(10);
+    expect(p2.items[0]?.content).toEqual(expect.any(String));
+    const ids1 = new Set(p1.items.map((m) => m.id));
+    expect(p2.items.some((m) => ids1.has(m.id))).toBe(false);
+    const all = (await get("/v1/memories?limit=1000")).json<Page>();
+    expect(all.next_offset).toBeNull();
+    const typed = (await get("/v1/memories?memory_type=procedural&limit=1000")).json<Page>();
+    expect(typed.items.length).toBeGreaterThan(0);
+    expect(typed.items.every((m) => m.memory_type === "procedural")).toBe(true);
+    const tag = all.items[0]?.tags[0] as string;
+    const tagged = (
+      await get(`/v1/memories?tag=${encodeURIComponent(tag)}&limit=1000`)
+    ).json<Page>();
+    expect(tagged.items.every((m) => m.tags.includes(tag))).toBe(true);
+    const ns = (await get("/v1/memories?namespace=_semantic&limit=1000")).json<Page>();
+    expect(ns.items.every((m) => m.namespace.startsWith("_semantic"))).toBe(true);
+  });
+
+  it("GET /v1/memories refuses out-of-range and malformed parameters with 400 naming the field", async () => {
+    for (const [query, field] of [
+      ["limit=0", "limit"],
+      ["limit=1001", "limit"],
+      ["limit=abc", "limit"],
+      ["offset=-1", "offset"],
+      ["memory_type=bogus", "memory_type"],
+      ["namespace=a//b", "namespace"],
+      ["detail=huge", "detail"],
+    ]) {
+      const res = await get(`/v1/memories?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.headers["content-type"]).toBe("application/problem+json");
+      expect(res.json<{ field: string }>().field).toBe(field);
+    }
+  });
+
+  it("POST, GET, PATCH and DELETE one memory", async () => {
+    const created = await raw(s.url, "/v1/memories", {
+      method: "POST",
+      headers: auth,
+      body: { content: "REST capture: the quokka release train", tags: ["rest"] },
+    });
+    expect(created.status).toBe(201);
+    const m = created.json<{ id: string; title: string }>();
+    expect(created.headers.location).toBe(`/v1/memories/${m.id}`);
+    expect((await get(`/v1/memories/${m.id}`)).json<{ title: string }>().title).toBe(m.title);
+
+    const patched = await raw(s.url, `/v1/memories/${m.id}`, {
+      method: "PATCH",
+      headers: auth,
+      body: { title: "Renamed over REST", confidence: 0.5 },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.json<{ title: string }>().title).toBe("Renamed over REST");
+
+    expect(
+      (await raw(s.url, `/v1/memories/${m.id}`, { method: "DELETE", headers: auth })).status,
+    ).toBe(204);
+    expect((await get(`/v1/memories/${m.id}`)).status).toBe(404);
+    expect(
+      (await raw(s.url, `/v1/memories/${m.id}`, { method: "DELETE", headers: auth })).status,
+    ).toBe(404);
+  });
+
+  it("answers 404 for unknown ids and 422 naming the field for invalid bodies", async () => {
+    const missing = await get("/v1/memories/no-such-id");
+    expect(missing.status).toBe(404);
+    expect(missing.headers["content-type"]).toBe("application/problem+json");
+    const patchMissing = await raw(s.url, "/v1/memories/no-such-id", {
+      method: "PATCH",
+      headers: auth,
+      body: { title: "x" },
+    });
+    expect(patchMissing.status).toBe(404);
+
+    for (const [body, field] of [
+      [{}, "content"],
+      [{ content: "" }, "content"],
+      [{ content: "ok", namespace: "bad namespace" }, "namespace"],
+      [{ content: "ok", confidence: 2 }, "confidence"],
+      [{ content: "ok", tags: "not-a-list" }, "tags"],
+    ] as const) {
+      const res = await raw(s.url, "/v1/memories", { method: "POST", headers: auth, body });
+      expect(res.status, JSON.stringify(body)).toBe(422);
+      expect(res.json<{ field: string }>().field).toBe(field);
+    }
+    const some = (await get("/v1/memories?limit=1")).json<Page>().items[0]?.id as string;
+    const bad = await raw(s.url, `/v1/memories/${some}`, {
+      method: "PATCH",
+      headers: auth,
+      body: { status: "gone" },
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.json<{ field: string }>().field).toBe("status");
+    const notJson = await raw(s.url, "/v1/memories", {
+      method: "POST",
+      headers: auth,
+      body: "{not json",
+    });
+    expect([400, 422]).toContain(notJson.status);
+  });
+
+  it("GET /v1/recall and /v1/search rank hits and page with cursors", async () => {
+    const recall = await get("/v1/recall?q=incident&limit=3");
+    expect(recall.status).toBe(200);
+    const r = recall.json<Ranked>();
+    expect(r.hits.length).toBeGreaterThan(0);
+    expect(r.hits[0]?.score).toEqual(expect.any(Number));
+    if (r.next_cursor) {
+      const next = (
+        await get(`/v1/recall?q=incident&limit=3&cursor=${encodeURIComponent(r.next_cursor)}`)
+      ).json<Ranked>();
+      expect(next.hits.map((h) => h.memory.id)).not.toContain(r.hits[0]?.memory.id);
+    }
+    const search = await get("/v1/search?q=incident&limit=5");
+    expect(search.status).toBe(200);
+    expect(search.json<Ranked>().hits.length).toBeGreaterThan(0);
+  });
+
+  it("GET /v1/recall and /v1/search refuse bad input with 400", async () => {
+    for (const path of [
+      "/v1/recall",
+      "/v1/search",
+      "/v1/recall?q=x&limit=5000",
+      "/v1/search?q=x&cursor=",
+    ]) {
+      const res = await get(path);
+      expect(res.status, path).toBe(400);
+      expect(res.headers["content-type"]).toBe("application/problem+json");
+    }
+    const fts = await get(`/v1/search?q=${encodeURIComponent('"unbalanced')}`);
+    expect(fts.status).toBe(400);
+    expect(fts.json<{ field: string }>().field).toBe("query");
+  });
+
+  it("publishes a valid OpenAPI 3.1 document listing every route", async () => {
+    const res = await get("/v1/openapi.json");
+    expect(res.status).toBe(200);
+    const doc = res.json<{ openapi: string; paths: Record<string, Record<string, unknown>> }>();
+    expect(doc.openapi).toBe("3.1.0");
+    const validator = new Validator();
+    const result = await validator.validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe("3.1");
+    const routes = Object.entries(doc.paths).flatMap(([p, ops]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`),
+    );
+    expect(routes.sort()).toEqual(
+      [
+        "GET /memories",
+        "POST /memories",
+        "GET /memories/{id}",
+        "PATCH /memories/{id}",
+        "DELETE /memories/{id}",
+        "GET /recall",
+        "GET /search",
+      ].sort(),
+    );
+  });
+});
