@@ -5,7 +5,7 @@
  * "Local LRO Proxy" section says.
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -86,10 +86,40 @@ describe("atlatl-proxy in front of atlatl serve", () => {
     expect(JSON.stringify(b)).toBe(JSON.stringify(a));
   });
 
-  // Needs engineer H6's server side of proxy-awareness (atlatl answers inline when
-  // clientInfo.proxy is true): until it is merged, `atlatl serve` with offloading on
-  // returns its own descriptor (a path on the server's disk) to the proxy.
-  it.todo(
-    "atlatl serve with offloading on answers the proxy (clientInfo.proxy: true) inline, and the proxy writes the memory-profile file locally",
-  );
+  it("atlatl serve with offloading on answers the proxy (clientInfo.proxy: true) inline; the proxy writes the memory-profile file locally", async () => {
+    const serverOut = join(work.dir, "server-out");
+    const localOut = join(work.dir, "proxy-local");
+    // Offloading on at the server (its own directory), so only proxy-awareness keeps it inline.
+    const lro = await proxied(
+      [...ATLATL, "serve", "--db", db],
+      ["--output-dir", localOut],
+      undefined,
+      {
+        ATLATL_CONFIG: "",
+        ATLATL_PROMPT__OFFLOAD__OUTPUT_DIR: serverOut,
+      },
+    );
+    try {
+      const result = (await lro.client.callTool({
+        name: "recall_memories",
+        arguments: { query: "", limit: 20, detail: "light", status: "any" },
+      })) as CallToolResult;
+      const descriptor = JSON.parse(textOf(result));
+      expect(descriptor.offloaded).toBe(true);
+      // The whole set (all 300 seeded memories), written on the proxy's side.
+      expect(descriptor.summary).toMatchObject({
+        count: 300,
+        operation: "recall",
+        detail: "light",
+      });
+      expect(descriptor.file_path.startsWith(localOut)).toBe(true);
+      expect(descriptor.jq_recipes).toHaveLength(10);
+      const lines = readFileSync(descriptor.file_path, "utf8").trimEnd().split("\n");
+      expect(lines).toHaveLength(301);
+      // The server wrote nothing: it answered the proxy inline.
+      expect(existsSync(serverOut) ? readdirSync(serverOut) : []).toEqual([]);
+    } finally {
+      await lro.close();
+    }
+  });
 });

@@ -85,6 +85,12 @@ export interface WithOffloadOptions {
    * `operation` naming the files, default `result`). Default: passed through.
    */
   callResults?: boolean | Partial<Omit<OffloadCallResultOptions, "resourceLinks" | "names">>;
+  /**
+   * For a client that offloads on its own disk (an LRO proxy): a whole result
+   * set above the threshold comes back inline, every match (up to `maxRecords`)
+   * and no cursor, instead of being written here; below it, the usual page.
+   */
+  inlineWholeSet?: boolean;
 }
 
 export { OFFLOAD_MIME_TYPE } from "./offload-resource-uri.js";
@@ -209,6 +215,26 @@ export function withOffload(options: WithOffloadOptions): OffloadMiddleware {
         names: options.names,
         thresholdTokens: offloader.config.thresholdTokens,
       };
+      if (result.whole && options.inlineWholeSet && offloader.config.enabled) {
+        const outcome = await offloader.offloadRecords<unknown>({
+          operation: result.operation,
+          query: result.query ?? null,
+          detail: result.detail,
+          source: result.whole.source,
+          thresholdTokens: Number.POSITIVE_INFINITY, // measured, never written here
+          ...profile,
+        });
+        const total = outcome.total ?? (outcome.kind === "inline" ? outcome.lines.length : 0);
+        if (
+          outcome.kind === "inline" &&
+          outcome.estimatedTokens > offloader.config.thresholdTokens
+        ) {
+          return text(
+            `{"count":${outcome.lines.length},"total":${total},"records":[${outcome.lines.join(",")}]}`,
+          );
+        }
+        return pageWithTotal(await result.whole.page(), total);
+      }
       if (result.whole && offloader.config.enabled) {
         const outcome = await offloader.offloadRecords<unknown>({
           operation: result.operation,

@@ -1,5 +1,5 @@
 import { registerLroExtract, registerOffloadResources, withOffload } from "@atlatl/lro/mcp";
-import { Offloader } from "@atlatl/lro/node";
+import type { Offloader } from "@atlatl/lro/node";
 import { InMemoryTaskStore } from "@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Services } from "../services/create-services.js";
@@ -58,12 +58,8 @@ export interface AtlatlServerDeps {
  */
 function proxyAwareOffload(server: ProxyAwareMcpServer, offloader: Offloader) {
   const lro = withOffload({ offloader, resourceLinks: offloader.config.enabled });
-  const inline = withOffload({
-    offloader: new Offloader({
-      config: { ...offloader.config, enabled: false },
-      events: offloader.events,
-    }),
-  });
+  // A proxy gets every match of a large result inline and offloads it on its own disk.
+  const inline = withOffload({ offloader, inlineWholeSet: true });
   const offload: ToolContext["offload"] = (next) => {
     const steps = progressSteps(next);
     const offloaded = lro(steps.handler);
