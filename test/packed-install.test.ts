@@ -127,6 +127,15 @@ describe("installed from packed tarballs, outside the workspace", () => {
     expect(stdout).toMatch(/serve/);
   });
 
+  it("runs every package's bins directly with --help", async () => {
+    const bins = publishable().flatMap(({ manifest }) => Object.keys(manifest.bin ?? {}));
+    expect(bins).toEqual(expect.arrayContaining(["atlatl", "atlatl-proxy", "atlatl-eval"]));
+    for (const name of bins) {
+      const { stdout } = await run(bin(name), ["--help"], { cwd: app, env: cleanEnv() });
+      expect(stdout, name).toMatch(new RegExp(`Usage: ${name}`));
+    }
+  });
+
   it("seeds 50 memories and lists the active ones", async () => {
     const db = join(app, "seed.db");
     const env = cleanEnv({ ATLATL_CONFIG: "" });
