@@ -21,8 +21,8 @@ import { wikiLinks } from "./wiki-links.js";
 /** A record line at some detail level. */
 export type MemoryRecord = LightRecord | MediumRecord | FullRecord;
 
-/** The memory at `light` detail: identity and classification, no content. */
-export function toLightRecord(memory: Memory): LightRecord {
+/** The memory at `light` detail: identity and classification, no content (a light read suffices). */
+export function toLightRecord(memory: LightRecord): LightRecord {
   return {
     id: memory.id,
     title: memory.title,

@@ -28,8 +28,15 @@
  * exact walk.
  */
 import { encodeCursor, fingerprint } from "../model/cursor.js";
-import type { Memory } from "../model/memory.js";
-import type { MemoryFilter, MemoryStore, RankPosition, Scoring } from "../store/store.js";
+import type { LightRecord, Memory } from "../model/memory.js";
+import type {
+  Fielded,
+  MemoryFilter,
+  MemoryStore,
+  RankPosition,
+  ReadFields,
+  Scoring,
+} from "../store/store.js";
 import { checkCursorArg, checkLimit, type FilterInput, normalizeFilter } from "./args.js";
 import { member, openCursor, rankPositionFields, rankPositionOf } from "./cursor-args.js";
 import { fromStoreError, invalidArgument } from "./errors.js";
@@ -68,8 +75,8 @@ export interface RecallInput {
 }
 
 /** One recalled memory and its score in [0, 1]. */
-export interface RecallHit {
-  memory: Memory;
+export interface RecallHit<M extends LightRecord = Memory> {
+  memory: M;
   score: number;
 }
 
@@ -103,15 +110,20 @@ export class RecallService {
   /**
    * Every hit `recall` would page through, best first, scored at one clock and
    * read from the store in one pass (no cursor, no limit). Arguments are
-   * checked now; the store is read as the result is iterated.
+   * checked now; the store is read as the result is iterated. Each memory
+   * has the `fields` asked for (see `ReadFields`; default the whole memory).
    */
-  all(input: Omit<RecallInput, "limit" | "cursor">): AsyncIterable<RecallHit> {
+  all<F extends ReadFields = "full">(
+    input: Omit<RecallInput, "limit" | "cursor">,
+    fields?: F,
+  ): AsyncIterable<RecallHit<Fielded<F>>> {
     const { text, filter } = this.checked(input);
     const base = text.length > 0 ? RECALL_SCORING : RECALL_SCORING_NO_TEXT;
     const hits = this.store.rankAll({
       text,
       filter,
       scoring: { ...base, asOf: this.now().getTime() },
+      fields,
     });
     return (async function* () {
       try {

@@ -173,14 +173,19 @@ export class RankedReader {
    * The rows of the memories with these sequence numbers, in one statement; a
    * memory deleted since its narrow row was read is absent. Rows, not memories:
    * the caller converts each as it goes, so a batch's memories never all live
-   * at once.
+   * at once. `columns`: the memory columns to read (see `columnsOf`).
    */
-  readManyBySeq(seqs: ArrayLike<number>, from: number, to: number): Map<number, MemoryRow> {
+  readManyBySeq(
+    seqs: ArrayLike<number>,
+    from: number,
+    to: number,
+    columns: string,
+  ): Map<number, MemoryRow> {
     const list: number[] = [];
     for (let i = from; i < to; i++) list.push(seqs[i] as number);
     const rows = this.statements
       .get(
-        `SELECT m.seq AS seq, ${MEMORY_COLUMNS} FROM memories m WHERE m.seq IN (SELECT value FROM json_each(?))`,
+        `SELECT m.seq AS seq, ${columns} FROM memories m WHERE m.seq IN (SELECT value FROM json_each(?))`,
       )
       .all(JSON.stringify(list)) as (MemoryRow & { seq: number })[];
     const out = new Map<number, MemoryRow>();
