@@ -29,7 +29,15 @@ import { FTS5_SYNTAX } from "./fts-query.js";
 import { listTable } from "./list-plan.js";
 import { migrate } from "./migrations.js";
 import { type NarrowRows, RankedReader } from "./ranked-reader.js";
-import { columnsOf, fromRow, MEMORY_COLUMNS, type MemoryRow, rowReader, toRow } from "./row.js";
+import {
+  columnsOf,
+  fromRow,
+  MEMORY_COLUMNS,
+  type MemoryRow,
+  rawReader,
+  rowReader,
+  toRow,
+} from "./row.js";
 import { isSqliteError, StatementCache } from "./statements.js";
 import { RowWriter, unchanged } from "./writer.js";
 
@@ -279,7 +287,7 @@ export class SqliteMemoryStore implements MemoryStore {
     rows: NarrowRows,
     fields: F | undefined,
   ): AsyncIterable<{ memory: Fielded<F>; i: number }> {
-    const read = rowReader(fields);
+    const read = rawReader(fields, 1);
     const columns = columnsOf(fields);
     for (let from = 0; from < rows.length; from += ALL_BATCH) {
       const to = Math.min(rows.length, from + ALL_BATCH);
