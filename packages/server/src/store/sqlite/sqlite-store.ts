@@ -261,7 +261,7 @@ export class SqliteMemoryStore implements MemoryStore {
     query: WholeQuery<RankQuery, F>,
   ): AsyncIterable<RankedHit<Fielded<F>>> {
     const rows = this.guard("rank", () => this.ranked.rankAllRows(query));
-    for await (const { memory, i } of this.wideRows(rows, query.fields)) {
+    for (const { memory, i } of this.wideRows(rows, query.fields)) {
       const value = rows.value[i] as number;
       yield {
         memory,
@@ -276,17 +276,20 @@ export class SqliteMemoryStore implements MemoryStore {
     query: WholeQuery<TextQuery, F>,
   ): AsyncIterable<TextHit<Fielded<F>>> {
     const rows = this.guard("search", () => this.ranked.searchAllRows(query));
-    for await (const { memory, i } of this.wideRows(rows, query.fields)) {
+    for (const { memory, i } of this.wideRows(rows, query.fields)) {
       const relevance = rows.relevance[i] as number;
       yield { memory, relevance, position: { value: relevance, seq: rows.seq[i] as number } };
     }
   }
 
-  /** The memories (their `fields`) of narrow rows, in their order, a batch of wide rows at a time. */
-  private async *wideRows<F extends ReadFields>(
+  /**
+   * The memories (their `fields`) of narrow rows, in their order, a batch of
+   * wide rows at a time. Synchronous: an async layer costs a promise per row.
+   */
+  private *wideRows<F extends ReadFields>(
     rows: NarrowRows,
     fields: F | undefined,
-  ): AsyncIterable<{ memory: Fielded<F>; i: number }> {
+  ): Iterable<{ memory: Fielded<F>; i: number }> {
     const read = rawReader(fields, 1);
     const columns = columnsOf(fields);
     for (let from = 0; from < rows.length; from += ALL_BATCH) {
