@@ -35,7 +35,6 @@ import {
   MEMORY_COLUMNS,
   type MemoryRow,
   rawReader,
-  rowReader,
   toRow,
 } from "./row.js";
 import { isSqliteError, StatementCache } from "./statements.js";
@@ -237,14 +236,13 @@ export class SqliteMemoryStore implements MemoryStore {
       const dir = asc ? "ASC" : "DESC";
       const table = listTable((sql) => this.stmt(sql), query.filter, query.sort);
       const sql = `SELECT m.seq AS seq, ${col} AS sort_key, ${columnsOf(fields)} FROM ${table}${whereClause(where)} ORDER BY ${col} ${dir}, m.seq ${dir} LIMIT ?`;
-      const rows = this.stmt(sql).all(...params, query.limit) as (MemoryRow & {
-        seq: number;
-        sort_key: string | number;
-      })[];
-      const read = rowReader(fields);
+      const rows = this.stmt(sql)
+        .raw(true)
+        .all(...params, query.limit) as unknown[][];
+      const read = rawReader(fields, 2);
       return rows.map((row) => ({
         memory: read(row),
-        position: { key: row.sort_key, seq: row.seq },
+        position: { key: row[1] as string | number, seq: row[0] as number },
       }));
     });
   }
