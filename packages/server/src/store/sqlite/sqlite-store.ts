@@ -29,14 +29,7 @@ import { FTS5_SYNTAX } from "./fts-query.js";
 import { listTable } from "./list-plan.js";
 import { migrate } from "./migrations.js";
 import { type NarrowRows, RankedReader } from "./ranked-reader.js";
-import {
-  columnsOf,
-  fromRow,
-  MEMORY_COLUMNS,
-  type MemoryRow,
-  rawReader,
-  toRow,
-} from "./row.js";
+import { columnsOf, fromRow, MEMORY_COLUMNS, type MemoryRow, rawReader, toRow } from "./row.js";
 import { isSqliteError, StatementCache } from "./statements.js";
 import { RowWriter, unchanged } from "./writer.js";
 
