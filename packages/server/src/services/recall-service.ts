@@ -28,7 +28,7 @@
  * exact walk.
  */
 import { encodeCursor, fingerprint } from "../model/cursor.js";
-import type { LightRecord, Memory } from "../model/memory.js";
+import type { Memory } from "../model/memory.js";
 import type {
   Fielded,
   MemoryFilter,
@@ -75,7 +75,7 @@ export interface RecallInput {
 }
 
 /** One recalled memory and its score in [0, 1]. */
-export interface RecallHit<M extends LightRecord = Memory> {
+export interface RecallHit<M extends Fielded<ReadFields> = Memory> {
   memory: M;
   score: number;
 }
