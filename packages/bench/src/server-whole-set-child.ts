@@ -4,8 +4,9 @@
  * recalls every memory of a seeded database at light detail and offloads the
  * whole set. Reports the call's time and this process's peak RSS growth
  * during it, then, in the same process, the floors: the store's raw one-pass
- * read of the same hits, and that read plus projecting and serializing each
- * record (everything but estimate, write and describe). One JSON line on stdout.
+ * read of the same hits (whole memories, and the light fields the tool reads),
+ * and the light read plus projecting and serializing each record (everything
+ * but estimate, write and describe). One JSON line on stdout.
  * Run with `--expose-gc`; peak RSS as in `lro-engine-rss-child.ts`.
  */
 import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -80,11 +81,14 @@ async function measured(): Promise<{ ms: number; growth: number; bytes: number; 
 const scoring = { ...RECALL_SCORING_NO_TEXT, asOf: Date.now() };
 const filter = { status: "any" as const };
 
-/** The floor: the store's raw one-pass read of the same hits, nothing done with them. */
-async function rawRead(): Promise<number> {
+/**
+ * The floor: the store's raw one-pass read of the same hits, nothing done with
+ * them: whole memories (`full`), or the light fields the tool reads (`light`).
+ */
+async function rawRead(fields: "full" | "light" = "full"): Promise<number> {
   const t0 = performance.now();
   let n = 0;
-  for await (const _ of store.rankAll({ text: "", scoring, filter })) n++;
+  for await (const _ of store.rankAll({ text: "", scoring, filter, fields })) n++;
   if (n === 0) throw new Error("the floor read nothing");
   return performance.now() - t0;
 }
@@ -95,13 +99,14 @@ const RUNS = 3;
 const runs = [];
 for (let i = 0; i < RUNS; i++) {
   const readMs = await rawRead();
-  runs.push({ ...(await measured()), readMs });
+  const lightReadMs = await rawRead("light");
+  runs.push({ ...(await measured()), readMs, lightReadMs });
 }
 
-// The second floor: read + project + serialize each record (all but estimate, write, describe).
+// The second floor: light read + project + serialize each record (all but estimate, write, describe).
 const t0 = performance.now();
 let chars = 0;
-for await (const h of store.rankAll({ text: "", scoring, filter })) {
+for await (const h of store.rankAll({ text: "", scoring, filter, fields: "light" })) {
   chars += JSON.stringify(toRecord(h.memory, "light")).length;
 }
 const serializeMs = performance.now() - t0;

@@ -4,7 +4,8 @@
  * light detail through the real tool: store read + decide + write + describe
  * <= 1.5 s, and peak RSS growth <= 2x the file (the set is streamed, never
  * held). Beside it, measured in the same child: the store's raw one-pass read
- * of the same hits, and that read plus serializing each record.
+ * of the same hits (whole memories, and only the light fields the tool reads),
+ * and the light read plus serializing each record.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -18,7 +19,14 @@ const here = dirname(fileURLToPath(import.meta.url));
 const COUNT = 100_000;
 
 interface ChildResult {
-  runs: { ms: number; growth: number; bytes: number; count: number; readMs: number }[];
+  runs: {
+    ms: number;
+    growth: number;
+    bytes: number;
+    count: number;
+    readMs: number;
+    lightReadMs: number;
+  }[];
   /** The raw read again, beside `serializeMs`. */
   readMs: number;
   serializeMs: number;
@@ -79,7 +87,17 @@ async function run(): Promise<BenchTable[]> {
             unit: "x",
           },
           {
-            name: "floor: raw read + project + JSON.stringify (after)",
+            name: 'floor: raw read of the light fields (rankAll fields "light"), before each call',
+            value: median(r.runs.map((x) => x.lightReadMs)),
+            unit: "ms",
+          },
+          {
+            name: "tool call / light read (median of per-run ratios)",
+            value: median(r.runs.map((x) => x.ms / x.lightReadMs)),
+            unit: "x",
+          },
+          {
+            name: "floor: light read + project + JSON.stringify (after)",
             value: r.serializeMs,
             unit: "ms",
             notes: `raw read right after it: ${r.readMs.toFixed(0)} ms`,

@@ -21,8 +21,8 @@ import { wikiLinks } from "./wiki-links.js";
 /** A record line at some detail level. */
 export type MemoryRecord = LightRecord | MediumRecord | FullRecord;
 
-/** The memory at `light` detail: identity and classification, no content. */
-export function toLightRecord(memory: Memory): LightRecord {
+/** The memory at `light` detail: identity and classification, no content (a light read suffices). */
+export function toLightRecord(memory: LightRecord): LightRecord {
   return {
     id: memory.id,
     title: memory.title,
@@ -137,17 +137,18 @@ export function toFullRecord(memory: Memory): FullRecord {
  * - `medium`: light + content, summary, confidence (from `provenance.confidence`, null if none);
  * - `full`: the whole memory and its `wiki_links`, confidence only at `provenance.confidence`.
  */
-export function toRecord(memory: Memory, detail: "light"): LightRecord;
+export function toRecord(memory: LightRecord, detail: "light"): LightRecord;
 export function toRecord(memory: Memory, detail: "medium"): MediumRecord;
 export function toRecord(memory: Memory, detail: "full"): FullRecord;
 export function toRecord(memory: Memory, detail: DetailLevel): MemoryRecord;
-export function toRecord(memory: Memory, detail: DetailLevel): MemoryRecord {
+export function toRecord(memory: LightRecord | Memory, detail: DetailLevel): MemoryRecord {
   switch (detail) {
     case "light":
       return toLightRecord(memory);
     case "medium":
-      return toMediumRecord(memory);
+      // The overloads take a light memory at light detail only.
+      return toMediumRecord(memory as Memory);
     case "full":
-      return toFullRecord(memory);
+      return toFullRecord(memory as Memory);
   }
 }

@@ -6,7 +6,14 @@
  */
 import { encodeCursor, fingerprint } from "../model/cursor.js";
 import type { Memory } from "../model/memory.js";
-import type { ListSort, MemoryFilter, MemoryStore, SortOrder } from "../store/store.js";
+import type {
+  Fielded,
+  ListSort,
+  MemoryFilter,
+  MemoryStore,
+  ReadFields,
+  SortOrder,
+} from "../store/store.js";
 import { checkCursorArg, checkLimit, type FilterInput, normalizeFilter } from "./args.js";
 import { member, openCursor } from "./cursor-args.js";
 import { invalidArgument } from "./errors.js";
@@ -62,10 +69,14 @@ export class ListService {
 
   /**
    * Every memory `list` would page through, in its order, read from the store
-   * in one pass (no cursor, no limit). Arguments are checked now.
+   * in one pass (no cursor, no limit), with the `fields` asked for (see
+   * `ReadFields`). Arguments are checked now.
    */
-  all(input: Omit<ListInput, "limit" | "cursor"> = {}): AsyncIterable<Memory> {
-    const rows = this.store.listAll(this.checked(input));
+  all<F extends ReadFields = "full">(
+    input: Omit<ListInput, "limit" | "cursor"> = {},
+    fields?: F,
+  ): AsyncIterable<Fielded<F>> {
+    const rows = this.store.listAll({ ...this.checked(input), fields });
     return (async function* () {
       for await (const r of rows) yield r.memory;
     })();

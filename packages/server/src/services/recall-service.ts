@@ -30,7 +30,14 @@
 import { encodeCursor, fingerprint } from "../model/cursor.js";
 import { READ_LIMITS } from "../model/limits.js";
 import type { Memory } from "../model/memory.js";
-import type { MemoryFilter, MemoryStore, RankPosition, Scoring } from "../store/store.js";
+import type {
+  Fielded,
+  MemoryFilter,
+  MemoryStore,
+  RankPosition,
+  ReadFields,
+  Scoring,
+} from "../store/store.js";
 import { checkCursorArg, checkLimit, type FilterInput, normalizeFilter } from "./args.js";
 import { member, openCursor, rankPositionFields, rankPositionOf } from "./cursor-args.js";
 import { fromStoreError, invalidArgument } from "./errors.js";
@@ -69,8 +76,8 @@ export interface RecallInput {
 }
 
 /** One recalled memory and its score in [0, 1]. */
-export interface RecallHit {
-  memory: Memory;
+export interface RecallHit<M extends Fielded<ReadFields> = Memory> {
+  memory: M;
   score: number;
 }
 
@@ -104,15 +111,20 @@ export class RecallService {
   /**
    * Every hit `recall` would page through, best first, scored at one clock and
    * read from the store in one pass (no cursor, no limit). Arguments are
-   * checked now; the store is read as the result is iterated.
+   * checked now; the store is read as the result is iterated. Each memory
+   * has the `fields` asked for (see `ReadFields`; default the whole memory).
    */
-  all(input: Omit<RecallInput, "limit" | "cursor">): AsyncIterable<RecallHit> {
+  all<F extends ReadFields = "full">(
+    input: Omit<RecallInput, "limit" | "cursor">,
+    fields?: F,
+  ): AsyncIterable<RecallHit<Fielded<F>>> {
     const { text, filter } = this.checked(input);
     const base = text.length > 0 ? RECALL_SCORING : RECALL_SCORING_NO_TEXT;
     const hits = this.store.rankAll({
       text,
       filter,
       scoring: { ...base, asOf: this.now().getTime() },
+      fields,
     });
     return (async function* () {
       try {

@@ -8,12 +8,14 @@
  * `recall-service.ts` for what that guarantees while memories are added).
  */
 import { encodeCursor, fingerprint } from "../model/cursor.js";
-import type { Memory } from "../model/memory.js";
+import type { LightRecord, Memory } from "../model/memory.js";
 import type {
+  Fielded,
   MemoryFilter,
   MemoryStore,
   QuerySyntax,
   RankPosition,
+  ReadFields,
   TextHit,
 } from "../store/store.js";
 import { checkCursorArg, checkLimit, type FilterInput, normalizeFilter } from "./args.js";
@@ -37,8 +39,8 @@ export interface SearchInput {
 }
 
 /** One search hit with its raw relevance (higher is better). */
-export interface SearchHit {
-  memory: Memory;
+export interface SearchHit<M extends LightRecord = Memory> {
+  memory: M;
   score: number;
 }
 
@@ -86,10 +88,14 @@ export class SearchService {
    * Every hit `search` would page through, most relevant first, read from the
    * store in one pass (no cursor, no limit). Arguments are checked now; the
    * store is read (and a query it cannot parse reported) as it is iterated.
+   * Each memory has the `fields` asked for (see `ReadFields`).
    */
-  all(input: Omit<SearchInput, "limit" | "cursor">): AsyncIterable<SearchHit> {
+  all<F extends ReadFields = "full">(
+    input: Omit<SearchInput, "limit" | "cursor">,
+    fields?: F,
+  ): AsyncIterable<SearchHit<Fielded<F>>> {
     const { query, syntax, filter } = this.checked(input);
-    const hits = this.store.searchAll({ text: query, syntax, filter });
+    const hits = this.store.searchAll({ text: query, syntax, filter, fields });
     return (async function* () {
       try {
         for await (const h of hits) yield { memory: h.memory, score: h.relevance };

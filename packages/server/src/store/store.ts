@@ -1,4 +1,4 @@
-import type { Memory, MemoryStatus, MemoryType } from "../model/memory.js";
+import type { LightRecord, Memory, MemoryStatus, MemoryType } from "../model/memory.js";
 
 /** Filters shared by list, search and recall. All given conditions must hold. */
 export interface MemoryFilter {
@@ -37,9 +37,24 @@ export interface ListQuery {
   after?: ListPosition | undefined;
 }
 
+/**
+ * Which fields of each memory a whole-set read fills in: `full` (the default)
+ * the whole memory; `light` only those of a light record, so the backend
+ * neither reads nor decodes content, document and enrichment it would throw away.
+ */
+export type ReadFields = "light" | "full";
+
+/** The memory a read of `fields` yields. */
+export type Fielded<F extends ReadFields> = F extends "light" ? LightRecord : Memory;
+
+/** The query of a whole-set read: no page, and the fields to read. */
+export type WholeQuery<Q, F extends ReadFields> = Omit<Q, "limit" | "after"> & {
+  fields?: F | undefined;
+};
+
 /** A listed memory and the position to continue after it. */
-export interface ListedMemory {
-  memory: Memory;
+export interface ListedMemory<M extends LightRecord = Memory> {
+  memory: M;
   position: ListPosition;
 }
 
@@ -82,8 +97,8 @@ export interface TextQuery {
 }
 
 /** A full-text hit with the backend's raw relevance (higher is better, >= 0). */
-export interface TextHit {
-  memory: Memory;
+export interface TextHit<M extends LightRecord = Memory> {
+  memory: M;
   relevance: number;
   /** Where the hit stands: continue after it with `after: position` (add `previous`). */
   position: RankPosition;
@@ -126,8 +141,8 @@ export interface RankQuery {
 }
 
 /** A ranked hit: the combined score of {@link Scoring} and the raw text relevance. */
-export interface RankedHit {
-  memory: Memory;
+export interface RankedHit<M extends LightRecord = Memory> {
+  memory: M;
   score: number;
   relevance: number;
   /** Where the hit stands: continue after it with `after: position` (add `previous`). */
@@ -203,12 +218,21 @@ export interface MemoryStore {
   search(query: TextQuery): Promise<TextHit[]>;
   /** Hits by combined score desc, then insertion order (see {@link Scoring}). */
   rank(query: RankQuery): Promise<RankedHit[]>;
-  /** Every hit of `rank`, in its order (score desc, seq asc), read in one pass. */
-  rankAll(query: Omit<RankQuery, "limit" | "after">): AsyncIterable<RankedHit>;
-  /** Every hit of `search`, in its order (relevance desc, seq asc), read in one pass. */
-  searchAll(query: Omit<TextQuery, "limit" | "after">): AsyncIterable<TextHit>;
-  /** Every memory of `list`, in the query's order, read in one pass. */
-  listAll(query: Omit<ListQuery, "limit" | "after">): AsyncIterable<ListedMemory>;
+  /**
+   * Every hit of `rank`, in its order (score desc, seq asc), read in one pass,
+   * each memory with the `fields` asked for (see {@link ReadFields}).
+   */
+  rankAll<F extends ReadFields = "full">(
+    query: WholeQuery<RankQuery, F>,
+  ): AsyncIterable<RankedHit<Fielded<F>>>;
+  /** Every hit of `search`, in its order (relevance desc, seq asc), read in one pass (see `rankAll`). */
+  searchAll<F extends ReadFields = "full">(
+    query: WholeQuery<TextQuery, F>,
+  ): AsyncIterable<TextHit<Fielded<F>>>;
+  /** Every memory of `list`, in the query's order, read in one pass (see `rankAll`). */
+  listAll<F extends ReadFields = "full">(
+    query: WholeQuery<ListQuery, F>,
+  ): AsyncIterable<ListedMemory<Fielded<F>>>;
   count(filter?: MemoryFilter): Promise<number>;
   /** Every matching memory, in (created, insertion) order, read in pages. */
   iterate(filter?: MemoryFilter): AsyncIterable<Memory>;

@@ -10,6 +10,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import type { OffloadResponse } from "@atlatl/lro";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { toRecord } from "../../src/model/detail.js";
 import { createServices } from "../../src/services/create-services.js";
 import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { makeMemory } from "../store/fixtures.js";
@@ -145,6 +146,36 @@ describe("LRO over the whole result set (SDK Client, atlatl serve)", () => {
     expect(inject.offloaded).toBe(true);
     expect(inject.summary).toMatchObject({ count: HARBOR, operation: "inject", detail: "medium" });
     expect(shellCount(inject.file_path)).toBe(HARBOR);
+  });
+
+  it("each offloaded line is the memory's record at the asked detail, byte for byte", async () => {
+    const byId = new Map(CORPUS.map((m) => [m.id, m]));
+    /** The file's record lines, and the lines the canonical projection makes of the corpus. */
+    function lines(path: string, detail: "light" | "medium" | "full") {
+      const got = readFileSync(path, "utf8").trimEnd().split("\n").slice(1);
+      const want = got.map((l) => {
+        const memory = byId.get((JSON.parse(l) as { id: string }).id);
+        if (!memory) throw new Error(`unknown id in ${l.slice(0, 80)}`);
+        return JSON.stringify(toRecord(memory, detail));
+      });
+      return { got, want };
+    }
+    // Light sets are read light from the store (no content, no document).
+    for (const tool of ["list_memories", "recall_memories", "search_memories"]) {
+      const args = tool === "list_memories" ? {} : { query: "harbor", detail: "light" };
+      const d = jsonOf<Descriptor>(await call(s.client, tool, args));
+      const { got, want } = lines(d.file_path, "light");
+      expect(got.length, tool).toBeGreaterThanOrEqual(HARBOR);
+      expect(got, tool).toEqual(want);
+    }
+    for (const detail of ["medium", "full"] as const) {
+      const d = jsonOf<Descriptor>(
+        await call(s.client, "recall_memories", { query: "harbor", detail }),
+      );
+      const { got, want } = lines(d.file_path, detail);
+      expect(got).toHaveLength(HARBOR);
+      expect(got).toEqual(want);
+    }
   });
 
   it("recall without a query recalls everything (query is optional)", async () => {

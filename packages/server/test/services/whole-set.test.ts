@@ -79,6 +79,38 @@ describe("whole-set reads of the services", () => {
     expect(listed).toHaveLength(120);
   });
 
+  it('all(input, "light") yields the same hits and scores, each memory only its light fields', async () => {
+    await seed(40);
+    const light = [
+      "id",
+      "title",
+      "namespace",
+      "memory_type",
+      "tags",
+      "created",
+      "modified",
+      "status",
+    ];
+    const pick = (m: object) => Object.fromEntries(light.map((k) => [k, (m as never)[k]]));
+    const recall = ctx.services.recall;
+    const full = await collect(recall.all({ query: "beacon" }));
+    const lean = await collect(recall.all({ query: "beacon" }, "light"));
+    expect(lean.map((h) => h.score)).toEqual(full.map((h) => h.score));
+    expect(lean.map((h) => Object.keys(h.memory))).toEqual(full.map(() => light));
+    expect(lean.map((h) => h.memory)).toEqual(full.map((h) => pick(h.memory)));
+
+    const search = ctx.services.search;
+    const searched = await collect(search.all({ query: "signal" }, "light"));
+    expect(searched.map((h) => h.memory)).toEqual(
+      (await collect(search.all({ query: "signal" }))).map((h) => pick(h.memory)),
+    );
+    const listed = await collect(ctx.services.list.all({ sort: "title", order: "asc" }, "light"));
+    expect(listed).toEqual(
+      (await collect(ctx.services.list.all({ sort: "title", order: "asc" }))).map(pick),
+    );
+    expect(listed).toHaveLength(40);
+  });
+
   it("recall.all without a query recalls every memory", async () => {
     await seed(30);
     expect(await collect(ctx.services.recall.all({}))).toHaveLength(30);

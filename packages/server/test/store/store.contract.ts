@@ -728,6 +728,77 @@ export function describeMemoryStoreContract(backend: {
         expect(everything).toHaveLength(many.length);
       });
 
+      /** What a light read must hold for `memory`: exactly the light fields, in light-record order. */
+      function lightOf(memory: Memory): Record<string, unknown> {
+        const { id, title, namespace, memory_type, tags, created, modified, status } = memory;
+        return { id, title, namespace, memory_type, tags, created, modified, status };
+      }
+
+      function expectLight(got: readonly object[], want: readonly Memory[]): void {
+        expect(got.map((m) => Object.keys(m))).toEqual(want.map((m) => Object.keys(lightOf(m))));
+        expect(got).toEqual(want.map(lightOf));
+      }
+
+      it('fields "light" yields the same hits, order and scores, each memory only its light fields', async () => {
+        await corpus();
+        const rich = richMemory();
+        await store.insert(rich);
+        const q = { text: "harbor pilot", scoring: SCORING, filter: { status: "any" as const } };
+        const full = await collect(store.rankAll(q));
+        const light = await collect(store.rankAll({ ...q, fields: "light" }));
+        expect(light.map((h) => [h.score, h.relevance, h.position])).toEqual(
+          full.map((h) => [h.score, h.relevance, h.position]),
+        );
+        expectLight(
+          light.map((h) => h.memory),
+          full.map((h) => h.memory),
+        );
+
+        const s = { text: "harbor", syntax: "plain" as const };
+        const fullHits = await collect(store.searchAll(s));
+        const lightHits = await collect(store.searchAll({ ...s, fields: "light" }));
+        expect(lightHits.map((h) => [h.relevance, h.position])).toEqual(
+          fullHits.map((h) => [h.relevance, h.position]),
+        );
+        expectLight(
+          lightHits.map((h) => h.memory),
+          fullHits.map((h) => h.memory),
+        );
+
+        for (const sort of ["created", "title"] as const) {
+          const l = { filter: { status: "any" as const }, sort, order: "desc" as const };
+          const fullRows = await collect(store.listAll({ ...l, fields: "full" }));
+          const lightRows = await collect(store.listAll({ ...l, fields: "light" }));
+          expect(lightRows.map((r) => r.position)).toEqual(fullRows.map((r) => r.position));
+          expectLight(
+            lightRows.map((r) => r.memory),
+            fullRows.map((r) => r.memory),
+          );
+        }
+        // The rich memory's tags and identity survive a light read; nothing else is read.
+        const [hit] = await collect(
+          store.listAll({
+            filter: { tags: rich.tags },
+            sort: "created",
+            order: "asc",
+            fields: "light",
+          }),
+        );
+        expect(hit?.memory).toEqual(lightOf(rich));
+        expect(hit?.memory).not.toHaveProperty("content");
+      });
+
+      it('fields "light" fails like a full read on a query without words', async () => {
+        await store.upsertMany(filler(10));
+        const light = { fields: "light" as const };
+        expect(
+          await codeOf(collect(store.searchAll({ text: "!!!", syntax: "plain", ...light }))),
+        ).toBe("QUERY_INVALID");
+        expect(
+          await codeOf(collect(store.rankAll({ text: "...", scoring: SCORING, ...light }))),
+        ).toBe("QUERY_INVALID");
+      });
+
       it("an empty match is an empty stream; a query without words fails with QUERY_INVALID", async () => {
         await store.upsertMany(filler(10));
         expect(await collect(store.rankAll({ text: "zzyzx", scoring: SCORING }))).toEqual([]);

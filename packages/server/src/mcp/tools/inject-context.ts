@@ -44,7 +44,7 @@ export function registerInjectContext(server: McpServer, ctx: ToolContext): void
       const input = { query: args.query, filter: pickFilter(args) };
       return wholeResult(
         { operation: "inject", query: args.query, detail: args.detail },
-        asRecords(ctx.services.recall.all(input), args.detail),
+        asRecords((fields) => ctx.services.recall.all(input, fields), args.detail),
         undefined,
         async () => {
           const { hits } = await ctx.services.recall.recall({ ...input, limit: args.limit });

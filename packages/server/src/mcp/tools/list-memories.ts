@@ -35,7 +35,7 @@ export function registerListMemories(server: McpServer, ctx: ToolContext): void 
       const input = { filter: pickFilter(args), sort: args.sort, order: args.order };
       return wholeResult(
         { operation: "list", query: null, detail: args.detail },
-        asRecords(ctx.services.list.all(input), args.detail),
+        asRecords((fields) => ctx.services.list.all(input, fields), args.detail),
         args.cursor,
         async () => {
           const { memories, next_cursor } = await ctx.services.list.list({

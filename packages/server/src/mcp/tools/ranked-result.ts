@@ -1,8 +1,9 @@
 import type { DetailLevel } from "@atlatl/lro";
 import type { InlinePage, OffloadableRecords } from "@atlatl/lro/mcp";
 import type { RecordSource, SourceRecord } from "@atlatl/lro/node";
-import { toRecord } from "../../model/detail.js";
-import type { Memory } from "../../model/memory.js";
+import { type MemoryRecord, toLightRecord, toRecord } from "../../model/detail.js";
+import type { LightRecord, Memory } from "../../model/memory.js";
+import type { Fielded, ReadFields } from "../../store/store.js";
 import { cursorArg, detailArg, limitArg } from "./schemas.js";
 
 /** Input fragments every ranked read tool (recall, search) shares. */
@@ -37,14 +38,29 @@ export function rankedRecords(
   };
 }
 
-/** Memories (or scored hits) streamed as records at `detail`, for LRO's whole-set judgement. */
-export async function* asRecords(
-  items: AsyncIterable<Memory | { memory: Memory; score: number }>,
-  detail: DetailLevel,
+/** One item of a whole-set read: a memory, or a scored hit. */
+type WholeItem<M extends LightRecord> = M | { memory: M; score: number };
+
+/** A service's whole-set read bound to its input, reading the `fields` asked for. */
+export type ReadWhole = <F extends ReadFields>(fields: F) => AsyncIterable<WholeItem<Fielded<F>>>;
+
+/**
+ * Every match streamed as records at `detail`, for LRO's whole-set judgement.
+ * At light detail only the light fields are read from the store: content and
+ * enrichment would be read and decoded only to be dropped.
+ */
+export function asRecords(read: ReadWhole, detail: DetailLevel): AsyncIterable<SourceRecord> {
+  if (detail === "light") return projected(read("light"), toLightRecord);
+  return projected(read("full"), (memory) => toRecord(memory, detail));
+}
+
+async function* projected<M extends LightRecord>(
+  items: AsyncIterable<WholeItem<M>>,
+  project: (memory: M) => MemoryRecord,
 ): AsyncGenerator<SourceRecord> {
   for await (const item of items) {
-    if ("memory" in item) yield { record: toRecord(item.memory, detail), score: item.score };
-    else yield { record: toRecord(item, detail) };
+    if ("memory" in item) yield { record: project(item.memory), score: item.score };
+    else yield { record: project(item) };
   }
 }
 

@@ -34,7 +34,7 @@ export function registerRecallMemories(server: McpServer, ctx: ToolContext): voi
       const input = { query: args.query, filter: pickFilter(args) };
       return wholeResult(
         { operation: "recall", query: args.query, detail: args.detail },
-        asRecords(ctx.services.recall.all(input), args.detail),
+        asRecords((fields) => ctx.services.recall.all(input, fields), args.detail),
         args.cursor,
         async () => {
           const page = await ctx.services.recall.recall({

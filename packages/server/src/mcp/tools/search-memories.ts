@@ -41,7 +41,7 @@ export function registerSearchMemories(server: McpServer, ctx: ToolContext): voi
       const input = { query: args.query, filter: pickFilter(args) };
       return wholeResult(
         { operation: "search", query: args.query, detail: args.detail },
-        asRecords(ctx.services.search.all(input), args.detail),
+        asRecords((fields) => ctx.services.search.all(input, fields), args.detail),
         args.cursor,
         async () => {
           const page = await ctx.services.search.search({

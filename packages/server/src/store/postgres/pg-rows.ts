@@ -1,6 +1,6 @@
 /** Memory <-> parameters and rows of the PostgreSQL store (the row shape is `row.ts`'s). */
-import type { Memory } from "../../model/memory.js";
-import { fromRow, type MemoryRow, toRow } from "../sqlite/row.js";
+import type { LightRecord, Memory } from "../../model/memory.js";
+import { type MemoryRow, toRow } from "../sqlite/row.js";
 import type { ListedMemory, RankedHit, TextHit } from "../store.js";
 import type { WRITE_COLUMNS } from "./copy-upsert.js";
 
@@ -49,22 +49,32 @@ export function writeValues(memory: Memory): unknown[] {
   ];
 }
 
-export function listed(row: ListRow): ListedMemory {
-  return { memory: fromRow(row), position: { key: row.sort_key, seq: row.seq } };
+/** `read` decodes the memory columns (see `rowReader`). */
+export function listed<M extends LightRecord>(
+  row: ListRow,
+  read: (row: MemoryRow) => M,
+): ListedMemory<M> {
+  return { memory: read(row), position: { key: row.sort_key, seq: row.seq } };
 }
 
-export function textHit(row: PageRow): TextHit {
+export function textHit<M extends LightRecord>(
+  row: PageRow,
+  read: (row: MemoryRow) => M,
+): TextHit<M> {
   return {
-    memory: fromRow(row),
+    memory: read(row),
     relevance: row.relevance,
     position: { value: row.relevance, seq: row.seq },
   };
 }
 
-export function rankedHit(row: PageRow): RankedHit {
+export function rankedHit<M extends LightRecord>(
+  row: PageRow,
+  read: (row: MemoryRow) => M,
+): RankedHit<M> {
   const score = row.score ?? 0;
   return {
-    memory: fromRow(row),
+    memory: read(row),
     score,
     relevance: row.relevance,
     position: { value: score, seq: row.seq },

@@ -17,8 +17,9 @@ import Cursor from "pg-cursor";
 import type { Memory } from "../../model/memory.js";
 import { conflict, StoreError } from "../errors.js";
 import { type Keyset, resumeAfterAsync } from "../ranking.js";
-import { fromRow, type MemoryRow } from "../sqlite/row.js";
+import { fromRow, type MemoryRow, rowReader } from "../sqlite/row.js";
 import type {
+  Fielded,
   ListedMemory,
   ListQuery,
   MemoryFilter,
@@ -26,11 +27,13 @@ import type {
   RankedHit,
   RankPosition,
   RankQuery,
+  ReadFields,
   StoreCapabilities,
   TextHit,
   TextQuery,
   UpdateOptions,
   UpsertReport,
+  WholeQuery,
 } from "../store.js";
 import { copyUpsert, WRITE_COLUMNS } from "./copy-upsert.js";
 import { pgStoreError } from "./pg-errors.js";
@@ -44,7 +47,7 @@ import {
   writeValues,
 } from "./pg-rows.js";
 import { type RankedSelect, rankedInner, rankedPage } from "./ranked-sql.js";
-import { filterConditions, MEMORY_COLUMNS, Params, whereClause } from "./sql.js";
+import { columnsOf, filterConditions, MEMORY_COLUMNS, Params, whereClause } from "./sql.js";
 import { plainTsQuery, WEBSEARCH_SYNTAX } from "./text-query.js";
 
 /** Rows per page of {@link PostgresMemoryStore.iterate}, and rows per fetch of whole-set reads. */
@@ -163,7 +166,11 @@ export class PostgresMemoryStore implements MemoryStore {
     });
   }
 
-  private listSql(query: Omit<ListQuery, "limit">, limit: number | undefined): pg.QueryConfig {
+  private listSql(
+    query: Omit<ListQuery, "limit">,
+    limit: number | undefined,
+    columns: string = MEMORY_COLUMNS,
+  ): pg.QueryConfig {
     const p = new Params();
     const where = filterConditions(query.filter, p);
     const col = SORT_COLUMN[query.sort];
@@ -176,7 +183,7 @@ export class PostgresMemoryStore implements MemoryStore {
     const dir = asc ? "ASC" : "DESC";
     const cap = limit === undefined ? "" : ` LIMIT ${p.add(limit)}`;
     return {
-      text: `SELECT m.seq, ${col} AS sort_key, ${MEMORY_COLUMNS} FROM memories m${whereClause(where)} ORDER BY ${col} ${dir}, m.seq ${dir}${cap}`,
+      text: `SELECT m.seq, ${col} AS sort_key, ${columns} FROM memories m${whereClause(where)} ORDER BY ${col} ${dir}, m.seq ${dir}${cap}`,
       values: p.values,
     };
   }
@@ -187,7 +194,7 @@ export class PostgresMemoryStore implements MemoryStore {
       // Prepared: a keyset page has one good plan (walk the sort index), and
       // skipping the planner is a fair share of a sub-millisecond page.
       const rows = await this.rows<ListRow>(text, values ?? [], true);
-      return rows.map(listed);
+      return rows.map((row) => listed(row, fromRow));
     });
   }
 
@@ -196,7 +203,7 @@ export class PostgresMemoryStore implements MemoryStore {
       const select = await this.textSelect(query);
       const after = await this.resume("relevance", select, query.after);
       const rows = await this.page("relevance", select, after, query.limit);
-      return rows.map(textHit);
+      return rows.map((row) => textHit(row, fromRow));
     });
   }
 
@@ -205,28 +212,42 @@ export class PostgresMemoryStore implements MemoryStore {
       const select = this.rankSelect(query);
       const after = await this.resume("score", select, query.after);
       const rows = await this.page("score", select, after, query.limit);
-      return rows.map(rankedHit);
+      return rows.map((row) => rankedHit(row, fromRow));
     });
   }
 
-  async *rankAll(query: Omit<RankQuery, "limit" | "after">): AsyncIterable<RankedHit> {
+  async *rankAll<F extends ReadFields = "full">(
+    query: WholeQuery<RankQuery, F>,
+  ): AsyncIterable<RankedHit<Fielded<F>>> {
     const select = await this.run("rank", async () => this.rankSelect(query));
     const p = new Params();
-    const text = rankedPage("score", select, undefined, undefined, p);
-    for await (const row of this.stream<PageRow>("rank", text, p.values)) yield rankedHit(row);
+    const text = rankedPage("score", select, undefined, undefined, p, columnsOf(query.fields));
+    const read = rowReader(query.fields);
+    for await (const row of this.stream<PageRow>("rank", text, p.values)) {
+      yield rankedHit(row, read);
+    }
   }
 
-  async *searchAll(query: Omit<TextQuery, "limit" | "after">): AsyncIterable<TextHit> {
+  async *searchAll<F extends ReadFields = "full">(
+    query: WholeQuery<TextQuery, F>,
+  ): AsyncIterable<TextHit<Fielded<F>>> {
     const select = await this.run("search", () => this.textSelect(query));
     const p = new Params();
-    const text = rankedPage("relevance", select, undefined, undefined, p);
-    for await (const row of this.stream<PageRow>("search", text, p.values)) yield textHit(row);
+    const text = rankedPage("relevance", select, undefined, undefined, p, columnsOf(query.fields));
+    const read = rowReader(query.fields);
+    for await (const row of this.stream<PageRow>("search", text, p.values)) {
+      yield textHit(row, read);
+    }
   }
 
-  async *listAll(query: Omit<ListQuery, "limit" | "after">): AsyncIterable<ListedMemory> {
-    const { text, values } = this.listSql(query, undefined);
+  async *listAll<F extends ReadFields = "full">(
+    query: WholeQuery<ListQuery, F>,
+  ): AsyncIterable<ListedMemory<Fielded<F>>> {
+    const { fields, ...rest } = query;
+    const { text, values } = this.listSql(rest, undefined, columnsOf(fields));
+    const read = rowReader(fields);
     for await (const row of this.stream<ListRow>("list", text, values ?? [])) {
-      yield listed(row);
+      yield listed(row, read);
     }
   }
 

@@ -51,7 +51,7 @@ export function rankedInner(select: RankedSelect, p: Params): string {
 
 /**
  * Hits of `select` by `key` desc then seq asc, strictly after `after`, at most
- * `limit` (none: all), with the memory columns of each hit.
+ * `limit` (none: all), with the memory `columns` of each hit (default: all).
  */
 export function rankedPage(
   key: "relevance" | "score",
@@ -59,6 +59,7 @@ export function rankedPage(
   after: { value: number; seq: number } | undefined,
   limit: number | undefined,
   p: Params,
+  columns: string = MEMORY_COLUMNS,
 ): string {
   const inner = rankedInner(select, p);
   let keyset = "";
@@ -68,5 +69,5 @@ export function rankedPage(
   }
   const cap = limit === undefined ? "" : ` LIMIT ${p.add(limit)}`;
   const extra = key === "score" ? ", r.score" : "";
-  return `SELECT r.seq, r.relevance${extra}, ${MEMORY_COLUMNS} FROM (SELECT * FROM (${inner}) s${keyset} ORDER BY s.${key} DESC, s.seq ASC${cap}) r JOIN memories m ON m.seq = r.seq ORDER BY r.${key} DESC, r.seq ASC`;
+  return `SELECT r.seq, r.relevance${extra}, ${columns} FROM (SELECT * FROM (${inner}) s${keyset} ORDER BY s.${key} DESC, s.seq ASC${cap}) r JOIN memories m ON m.seq = r.seq ORDER BY r.${key} DESC, r.seq ASC`;
 }

@@ -1,5 +1,5 @@
 /** SQL building for the PostgreSQL store: numbered parameters and filter conditions. */
-import type { MemoryFilter } from "../store.js";
+import type { MemoryFilter, ReadFields } from "../store.js";
 
 /** Parameters of one statement; `add` returns the placeholder (`$1`, `$2`, ...). */
 export class Params {
@@ -13,6 +13,15 @@ export class Params {
 /** Columns read back for a memory (the `MemoryRow` shape of `row.ts`). */
 export const MEMORY_COLUMNS =
   "m.id, m.memory_type, m.status, m.namespace, m.created, m.modified, m.title, m.tags_json AS tags, m.content, m.doc";
+
+/** Columns read back for a light memory (`fields: "light"`; `fromLightRow`'s shape). */
+export const LIGHT_COLUMNS =
+  "m.id, m.memory_type, m.status, m.namespace, m.created, m.modified, m.title, m.tags_json AS tags";
+
+/** Columns read back for `fields`. */
+export function columnsOf(fields: ReadFields | undefined): string {
+  return fields === "light" ? LIGHT_COLUMNS : MEMORY_COLUMNS;
+}
 
 /**
  * Conditions for `filter` over `memories m`. Namespace prefixes match whole

@@ -170,21 +170,28 @@ export class RankedReader {
   }
 
   /**
-   * The rows of the memories with these sequence numbers, in one statement; a
-   * memory deleted since its narrow row was read is absent. Rows, not memories:
-   * the caller converts each as it goes, so a batch's memories never all live
-   * at once.
+   * The raw rows (`[seq, ...columns]`, see `rawReader`) of the memories with
+   * these sequence numbers, in one statement; a memory deleted since its
+   * narrow row was read is absent. Rows, not memories: the caller converts
+   * each as it goes, so a batch's memories never all live at once.
+   * `columns`: the memory columns to read (see `columnsOf`).
    */
-  readManyBySeq(seqs: ArrayLike<number>, from: number, to: number): Map<number, MemoryRow> {
+  readManyBySeq(
+    seqs: ArrayLike<number>,
+    from: number,
+    to: number,
+    columns: string,
+  ): Map<number, unknown[]> {
     const list: number[] = [];
     for (let i = from; i < to; i++) list.push(seqs[i] as number);
     const rows = this.statements
       .get(
-        `SELECT m.seq AS seq, ${MEMORY_COLUMNS} FROM memories m WHERE m.seq IN (SELECT value FROM json_each(?))`,
+        `SELECT m.seq AS seq, ${columns} FROM memories m WHERE m.seq IN (SELECT value FROM json_each(?))`,
       )
-      .all(JSON.stringify(list)) as (MemoryRow & { seq: number })[];
-    const out = new Map<number, MemoryRow>();
-    for (const row of rows) out.set(row.seq, row);
+      .raw(true)
+      .all(JSON.stringify(list)) as unknown[][];
+    const out = new Map<number, unknown[]>();
+    for (const row of rows) out.set(row[0] as number, row);
     return out;
   }
 

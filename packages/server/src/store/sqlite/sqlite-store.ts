@@ -9,24 +9,27 @@ import Database from "better-sqlite3";
 import type { Memory } from "../../model/memory.js";
 import { conflict, StoreError } from "../errors.js";
 import type {
+  Fielded,
   ListedMemory,
   ListQuery,
   MemoryFilter,
   MemoryStore,
   RankedHit,
   RankQuery,
+  ReadFields,
   StoreCapabilities,
   TextHit,
   TextQuery,
   UpdateOptions,
   UpsertReport,
+  WholeQuery,
 } from "../store.js";
 import { filterSql, whereClause } from "./filter-sql.js";
 import { FTS5_SYNTAX } from "./fts-query.js";
 import { listTable } from "./list-plan.js";
 import { migrate } from "./migrations.js";
 import { type NarrowRows, RankedReader } from "./ranked-reader.js";
-import { fromRow, MEMORY_COLUMNS, type MemoryRow, toRow } from "./row.js";
+import { columnsOf, fromRow, MEMORY_COLUMNS, type MemoryRow, rawReader, toRow } from "./row.js";
 import { isSqliteError, StatementCache } from "./statements.js";
 import { RowWriter, unchanged } from "./writer.js";
 
@@ -207,6 +210,14 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   async list(query: ListQuery): Promise<ListedMemory[]> {
+    return this.listRows(query, "full");
+  }
+
+  /** A page of `list` with the memories' `fields`. */
+  private listRows<F extends ReadFields>(
+    query: ListQuery,
+    fields: F | undefined,
+  ): ListedMemory<Fielded<F>>[] {
     return this.guard("list", () => {
       const { where, params } = filterSql(query.filter);
       const col = SORT_COLUMN[query.sort];
@@ -217,14 +228,14 @@ export class SqliteMemoryStore implements MemoryStore {
       }
       const dir = asc ? "ASC" : "DESC";
       const table = listTable((sql) => this.stmt(sql), query.filter, query.sort);
-      const sql = `SELECT m.seq AS seq, ${col} AS sort_key, ${MEMORY_COLUMNS} FROM ${table}${whereClause(where)} ORDER BY ${col} ${dir}, m.seq ${dir} LIMIT ?`;
-      const rows = this.stmt(sql).all(...params, query.limit) as (MemoryRow & {
-        seq: number;
-        sort_key: string | number;
-      })[];
+      const sql = `SELECT m.seq AS seq, ${col} AS sort_key, ${columnsOf(fields)} FROM ${table}${whereClause(where)} ORDER BY ${col} ${dir}, m.seq ${dir} LIMIT ?`;
+      const rows = this.stmt(sql)
+        .raw(true)
+        .all(...params, query.limit) as unknown[][];
+      const read = rawReader(fields, 2);
       return rows.map((row) => ({
-        memory: fromRow(row),
-        position: { key: row.sort_key, seq: row.seq },
+        memory: read(row),
+        position: { key: row[1] as string | number, seq: row[0] as number },
       }));
     });
   }
@@ -237,9 +248,11 @@ export class SqliteMemoryStore implements MemoryStore {
     return this.guard("rank", () => this.ranked.rank(query));
   }
 
-  async *rankAll(query: Omit<RankQuery, "limit" | "after">): AsyncIterable<RankedHit> {
+  async *rankAll<F extends ReadFields = "full">(
+    query: WholeQuery<RankQuery, F>,
+  ): AsyncIterable<RankedHit<Fielded<F>>> {
     const rows = this.guard("rank", () => this.ranked.rankAllRows(query));
-    for await (const { memory, i } of this.wideRows(rows)) {
+    for (const { memory, i } of this.wideRows(rows, query.fields)) {
       const value = rows.value[i] as number;
       yield {
         memory,
@@ -250,30 +263,45 @@ export class SqliteMemoryStore implements MemoryStore {
     }
   }
 
-  async *searchAll(query: Omit<TextQuery, "limit" | "after">): AsyncIterable<TextHit> {
+  async *searchAll<F extends ReadFields = "full">(
+    query: WholeQuery<TextQuery, F>,
+  ): AsyncIterable<TextHit<Fielded<F>>> {
     const rows = this.guard("search", () => this.ranked.searchAllRows(query));
-    for await (const { memory, i } of this.wideRows(rows)) {
+    for (const { memory, i } of this.wideRows(rows, query.fields)) {
       const relevance = rows.relevance[i] as number;
       yield { memory, relevance, position: { value: relevance, seq: rows.seq[i] as number } };
     }
   }
 
-  /** The memories of narrow rows, in their order, a batch of wide rows at a time. */
-  private async *wideRows(rows: NarrowRows): AsyncIterable<{ memory: Memory; i: number }> {
+  /**
+   * The memories (their `fields`) of narrow rows, in their order, a batch of
+   * wide rows at a time. Synchronous: an async layer costs a promise per row.
+   */
+  private *wideRows<F extends ReadFields>(
+    rows: NarrowRows,
+    fields: F | undefined,
+  ): Iterable<{ memory: Fielded<F>; i: number }> {
+    const read = rawReader(fields, 1);
+    const columns = columnsOf(fields);
     for (let from = 0; from < rows.length; from += ALL_BATCH) {
       const to = Math.min(rows.length, from + ALL_BATCH);
-      const batch = this.guard("read", () => this.ranked.readManyBySeq(rows.seq, from, to));
+      const batch = this.guard("read", () =>
+        this.ranked.readManyBySeq(rows.seq, from, to, columns),
+      );
       for (let i = from; i < to; i++) {
         const row = batch.get(rows.seq[i] as number);
-        if (row) yield { memory: this.guard("read", () => fromRow(row)), i };
+        if (row) yield { memory: this.guard("read", () => read(row)), i };
       }
     }
   }
 
-  async *listAll(query: Omit<ListQuery, "limit" | "after">): AsyncIterable<ListedMemory> {
+  async *listAll<F extends ReadFields = "full">(
+    query: WholeQuery<ListQuery, F>,
+  ): AsyncIterable<ListedMemory<Fielded<F>>> {
+    const { fields, ...rest } = query;
     let after: ListQuery["after"];
     for (;;) {
-      const page = await this.list({ ...query, limit: ALL_BATCH, after });
+      const page = this.listRows({ ...rest, limit: ALL_BATCH, after }, fields);
       yield* page;
       const last = page[page.length - 1];
       if (!last || page.length < ALL_BATCH) return;
