@@ -26,7 +26,7 @@ export class EncodedLines {
     this.reserveBytes(chars * 3);
   }
 
-  /** Make room for `max` bytes before {@link putBytes} and {@link putAscii}. */
+  /** Make room for `max` bytes before {@link put}s. */
   reserveBytes(max: number): void {
     if (this.at + max <= this.current.length) return;
     if (this.at > 0) this.chunks.push(this.current.subarray(0, this.at));
@@ -42,21 +42,6 @@ export class EncodedLines {
   put(text: string): void {
     const buf = this.current as Buffer & { utf8Write?: (t: string, at: number) => number };
     const n = buf.utf8Write ? buf.utf8Write(text, this.at) : buf.write(text, this.at, "utf8");
-    this.at += n;
-    this.bytes += n;
-  }
-
-  /** Append `src[start, end)` within reserved room (bytes already UTF-8). */
-  putBytes(src: Buffer, start: number, end: number): void {
-    const n = src.copy(this.current, this.at, start, end);
-    this.at += n;
-    this.bytes += n;
-  }
-
-  /** Append an ASCII string within reserved room. */
-  putAscii(text: string): void {
-    const buf = this.current as Buffer & { latin1Write?: (t: string, at: number) => number };
-    const n = buf.latin1Write ? buf.latin1Write(text, this.at) : buf.write(text, this.at, "latin1");
     this.at += n;
     this.bytes += n;
   }
@@ -90,41 +75,20 @@ export class EncodedLines {
  * Append the line records `{"block":block,"line":n,"text":"..."}` of one text
  * (lines numbered from 1; joining the texts with "\n" gives it back); returns
  * how many. One scan of the whole text usually settles that no line needs
- * escaping; ASCII text is then encoded once and copied line by line.
+ * escaping; each line is then written in parts, never concatenated first.
  */
 export function encodeTextLines(out: EncodedLines, block: number, text: string): number {
-  if (NEEDS_ESCAPING_BUT_NEWLINE.test(text)) return encodeEscapedLines(out, block, text);
-  const src = Buffer.from(text, "utf8");
-  // Non-ASCII text: string offsets are not byte offsets; encoded line by line.
-  if (src.length !== text.length) return encodeEscapedLines(out, block, text);
-  // ASCII with nothing to escape: each line's bytes are copied from the text encoded once.
-  let n = 0;
-  let start = 0;
-  for (;;) {
-    const nl = text.indexOf("\n", start);
-    const end = nl < 0 ? text.length : nl;
-    n++;
-    out.reserveBytes(48 + (end - start));
-    out.putAscii(`{"block":${block},"line":${n},"text":"`);
-    out.putBytes(src, start, end);
-    out.putAscii('"}\n');
-    out.count++;
-    if (nl < 0) return n;
-    start = nl + 1;
-  }
-}
-
-/** {@link encodeTextLines} for a text that is not ASCII or has lines that need JSON escaping. */
-function encodeEscapedLines(out: EncodedLines, block: number, text: string): number {
   const prefix = `{"block":${block},"line":`;
+  const escapeSome = NEEDS_ESCAPING_BUT_NEWLINE.test(text);
   let n = 0;
   let start = 0;
   for (;;) {
     const nl = text.indexOf("\n", start);
     const piece = nl < 0 ? text.slice(start) : text.slice(start, nl);
     n++;
-    const quoted = NEEDS_ESCAPING.test(piece) ? JSON.stringify(piece) : undefined;
+    const quoted = escapeSome && NEEDS_ESCAPING.test(piece) ? JSON.stringify(piece) : undefined;
     const digits = String(n);
+    // Written in parts: one concatenated string per line would be built and flattened first.
     out.reserve(prefix.length + digits.length + 13 + (quoted ?? piece).length);
     out.put(prefix);
     out.put(digits);
