@@ -209,6 +209,28 @@ function pick(obj: Obj, keys: readonly string[] | undefined): Obj {
   return Object.fromEntries(keys.filter((k) => k in obj).map((k) => [k, obj[k]]));
 }
 
+/**
+ * Estimated tokens of a whole `CallToolResult` (its JSON), against `threshold`.
+ * The texts alone, at chars / 4, decide when they are already above: the JSON
+ * is longer still, and non-Latin text only costs more tokens per character (a
+ * large text is then never serialized again). Else the JSON is serialized and,
+ * at or below the threshold by chars / 4, estimated properly.
+ */
+export async function estimateCallResultTokens(
+  result: CallToolResult,
+  threshold: number,
+): Promise<number> {
+  let chars = 0;
+  for (const block of Array.isArray(result.content) ? result.content : []) {
+    if (block?.type === "text" && typeof block.text === "string") chars += block.text.length;
+  }
+  const byText = Math.ceil(chars / 4);
+  if (byText > threshold) return byText;
+  const json = JSON.stringify(result);
+  const byChars = Math.ceil(json.length / 4);
+  return byChars > threshold ? byChars : estimateTokens(json);
+}
+
 /** Offload `result` when it is too large (see the module comment); otherwise return it as is. */
 export async function offloadCallToolResult(
   offloader: Offloader,
@@ -219,10 +241,7 @@ export async function offloadCallToolResult(
   const { config } = offloader;
   if (!options.force && !config.enabled) return result;
   const threshold = options.thresholdTokens ?? config.thresholdTokens;
-  const json = JSON.stringify(result);
-  // chars / 4 above the threshold decides alone: non-Latin text only costs more.
-  const byChars = Math.ceil(json.length / 4);
-  const tokens = byChars > threshold ? byChars : await estimateTokens(json);
+  const tokens = await estimateCallResultTokens(result, threshold);
   if (!options.force && tokens <= threshold) return result;
   const names = mcpNames(options.names);
   const link = (path: string, description: string) => ({

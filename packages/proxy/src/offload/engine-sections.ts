@@ -7,30 +7,11 @@
  * sweeper after the same TTL). Part of the one module that calls `@atlatl/lro`
  * (with `engine.ts`).
  */
-import { estimateTokens } from "@atlatl/lro";
 import type { Offloader, OffloadSection } from "@atlatl/lro/node";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolCallInfo } from "./engine.js";
 import { guidanceFor } from "./guidance.js";
 import { type BinaryPart, layoutResult } from "./layout.js";
-
-/**
- * Estimated tokens of the whole result (its JSON). The texts alone, at chars / 4,
- * decide when they are already above: the JSON is longer still, and non-Latin
- * text only costs more tokens per character. Else the JSON is serialized and
- * estimated properly (it is small then, unless `structuredContent` is large).
- */
-export async function estimateResult(result: CallToolResult, threshold: number): Promise<number> {
-  let chars = 0;
-  for (const block of Array.isArray(result.content) ? result.content : []) {
-    if (block?.type === "text" && typeof block.text === "string") chars += block.text.length;
-  }
-  const byText = Math.ceil(chars / 4);
-  if (byText > threshold) return byText;
-  const json = JSON.stringify(result);
-  const byChars = Math.ceil(json.length / 4);
-  return byChars > threshold ? byChars : estimateTokens(json);
-}
 
 export function text(t: string): CallToolResult["content"][number] {
   return { type: "text", text: t };

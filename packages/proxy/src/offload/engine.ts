@@ -12,6 +12,7 @@
 
 import { LroEvents } from "@atlatl/lro";
 import {
+  estimateCallResultTokens,
   LRO_EXTRACT_TOOL_NAME,
   offloadOutcomeToResult,
   type ResourcesUpstream,
@@ -24,7 +25,6 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolPolicy } from "../config/proxy-config.js";
 import {
-  estimateResult,
   keptFields,
   offloadResultSections,
   SectionsOffloadFailed,
@@ -133,7 +133,7 @@ export async function createProxyEngine(options: ProxyEngineOptions): Promise<Pr
       if (result.isError === true || policy.mode === "never" || !config.enabled) return result;
       const threshold =
         policy.mode === "always" ? 0 : (policy.thresholdTokens ?? config.thresholdTokens);
-      const tokens = await estimateResult(result, threshold);
+      const tokens = await estimateCallResultTokens(result, threshold);
       if (tokens <= threshold) return result;
       try {
         if (options.memoryProfile) {
