@@ -10,6 +10,7 @@ export {
 } from "./mcp/low-level.js";
 export * from "./mcp/lro-extract-tool.js";
 export {
+  estimateCallResultTokens,
   type OffloadCallResultOptions,
   offloadCallToolResult,
 } from "./mcp/offload-call-result.js";

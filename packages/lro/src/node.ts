@@ -13,6 +13,7 @@ export * from "./extract/fast-recipes.js";
 export * from "./extract/jq-engine.js";
 export * from "./extract/offload-reader.js";
 export * from "./extract/reoffload.js";
+export { EncodedLines, encodeTextLines } from "./materialize/encoded-lines.js";
 export {
   nodeOffloadFs,
   type OffloadFileHandle,
@@ -24,9 +25,11 @@ export {
   type JsonlWriter,
   type JsonlWriterOptions,
   openJsonlWriter,
+  type WriteChunksOptions,
   WriteFailedError,
   type WriteJsonlOptions,
   writeJsonlFile,
+  writePrivateChunks,
 } from "./materialize/write-jsonl.js";
 export * from "./offload/offloader.js";
 export * from "./sweep/sweep.js";

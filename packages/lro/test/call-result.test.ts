@@ -9,11 +9,12 @@ import { basename, join } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import {
+  estimateTokens,
   type GenericOffloadResponse,
   type RecordsOffloadResponse,
   sectionsProfile,
 } from "../src/index.js";
-import { offloadCallToolResult } from "../src/mcp.js";
+import { estimateCallResultTokens, offloadCallToolResult } from "../src/mcp.js";
 import { LroExtractor, Offloader, offloaderReoffload, sweepOffloadDir } from "../src/node.js";
 import { bash, parseJsonStream, recordingEvents, tempDir } from "./fixtures/helpers.js";
 
@@ -56,6 +57,18 @@ const rows = Array.from({ length: 120 }, (_, i) => ({
 }));
 
 describe("offloadCallToolResult", () => {
+  it("estimates a result by its texts when they alone are above the threshold, else by its JSON", async () => {
+    const big: CallToolResult = { content: [{ type: "text", text: "x".repeat(4000) }] };
+    expect(await estimateCallResultTokens(big, 100)).toBe(1000);
+    const small: CallToolResult = {
+      content: [{ type: "text", text: "hello" }],
+      structuredContent: { greeting: "hello" },
+    };
+    expect(await estimateCallResultTokens(small, 100)).toBe(
+      await estimateTokens(JSON.stringify(small)),
+    );
+  });
+
   it("returns small results untouched and never offloads isError results", async () => {
     const { offloader, dir } = setup();
     const small: CallToolResult = { content: [{ type: "text", text: "hello" }], _meta: { x: 1 } };

@@ -78,6 +78,16 @@ describe("atlatl-proxy in front of atlatl serve", () => {
     const ns = (inline.records[0] as { namespace: string }).namespace;
     const filtered = await runRecipe(descriptor.jq_recipes[1].command.replace("{namespace}", ns));
     expect(filtered.length).toBeGreaterThan(0);
+    // The proxy's extraction tool (prefixed when atlatl lists its own) reads the local file.
+    const tools = (await p.client.listTools()).tools.map((t) => t.name);
+    const extract = tools.at(-1) as string;
+    expect(extract.endsWith("lro_extract")).toBe(true);
+    const x = (await p.client.callTool({
+      name: extract,
+      arguments: { file_path: descriptor.file_path, recipe: 1, limit: 5 },
+    })) as CallToolResult;
+    expect(x.isError).toBeFalsy();
+    expect(textOf(x).trim().split("\n")).toEqual(titles.slice(0, 5));
   });
 
   it("passes small atlatl results through unchanged", async () => {

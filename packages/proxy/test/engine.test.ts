@@ -5,6 +5,9 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { LroEvents } from "@atlatl/lro";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadProxyConfig, parseToolPolicies } from "../src/config/proxy-config.js";
@@ -15,6 +18,9 @@ import { runAllRecipes } from "./recipes.js";
 
 const out = tempDir("atlatl-proxy-engine-");
 let engine: ProxyEngine;
+// The engine mounts lro_extract and the offload resources on this server; a real client reads them.
+const server = new Server({ name: "engine-test", version: "1.0.0" }, { capabilities: {} });
+const client = new Client({ name: "engine-test-client", version: "1.0.0" });
 const auto = { mode: "auto" as const, inlineKeys: [] };
 
 beforeAll(async () => {
@@ -24,9 +30,14 @@ beforeAll(async () => {
     resourcePrefix: "atlatl://offload/",
     memoryProfile: false,
     events: new LroEvents({ sink: null }),
+    server,
   });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  await client.connect(clientSide);
 });
 afterAll(async () => {
+  await client.close();
   await engine.close();
   out.remove();
 });
@@ -139,19 +150,22 @@ describe("proxy engine", () => {
       content: [{ type: "text", text: "alpha\nbeta\n".repeat(300) }],
     };
     const d = descriptorOf(await engine.offloadCallResult(result, { name: "words", policy: auto }));
-    const listed = await engine.listResources();
+    const { resources: listed } = await client.listResources();
     const name = (d.files.text as string).split("/").pop() as string;
     expect(listed.map((r) => r.uri)).toContain(`atlatl://offload/${name}`);
-    const read = await engine.readResource(`atlatl://offload/${name}?offset=1&limit=2`);
+    const read = await client.readResource({ uri: `atlatl://offload/${name}?offset=1&limit=2` });
     expect((read.contents[0] as { text: string }).text).toBe(
       '{"block":0,"line":1,"text":"alpha"}\n{"block":0,"line":2,"text":"beta"}\n',
     );
-    const x = await engine.callExtract({
-      file_path: d.files.text,
-      query: 'select(.text == "beta") | .line',
-      slurp: false,
-      limit: 2,
-    });
+    const x = (await client.callTool({
+      name: "lro_extract",
+      arguments: {
+        file_path: d.files.text,
+        query: 'select(.text == "beta") | .line',
+        slurp: false,
+        limit: 2,
+      },
+    })) as CallToolResult;
     expect((x.content[0] as { text: string }).text).toBe("2\n4\n");
   });
 });

@@ -371,3 +371,47 @@ function writeSmallJsonlFile(
     throw new WriteFailedError(finalPath, err);
   }
 }
+
+/** Inputs of {@link writePrivateChunks}. */
+export interface WriteChunksOptions {
+  fs: OffloadFs;
+  /** Final path, and the temporary dot-name beside it. */
+  path: string;
+  tempPath: string;
+  chunks: readonly Uint8Array[];
+  onTempOpened?: ((tempPath: string) => void) | undefined;
+}
+
+/**
+ * Write bytes already encoded (a JSONL file's encoded lines, an attachment)
+ * privately and atomically: exclusive 0600 create under the temporary name,
+ * every chunk written completely, rename into place. On any error the
+ * temporary file is removed and a {@link WriteFailedError} is thrown.
+ */
+export async function writePrivateChunks(o: WriteChunksOptions): Promise<number> {
+  let opened = false;
+  let bytes = 0;
+  try {
+    const handle = await o.fs.open(o.tempPath, "wx", 0o600);
+    opened = true;
+    o.onTempOpened?.(o.tempPath);
+    try {
+      for (const chunk of o.chunks) {
+        let done = 0;
+        while (done < chunk.length) {
+          const { bytesWritten } = await handle.write(chunk.subarray(done));
+          if (bytesWritten <= 0) throw new Error("write made no progress");
+          done += bytesWritten;
+        }
+        bytes += chunk.length;
+      }
+    } finally {
+      await handle.close();
+    }
+    await o.fs.rename(o.tempPath, o.path);
+    return bytes;
+  } catch (err) {
+    if (opened) await o.fs.unlink(o.tempPath).catch(() => {});
+    throw new WriteFailedError(o.path, err);
+  }
+}

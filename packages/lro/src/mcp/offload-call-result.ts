@@ -21,6 +21,7 @@
 import { basename } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { estimateTokens } from "../estimate/estimate.js";
+import { EncodedLines, encodeTextLines } from "../materialize/encoded-lines.js";
 import type { Offloader } from "../offload/offloader.js";
 import type { OffloadSection } from "../offload/types.js";
 import { recordsProfile } from "../profiles/records/records-profile.js";
@@ -91,6 +92,13 @@ function findRecords(result: CallToolResult) {
   return recordsIn(parseJson((texts[0] as { text: string }).text));
 }
 
+/** Schema of the text section's line records. */
+const TEXT_LINE_SCHEMA = {
+  type: "object",
+  properties: { block: { type: "integer" }, line: { type: "integer" }, text: { type: "string" } },
+  required: ["block", "line", "text"],
+};
+
 function decode(base64: string): Uint8Array {
   return Buffer.from(base64, "base64");
 }
@@ -102,7 +110,8 @@ async function sectionsOf(
   operation: string,
   written: string[],
 ): Promise<OffloadSection[]> {
-  const text: Obj[] = [];
+  const text = new EncodedLines();
+  const blocks = new Set<number>();
   const images: Obj[] = [];
   const audio: Obj[] = [];
   const resources: Obj[] = [];
@@ -114,8 +123,8 @@ async function sectionsOf(
   };
   for (const [block, b] of result.content.entries()) {
     if (b.type === "text") {
-      const lines = b.text.split("\n");
-      for (const [i, line] of lines.entries()) text.push({ block, line: i + 1, text: line });
+      encodeTextLines(text, block, b.text);
+      blocks.add(block);
     } else if (b.type === "image" || b.type === "audio") {
       const file = await attach(b.data, b.mimeType);
       const { data: _data, ...rest } = b;
@@ -139,13 +148,14 @@ async function sectionsOf(
     }
   }
   const sections: OffloadSection[] = [];
-  if (text.length > 0) {
+  if (text.count > 0) {
     sections.push({
       key: "text",
-      items: text,
+      encoded: text,
+      lineSchema: TEXT_LINE_SCHEMA,
       description:
         'Line 1 is header metadata. Lines 2+ are {block, line, text}: line `line` (from 1) of text block `block`; join a block\'s texts with "\\n" to get it back.',
-      summary: { count: text.length, blocks: new Set(text.map((t) => t.block)).size },
+      summary: { count: text.count, blocks: blocks.size },
       recipes: {
         full_text: "tail -n +2 {text_file} | jq -r '.text'",
         search_text: `tail -n +2 {text_file} | jq -c 'select(.text | test("error"; "i"))'`,
@@ -199,6 +209,28 @@ function pick(obj: Obj, keys: readonly string[] | undefined): Obj {
   return Object.fromEntries(keys.filter((k) => k in obj).map((k) => [k, obj[k]]));
 }
 
+/**
+ * Estimated tokens of a whole `CallToolResult` (its JSON), against `threshold`.
+ * The texts alone, at chars / 4, decide when they are already above: the JSON
+ * is longer still, and non-Latin text only costs more tokens per character (a
+ * large text is then never serialized again). Else the JSON is serialized and,
+ * at or below the threshold by chars / 4, estimated properly.
+ */
+export async function estimateCallResultTokens(
+  result: CallToolResult,
+  threshold: number,
+): Promise<number> {
+  let chars = 0;
+  for (const block of Array.isArray(result.content) ? result.content : []) {
+    if (block?.type === "text" && typeof block.text === "string") chars += block.text.length;
+  }
+  const byText = Math.ceil(chars / 4);
+  if (byText > threshold) return byText;
+  const json = JSON.stringify(result);
+  const byChars = Math.ceil(json.length / 4);
+  return byChars > threshold ? byChars : estimateTokens(json);
+}
+
 /** Offload `result` when it is too large (see the module comment); otherwise return it as is. */
 export async function offloadCallToolResult(
   offloader: Offloader,
@@ -207,15 +239,10 @@ export async function offloadCallToolResult(
 ): Promise<CallToolResult> {
   if (result.isError) return result;
   const { config } = offloader;
-  if (!options.force) {
-    if (!config.enabled) return result;
-    const threshold = options.thresholdTokens ?? config.thresholdTokens;
-    const text = JSON.stringify(result);
-    // chars / 4 above the threshold decides alone: non-Latin text only costs more.
-    const tokens =
-      Math.ceil(text.length / 4) > threshold ? threshold + 1 : await estimateTokens(text);
-    if (tokens <= threshold) return result;
-  }
+  if (!options.force && !config.enabled) return result;
+  const threshold = options.thresholdTokens ?? config.thresholdTokens;
+  const tokens = await estimateCallResultTokens(result, threshold);
+  if (!options.force && tokens <= threshold) return result;
   const names = mcpNames(options.names);
   const link = (path: string, description: string) => ({
     type: "resource_link" as const,
@@ -277,6 +304,8 @@ export async function offloadCallToolResult(
     query: options.query ?? null,
     sections,
     force: true,
+    // Measured above: the lines are not serialized or measured again.
+    estimatedTokens: tokens,
   });
   if (outcome.kind !== "offloaded") {
     await offloader.removeFiles(attachments);

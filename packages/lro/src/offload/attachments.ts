@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import { type AttachmentExtension, offloadFileNaming } from "../materialize/file-name.js";
-import { ensureOutputDir, WriteFailedError } from "../materialize/write-jsonl.js";
+import { ensureOutputDir, writePrivateChunks } from "../materialize/write-jsonl.js";
 import type { OffloadContext } from "./context.js";
 
 /** File extension for a MIME type (`bin` when unknown). */
@@ -43,25 +43,7 @@ export async function writeAttachment(
     ctx.config.outputDir,
     naming.attachmentName(input.operation, id, input.extension),
   );
-  const temp = join(ctx.config.outputDir, naming.tempName(input.operation, id, process.pid));
-  let opened = false;
-  try {
-    const handle = await ctx.fs.open(temp, "wx", 0o600);
-    opened = true;
-    try {
-      let done = 0;
-      while (done < input.data.length) {
-        const { bytesWritten } = await handle.write(input.data.subarray(done));
-        if (bytesWritten <= 0) throw new Error("write made no progress");
-        done += bytesWritten;
-      }
-    } finally {
-      await handle.close();
-    }
-    await ctx.fs.rename(temp, path);
-    return { path, bytes: input.data.length };
-  } catch (err) {
-    if (opened) await ctx.fs.unlink(temp).catch(() => {});
-    throw new WriteFailedError(path, err);
-  }
+  const tempPath = join(ctx.config.outputDir, naming.tempName(input.operation, id, process.pid));
+  const bytes = await writePrivateChunks({ fs: ctx.fs, path, tempPath, chunks: [input.data] });
+  return { path, bytes };
 }

@@ -6,6 +6,7 @@
  */
 import { inferLineSchema } from "../descriptor/infer-schema.js";
 import { estimateLines, type LinesEstimate } from "../estimate/estimate.js";
+import type { EncodedLines } from "../materialize/encoded-lines.js";
 import {
   buildGenericDescriptor,
   type DescribedSection,
@@ -30,13 +31,39 @@ import { writeLinesFile } from "./write-lines.js";
 /** Values of a section used to infer its line schema when only its lines were given. */
 const SCHEMA_SAMPLE = 200;
 
+/** A section's lines as strings; none for encoded sections (written as they are). */
 function linesOf(section: OffloadSection): readonly string[] {
+  if (section.encoded) return [];
   return section.lines ?? (section.items ?? []).map(serializeLine);
 }
 
+/** A section's lines as strings, decoding encoded ones (inline and failure paths only). */
+function stringLines(section: OffloadSection, lines: readonly string[]): readonly string[] {
+  return section.encoded ? section.encoded.toLines() : lines;
+}
+
+function countOf(section: OffloadSection, lines: readonly string[]): number {
+  return section.encoded ? section.encoded.count : lines.length;
+}
+
 function schemaOf(section: OffloadSection, lines: readonly string[]) {
+  if (section.lineSchema) return section.lineSchema;
   if (section.items) return inferLineSchema(section.items);
-  return inferLineSchema(lines.slice(0, SCHEMA_SAMPLE).map((l) => JSON.parse(l) as unknown));
+  const sample = section.encoded ? firstEncodedLines(section.encoded, SCHEMA_SAMPLE) : lines;
+  return inferLineSchema(sample.slice(0, SCHEMA_SAMPLE).map((l) => JSON.parse(l) as unknown));
+}
+
+/** Up to `n` whole lines from the start of encoded lines (its first chunk, or more). */
+function firstEncodedLines(encoded: EncodedLines, n: number): string[] {
+  const out: string[] = [];
+  let rest = "";
+  for (const chunk of encoded.finish()) {
+    const parts = (rest + Buffer.from(chunk).toString("utf8")).split("\n");
+    rest = parts.pop() ?? "";
+    out.push(...parts);
+    if (out.length >= n) break;
+  }
+  return out.slice(0, n);
 }
 
 function headerOf(
@@ -75,28 +102,46 @@ export async function offloadSections(
   const tokens = input.estimatedTokens ?? estimates.reduce((sum, e) => sum + e.tokens, 0);
   const offload = input.force || (ctx.config.enabled && tokens > ctx.config.thresholdTokens);
   if (!offload) {
-    return { kind: "inline", estimatedTokens: tokens, lines: sectionLines.map((l) => [...l]) };
+    return {
+      kind: "inline",
+      estimatedTokens: tokens,
+      lines: input.sections.map((s, i) => [
+        ...stringLines(s, sectionLines[i] as readonly string[]),
+      ]),
+    };
   }
 
   const createdAt = ctx.now();
   const files: OffloadedFile[] = [];
-  const count = sectionLines.reduce((n, l) => n + l.length, 0);
+  const count = input.sections.reduce(
+    (n, s, i) => n + countOf(s, sectionLines[i] as readonly string[]),
+    0,
+  );
   try {
     const described: DescribedSection[] = [];
     for (const [i, section] of input.sections.entries()) {
       const lines = sectionLines[i] as readonly string[];
-      const sectionTokens = estimates[i]?.tokens ?? (input.sections.length === 1 ? tokens : 0);
+      // The section's share of a caller's estimate: all of it, or its bytes / 4 when encoded.
+      const sectionTokens =
+        estimates[i]?.tokens ??
+        (input.sections.length === 1
+          ? tokens
+          : section.encoded
+            ? Math.ceil(section.encoded.bytes / 4)
+            : 0);
+      const n = countOf(section, lines);
       const file = await writeLinesFile(ctx, {
         operation: input.operation,
         createdAt,
-        header: headerOf(input, section, lines.length, createdAt, sectionTokens),
+        header: headerOf(input, section, n, createdAt, sectionTokens),
         lines,
+        ...(section.encoded ? { encoded: section.encoded } : {}),
       });
       files.push(file);
       described.push({
         key: section.key,
         filePath: file.path,
-        count: lines.length,
+        count: n,
         lineSchema: schemaOf(section, lines),
         description: section.description,
         summary: section.summary,
@@ -119,7 +164,7 @@ export async function offloadSections(
     );
     let budget = ctx.config.thresholdTokens - reserveFor(warning0);
     const sections = input.sections.map((s, i) => {
-      const lines = sectionLines[i] as readonly string[];
+      const lines = stringLines(s, sectionLines[i] as readonly string[]);
       const estimate = estimates[i] ?? { tokenized: new Map<number, number>() };
       const fit = linesThatFit(lines, estimate, budget);
       budget -= fit.tokens;

@@ -1,9 +1,11 @@
 /** Inputs and outcomes of the `Offloader`'s two profiles. */
 import type { LroError } from "../errors.js";
+import type { EncodedLines } from "../materialize/encoded-lines.js";
 import type { Profile } from "../profiles/profile.js";
 import type {
   DetailLevel,
   GenericOffloadResponse,
+  JsonSchema,
   OffloadedFile,
   OffloadResponse,
 } from "../types.js";
@@ -98,10 +100,17 @@ export interface OffloadSection {
   /** Or the lines already serialized as JSON (one value each); `items` then only feed the schema. */
   lines?: readonly string[];
   /**
+   * Or the lines already encoded as UTF-8 (e.g. `encodeTextLines`), written as
+   * they are: for large results, with `estimatedTokens` measured by the caller.
+   */
+  encoded?: EncodedLines;
+  /**
    * When the lines are records of another profile (e.g. memory records an
    * extraction selected): the header names that profile, so its recipes apply.
    */
   lineProfile?: Profile<unknown, unknown>;
+  /** The lines' JSON Schema when the caller knows it (default: inferred from the items or lines). */
+  lineSchema?: JsonSchema;
   /** Schema description (default: header-then-data note). */
   description?: string;
   /** Summary (default `{count}`). */

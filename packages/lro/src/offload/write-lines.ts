@@ -4,7 +4,10 @@
  * file of every profile, derived extraction files included, is named, made
  * private and renamed into place the same way.
  */
-import { ensureOutputDir, writeJsonlFile } from "../materialize/write-jsonl.js";
+import { join } from "node:path";
+import type { EncodedLines } from "../materialize/encoded-lines.js";
+import { offloadFileNaming } from "../materialize/file-name.js";
+import { ensureOutputDir, writeJsonlFile, writePrivateChunks } from "../materialize/write-jsonl.js";
 import type { OffloadedFile, OffloadHeader } from "../types.js";
 import type { OffloadContext } from "./context.js";
 
@@ -15,6 +18,8 @@ export interface WriteLinesInput {
   createdAt: number;
   header: OffloadHeader;
   lines: readonly string[];
+  /** Or the lines already encoded (`lines` is then ignored). */
+  encoded?: EncodedLines;
   /** Total UTF-8 bytes of the lines (with their newlines) when already measured. */
   linesBytes?: number;
 }
@@ -25,6 +30,7 @@ export async function writeLinesFile(
   input: WriteLinesInput,
 ): Promise<OffloadedFile> {
   await ensureOutputDir(ctx.fs, ctx.config.outputDir);
+  if (input.encoded) return writeEncoded(ctx, input, input.encoded);
   const written = await writeJsonlFile({
     fs: ctx.fs,
     dir: ctx.config.outputDir,
@@ -42,5 +48,31 @@ export async function writeLinesFile(
     ttlSeconds: ctx.config.ttlSeconds,
     createdAt: input.createdAt,
     bytes: written.bytes,
+  };
+}
+
+/** Header line + encoded lines, in one private atomic write of the chunks as they are. */
+async function writeEncoded(
+  ctx: OffloadContext,
+  input: WriteLinesInput,
+  encoded: EncodedLines,
+): Promise<OffloadedFile> {
+  const naming = offloadFileNaming(ctx.config.filePrefix);
+  const id = ctx.nextId(input.createdAt);
+  const dir = ctx.config.outputDir;
+  const header = Buffer.from(`${JSON.stringify(input.header)}\n`, "utf8");
+  const bytes = await writePrivateChunks({
+    fs: ctx.fs,
+    path: join(dir, naming.fileName(input.operation, id)),
+    tempPath: join(dir, naming.tempName(input.operation, id, process.pid)),
+    chunks: [header, ...encoded.finish()],
+    onTempOpened: ctx.onTempOpened,
+  });
+  return {
+    path: join(dir, naming.fileName(input.operation, id)),
+    header: input.header,
+    ttlSeconds: ctx.config.ttlSeconds,
+    createdAt: input.createdAt,
+    bytes,
   };
 }

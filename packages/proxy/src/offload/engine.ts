@@ -1,45 +1,35 @@
 /**
  * The one seam between the proxy and `@atlatl/lro`: every engine call is here
- * and in `engine-sections.ts` (its sections half). The proxy sees
- * {@link ProxyEngine}: offload a `CallToolResult`, the `lro_extract` tool, the
- * offload files as resources.
- *
- * Built on today's `@atlatl/lro` API: results are laid out by `layout.ts`,
- * written with the library's JSONL writer and described with its multi-section
- * descriptor (`engine-sections.ts`); memory records of an atlatl upstream go
- * through `Offloader.offloadRecords` (the memory descriptor and its ten
- * recipes). `lro_extract` and the offload resources are the library's own
- * registrations on a private `McpServer`, reached through an in-memory client,
- * because today they mount only on `McpServer` while the proxy serves with the
- * low-level `Server`. When the library can offload any `CallToolResult` and
- * mount on a `Server`, these two files are the only ones to change.
+ * and in `engine-sections.ts` (its sections half). One `Offloader` does all
+ * the writing (its write pipeline, ULIDs, attachments and sweeper); per-tool
+ * thresholds are per-call options of it. Results are laid out by `layout.ts`
+ * (byte-exact JSON text, reassembly markers, `inline_keys`); memory records of
+ * an atlatl upstream go through `Offloader.offloadRecords` with the memory
+ * profile (its descriptor and ten recipes). `lro_extract` and the offload
+ * resources are the library's own registrations, mounted on the proxy's
+ * low-level `Server` with the upstream's tools and resources served beside them.
  */
 
 import { LroEvents } from "@atlatl/lro";
 import {
+  estimateCallResultTokens,
   LRO_EXTRACT_TOOL_NAME,
-  OFFLOAD_RESOURCE_PREFIX,
   offloadOutcomeToResult,
+  type ResourcesUpstream,
   registerLroExtract,
   registerOffloadResources,
+  type ToolsUpstream,
 } from "@atlatl/lro/mcp";
 import { type OffloadConfig, Offloader } from "@atlatl/lro/node";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import {
-  type CallToolResult,
-  ErrorCode,
-  McpError,
-  type ReadResourceResult,
-  type Resource,
-  ResourceListChangedNotificationSchema,
-  type ResourceTemplate,
-  type Tool,
-} from "@modelcontextprotocol/sdk/types.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolPolicy } from "../config/proxy-config.js";
-import { sweepBinaryFiles } from "./binary-files.js";
-import { estimateResult, keptFields, sectionWriter, truncatedResult } from "./engine-sections.js";
+import {
+  keptFields,
+  offloadResultSections,
+  SectionsOffloadFailed,
+  truncatedResult,
+} from "./engine-sections.js";
 import { memoryRecordsOf } from "./memory-results.js";
 
 /** What the engine needs to know about one tool call. */
@@ -59,8 +49,15 @@ export interface ProxyEngineOptions {
   /** The upstream is atlatl: its `{count, records}` results get the memory profile. */
   memoryProfile: boolean;
   events?: LroEvents;
-  /** Called when offload files appear or expire (resources/list_changed). */
-  onResourcesChanged?: () => void;
+  /**
+   * The client-facing low-level server: `lro_extract` and the offload resources
+   * are mounted on it (it notifies `resources/list_changed` when files appear
+   * or expire). Default: a server of the engine's own, unconnected (the
+   * extraction tool is still reachable through `callExtract`).
+   */
+  server?: Server;
+  /** The upstream's tools and resources, served beside ours. */
+  upstream?: { tools?: ToolsUpstream; resources?: ResourcesUpstream };
 }
 
 /** The engine as the proxy sees it. */
@@ -69,80 +66,40 @@ export interface ProxyEngine {
   readonly extractToolName: string;
   /** `result` itself when it stays inline, else the descriptor result. Never throws. */
   offloadCallResult(result: CallToolResult, call: ToolCallInfo): Promise<CallToolResult>;
-  /** The extraction tool's listing (JSON Schema). */
-  extractTool(): Tool;
+  /** Run the extraction tool (as a `tools/call` of it would). */
   callExtract(args: Record<string, unknown> | undefined): Promise<CallToolResult>;
   /** True for URIs of offload resources. */
   ownsUri(uri: string): boolean;
-  listResources(): Promise<Resource[]>;
-  resourceTemplate(): ResourceTemplate;
-  readResource(uri: string): Promise<ReadResourceResult>;
   close(): Promise<void>;
 }
 
-/** Strip the SDK's `MCP error {code}: ` prefix, so a re-thrown error keeps its message. */
-function rethrow(err: unknown): never {
-  if (err instanceof McpError) {
-    const prefix = `MCP error ${err.code}: `;
-    const message = err.message.startsWith(prefix) ? err.message.slice(prefix.length) : err.message;
-    throw Object.assign(new Error(message), { code: err.code, data: err.data });
-  }
-  throw err;
-}
-
-/** Create the engine: an offloader, the sweeper, `lro_extract` and the resources. */
+/** Create the engine: one offloader and its sweeper, `lro_extract` and the resources on `server`. */
 export async function createProxyEngine(options: ProxyEngineOptions): Promise<ProxyEngine> {
   const events = options.events ?? new LroEvents();
-  const base = new Offloader({ config: options.config, events });
-  const config = base.config;
-  const offloaders = new Map<number, Offloader>();
-  /** One offloader per threshold in use (per-tool policies); all share the events. */
-  const offloaderFor = (threshold: number): Offloader => {
-    let o = offloaders.get(threshold);
-    if (!o) {
-      o = new Offloader({
-        config: { ...config, enabled: true, thresholdTokens: threshold },
-        events,
-      });
-      o.nativeExtraction = true;
-      offloaders.set(threshold, o);
-    }
-    return o;
-  };
-
-  // The library's lro_extract and offload resources, on a private McpServer.
-  const inner = new McpServer({ name: "atlatl-proxy-lro", version: "0.1.0" });
-  const extract = registerLroExtract(inner, { offloader: base });
-  const resources = registerOffloadResources(inner, { config, events });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const local = new Client({ name: "atlatl-proxy", version: "0.1.0" });
-  await inner.connect(serverSide);
-  await local.connect(clientSide);
-  local.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
-    options.onResourcesChanged?.();
+  const offloader = new Offloader({ config: options.config, events });
+  const config = offloader.config;
+  const names = { resourcePrefix: options.resourcePrefix };
+  const server =
+    options.server ?? new Server({ name: "atlatl-proxy", version: "0.1.0" }, { capabilities: {} });
+  const extract = registerLroExtract(server, {
+    offloader,
+    names,
+    toolName: options.extractToolName,
+    ...(options.upstream?.tools ? { upstream: options.upstream.tools } : {}),
   });
-  const listed = await local.listTools();
-  const innerTool = listed.tools.find((t) => t.name === LRO_EXTRACT_TOOL_NAME) as Tool;
-  const innerTemplates = await local.listResourceTemplates();
-
-  const sweeper = base.startSweeper();
-  const sweepBinaries = () => {
-    void sweepBinaryFiles(config.outputDir, config.ttlSeconds);
-  };
-  sweepBinaries();
-  const binarySweep = setInterval(sweepBinaries, 60 * 60 * 1000);
-  binarySweep.unref();
+  const resources = registerOffloadResources(server, {
+    config,
+    events,
+    names,
+    ...(options.upstream?.resources ? { upstream: options.upstream.resources } : {}),
+  });
+  // Attachments (images, blobs) are offload files too: the one sweeper deletes them.
+  const sweeper = offloader.startSweeper();
 
   const renameTool = (s: string) =>
     options.extractToolName === LRO_EXTRACT_TOOL_NAME
       ? s
       : s.replaceAll(LRO_EXTRACT_TOOL_NAME, options.extractToolName);
-  const toPublic = (uri: string) =>
-    uri.startsWith(OFFLOAD_RESOURCE_PREFIX)
-      ? options.resourcePrefix + uri.slice(OFFLOAD_RESOURCE_PREFIX.length)
-      : uri;
-  const toPrivate = (uri: string) =>
-    OFFLOAD_RESOURCE_PREFIX + uri.slice(options.resourcePrefix.length);
 
   const memoryOffload = async (
     result: CallToolResult,
@@ -151,7 +108,11 @@ export async function createProxyEngine(options: ProxyEngineOptions): Promise<Pr
   ): Promise<CallToolResult | undefined> => {
     const memory = memoryRecordsOf(result, call.name, call.arguments);
     if (!memory) return undefined;
-    const outcome = await offloaderFor(threshold).offloadRecords({ ...memory, project: false });
+    const outcome = await offloader.offloadRecords({
+      ...memory,
+      project: false,
+      thresholdTokens: threshold,
+    });
     if (outcome.kind === "inline") return result;
     const out = offloadOutcomeToResult(
       outcome,
@@ -163,8 +124,6 @@ export async function createProxyEngine(options: ProxyEngineOptions): Promise<Pr
     return { ...keptFields(result), content: out.content };
   };
 
-  const sections = sectionWriter({ config, events, extractToolName: options.extractToolName });
-
   return {
     config,
     extractToolName: options.extractToolName,
@@ -174,101 +133,55 @@ export async function createProxyEngine(options: ProxyEngineOptions): Promise<Pr
       if (result.isError === true || policy.mode === "never" || !config.enabled) return result;
       const threshold =
         policy.mode === "always" ? 0 : (policy.thresholdTokens ?? config.thresholdTokens);
-      const tokens = await estimateResult(result, threshold);
+      const tokens = await estimateCallResultTokens(result, threshold);
       if (tokens <= threshold) return result;
       try {
         if (options.memoryProfile) {
           const done = await memoryOffload(result, call, threshold);
           if (done) return done;
         }
-        return await sections.offload(result, call, tokens);
+        return await offloadResultSections(
+          offloader,
+          result,
+          call,
+          tokens,
+          options.extractToolName,
+        );
       } catch (err) {
+        // The engine emitted OffloadWriteFailed for a failed sections write; attachments throw.
         const code =
-          (err as { cause?: { code?: string }; code?: string })?.cause?.code ?? "WRITE_FAILED";
-        events.emit({
-          type: "OffloadWriteFailed",
-          time: new Date().toISOString(),
-          operation: call.name,
-          path: null,
-          code,
-          error: (err as Error)?.message ?? String(err),
-          count: 0,
-          estimated_tokens: tokens,
-        });
+          err instanceof SectionsOffloadFailed
+            ? err.code
+            : ((err as { cause?: { code?: string }; code?: string })?.cause?.code ??
+              "WRITE_FAILED");
+        if (!(err instanceof SectionsOffloadFailed)) {
+          events.emit({
+            type: "OffloadWriteFailed",
+            time: new Date().toISOString(),
+            operation: call.name,
+            path: null,
+            code,
+            error: (err as Error)?.message ?? String(err),
+            count: 0,
+            estimated_tokens: tokens,
+          });
+        }
         return truncatedResult(result, threshold || config.thresholdTokens, code);
       }
     },
 
-    extractTool() {
-      return {
-        ...innerTool,
-        name: options.extractToolName,
-        description: `${innerTool.description ?? ""}\nFiles this proxy wrote for other tools' results hold sections (records, text lines, content blocks): query them with a jq filter, e.g. query=".text" on a text file, or query="select(.name == $n)" with params={"n": "x"} on records; recipes 1-10 are for memory records.`,
-      };
-    },
-
-    async callExtract(args) {
-      const a = { ...(args ?? {}) };
-      if (typeof a.file_path === "string" && a.file_path.startsWith(options.resourcePrefix)) {
-        a.file_path = toPrivate(a.file_path);
-      }
-      try {
-        const out = (await local.callTool({
-          name: LRO_EXTRACT_TOOL_NAME,
-          arguments: a,
-        })) as CallToolResult;
-        for (const block of out.content) {
-          if (block.type === "resource_link") block.uri = toPublic(block.uri);
-          if (block.type === "text") block.text = renameTool(block.text);
-        }
-        return out;
-      } catch (err) {
-        return rethrow(err);
-      }
+    callExtract(args) {
+      return extract.call(args ?? {});
     },
 
     ownsUri(uri) {
       return uri.startsWith(options.resourcePrefix);
     },
 
-    async listResources() {
-      try {
-        const { resources: list } = await local.listResources();
-        return list.map((r) => ({ ...r, uri: toPublic(r.uri) }));
-      } catch (err) {
-        return rethrow(err);
-      }
-    },
-
-    resourceTemplate() {
-      const t = innerTemplates.resourceTemplates[0] as ResourceTemplate;
-      return { ...t, uriTemplate: toPublic(t.uriTemplate) };
-    },
-
-    async readResource(uri) {
-      if (!uri.startsWith(options.resourcePrefix)) {
-        throw new McpError(ErrorCode.InvalidParams, `not an offload resource: ${uri}`);
-      }
-      try {
-        const out = await local.readResource({ uri: toPrivate(uri) });
-        for (const c of out.contents) {
-          c.uri = toPublic(c.uri);
-          const next = c._meta?.["atlatl/next_uri"];
-          if (typeof next === "string" && c._meta) c._meta["atlatl/next_uri"] = toPublic(next);
-        }
-        return out;
-      } catch (err) {
-        return rethrow(err);
-      }
-    },
-
     async close() {
-      clearInterval(binarySweep);
       sweeper.stop();
       resources.close();
       await extract.close();
-      await local.close();
-      await inner.close();
     },
   };
 }

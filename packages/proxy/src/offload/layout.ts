@@ -14,9 +14,10 @@
  * - `structured`: `structuredContent` with the records array replaced by
  *   `"$records"` and strings equal to a text block by `{"$text_block": i}`.
  */
+
+import { EncodedLines, encodeTextLines } from "@atlatl/lro/node";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { recordRecipes, textRecipes } from "./recipes.js";
-import { ChunkedUtf8, encodeTextLines } from "./text-lines.js";
 
 /** Placeholder of the records array inside its envelope. */
 export const RECORDS_MARK = "$records";
@@ -26,10 +27,10 @@ export const TEXT_BLOCK_MARK = "$text_block";
 /** One section of the layout: its items become the lines of one file. */
 export interface LayoutSection {
   key: string;
-  /** The lines' values (serialized by the writer). */
+  /** The lines' values (serialized by the engine's writer). */
   items: unknown[];
   /** Lines already encoded (the text section's), used instead of `items`. */
-  encoded?: { out: ChunkedUtf8; count: number };
+  encoded?: EncodedLines;
   /** The line schema when known without looking (text lines); else inferred from `items`. */
   lineSchema?: Record<string, unknown>;
   description: string;
@@ -127,26 +128,6 @@ function pickInline(source: unknown, keys: readonly string[]): Json {
   return out;
 }
 
-const EXT: Record<string, string> = {
-  "image/png": "png",
-  "image/jpeg": "jpg",
-  "image/gif": "gif",
-  "image/webp": "webp",
-  "image/svg+xml": "svg",
-  "audio/wav": "wav",
-  "audio/x-wav": "wav",
-  "audio/mpeg": "mp3",
-  "audio/ogg": "ogg",
-  "application/pdf": "pdf",
-  "application/gzip": "gz",
-  "application/zip": "zip",
-};
-
-/** File extension for a MIME type (`bin` when unknown). */
-export function extensionFor(mimeType: string | undefined): string {
-  return (mimeType && EXT[mimeType]) ?? "bin";
-}
-
 /** Lay out `result` (whose `isError` is not set) for offloading. */
 export function layoutResult(result: CallToolResult, inlineKeys: readonly string[]): ResultLayout {
   const content = Array.isArray(result.content) ? (result.content as Json[]) : [];
@@ -202,7 +183,7 @@ export function layoutResult(result: CallToolResult, inlineKeys: readonly string
       textRecipes(),
     );
     if (!s.encoded) {
-      s.encoded = { out: new ChunkedUtf8(), count: 0 };
+      s.encoded = new EncodedLines();
       s.lineSchema = TEXT_LINE_SCHEMA;
     }
     return s;
@@ -211,7 +192,7 @@ export function layoutResult(result: CallToolResult, inlineKeys: readonly string
   content.forEach((block, i) => {
     const text = texts[i];
     if (text !== null && text !== undefined) {
-      const encoded = textSection().encoded as { out: ChunkedUtf8; count: number };
+      const encoded = textSection().encoded as EncodedLines;
       const mirror = i === sourceBlock ? undefined : mirrorIndent(text);
       const marker =
         i === sourceBlock && source
@@ -219,10 +200,8 @@ export function layoutResult(result: CallToolResult, inlineKeys: readonly string
           : mirror !== undefined
             ? { block: i, json: "structuredContent", indent: mirror }
             : undefined;
-      if (marker) {
-        encoded.out.write(`${JSON.stringify(marker)}\n`);
-        encoded.count++;
-      } else encoded.count += encodeTextLines(encoded.out, i, text);
+      if (marker) encoded.line(JSON.stringify(marker));
+      else encodeTextLines(encoded, i, text);
       return;
     }
     const type = typeof block.type === "string" ? block.type : "unknown";

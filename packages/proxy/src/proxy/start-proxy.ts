@@ -11,7 +11,6 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
-  type CallToolRequest,
   type CallToolResult,
   type ClientCapabilities,
   ErrorCode,
@@ -21,6 +20,7 @@ import {
   type ListResourceTemplatesResult,
   type ListToolsResult,
   type Notification,
+  type ReadResourceResult,
   type Request,
   type Result,
   type ServerCapabilities,
@@ -184,16 +184,6 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
   // The upstream keeps the log level, not us: setLevel is forwarded like any request.
   srv.removeRequestHandler("logging/setLevel");
 
-  const engine: ProxyEngine = await createProxyEngine({
-    config: config.offload,
-    extractToolName: extractToolName(new Set(toolNames)),
-    resourcePrefix: resourcePrefix(uris),
-    memoryProfile: upstreamInfo?.name === ATLATL_SERVER_NAME,
-    onResourcesChanged: () => {
-      srv.sendResourceListChanged().catch(() => {});
-    },
-  });
-
   const goneError = () =>
     rpcError(
       ErrorCode.ConnectionClosed,
@@ -219,47 +209,62 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
   const mayOffload = (tool: string) =>
     config.offload.enabled && policyFor(config, tool).mode !== "never";
 
+  // Set before the engine mounts: its resources chain these to track the client.
+  srv.oninitialized = () => clientReady();
+  srv.onclose = () => {
+    void close();
+  };
+
+  // lro_extract and the offload resources are the engine's, mounted on `srv`;
+  // their handlers serve the upstream's tools and resources beside them.
+  const engine: ProxyEngine = await createProxyEngine({
+    config: config.offload,
+    extractToolName: extractToolName(new Set(toolNames)),
+    resourcePrefix: resourcePrefix(uris),
+    memoryProfile: upstreamInfo?.name === ATLATL_SERVER_NAME,
+    server: srv,
+    upstream: {
+      tools: {
+        listTools: async (request, extra) => {
+          const r = (
+            upstreamCaps.tools
+              ? await toUpstream(request, extra as unknown as ForwardExtra)
+              : { tools: [] }
+          ) as ListToolsResult;
+          return {
+            ...r,
+            tools: r.tools.map((t) => (mayOffload(t.name) ? withoutOutputSchema(t) : t)),
+          };
+        },
+        callTool: async (request, extra) => {
+          const x = extra as unknown as ForwardExtra;
+          const r = (await toUpstream(request, x)) as CallToolResult;
+          if (x.signal.aborted) return r;
+          return engine.offloadCallResult(r, {
+            name: request.params.name,
+            arguments: request.params.arguments,
+            policy: policyFor(config, request.params.name),
+          });
+        },
+      },
+      resources: {
+        listResources: async (request, extra) =>
+          (upstreamCaps.resources
+            ? await toUpstream(request, extra as unknown as ForwardExtra)
+            : { resources: [] }) as ListResourcesResult,
+        listResourceTemplates: async (request, extra) =>
+          (upstreamCaps.resources
+            ? await toUpstream(request, extra as unknown as ForwardExtra)
+            : { resourceTemplates: [] }) as ListResourceTemplatesResult,
+        readResource: async (request, extra) =>
+          (await toUpstream(request, extra as unknown as ForwardExtra)) as ReadResourceResult,
+      },
+    },
+  });
+
   srv.fallbackRequestHandler = async (request, extra) => {
     const x = extra as unknown as ForwardExtra;
     switch (request.method) {
-      case "tools/list": {
-        const r = (
-          upstreamCaps.tools ? await toUpstream(request, x) : { tools: [] }
-        ) as ListToolsResult;
-        const tools = r.tools.map((t) => (mayOffload(t.name) ? withoutOutputSchema(t) : t));
-        if (!r.nextCursor) tools.push(engine.extractTool());
-        return { ...r, tools };
-      }
-      case "tools/call": {
-        const p = (request as unknown as CallToolRequest).params;
-        if (p.name === engine.extractToolName) return engine.callExtract(p.arguments);
-        const r = (await toUpstream(request, x)) as CallToolResult;
-        if (x.signal.aborted) return r;
-        return engine.offloadCallResult(r, {
-          name: p.name,
-          arguments: p.arguments,
-          policy: policyFor(config, p.name),
-        });
-      }
-      case "resources/list": {
-        const r = (
-          upstreamCaps.resources ? await toUpstream(request, x) : { resources: [] }
-        ) as ListResourcesResult;
-        if (r.nextCursor) return r;
-        return { ...r, resources: [...r.resources, ...(await engine.listResources())] };
-      }
-      case "resources/templates/list": {
-        const r = (
-          upstreamCaps.resources ? await toUpstream(request, x) : { resourceTemplates: [] }
-        ) as ListResourceTemplatesResult;
-        if (r.nextCursor) return r;
-        return { ...r, resourceTemplates: [...r.resourceTemplates, engine.resourceTemplate()] };
-      }
-      case "resources/read": {
-        const uri = String((request.params as { uri?: unknown } | undefined)?.uri ?? "");
-        if (engine.ownsUri(uri)) return engine.readResource(uri);
-        return toUpstream(request, x);
-      }
       case "resources/subscribe":
       case "resources/unsubscribe": {
         const uri = String((request.params as { uri?: unknown } | undefined)?.uri ?? "");
@@ -274,8 +279,6 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
   srv.fallbackNotificationHandler = async (notification: Notification) => {
     if (!upstreamGone) await upstream.notification(notification);
   };
-
-  srv.oninitialized = () => clientReady();
 
   let closing = false;
   upstream.onclose = () => {
@@ -298,9 +301,6 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     await engine.close().catch(() => {});
     await srv.close().catch(() => {});
     resolveClosed();
-  };
-  srv.onclose = () => {
-    void close();
   };
   await srv.connect(gate);
   return { upstreamKind, upstreamInfo, closed, close };

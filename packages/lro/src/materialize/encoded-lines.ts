@@ -1,10 +1,9 @@
 /**
- * The text section's lines, encoded straight into UTF-8 chunks: one line record
- * `{"block":i,"line":n,"text":"..."}` per line of text. A 5 MB text is 50,000
- * lines; building a string (or an object) per line and encoding them again costs
- * several times the text in time and memory, so each line is written once into
- * a chunk, as is when it needs no JSON escaping (the common case) and through
- * `JSON.stringify` when it does.
+ * Lines encoded straight into UTF-8 chunks, for results too large to build a
+ * string (or an object) per line: a 5 MB text is 50,000 line records, and
+ * serializing each, then encoding them again, costs several times the text in
+ * time and memory. The writer takes the chunks as they are
+ * (`OffloadSection.encoded`).
  */
 
 const CHUNK_BYTES = 1 << 20;
@@ -14,16 +13,21 @@ const NEEDS_ESCAPING = /["\\\u0000-\u001f\ud800-\udfff]/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: as above, newlines aside (they split lines).
 const NEEDS_ESCAPING_BUT_NEWLINE = /["\\\u0000-\u0009\u000b-\u001f\ud800-\udfff]/;
 
-/** UTF-8 bytes appended chunk by chunk; the chunks are the output. */
-export class ChunkedUtf8 {
-  readonly chunks: Buffer[] = [];
+/** JSONL lines appended as UTF-8, chunk by chunk; `count` lines, `bytes` bytes (newlines included). */
+export class EncodedLines {
+  readonly chunks: Uint8Array[] = [];
   bytes = 0;
+  count = 0;
   private current = Buffer.allocUnsafe(CHUNK_BYTES);
   private at = 0;
 
   /** Make room for `chars` UTF-16 units (at most 3 UTF-8 bytes each) before {@link put}s. */
   reserve(chars: number): void {
-    const max = chars * 3;
+    this.reserveBytes(chars * 3);
+  }
+
+  /** Make room for `max` bytes before {@link put}s. */
+  reserveBytes(max: number): void {
     if (this.at + max <= this.current.length) return;
     if (this.at > 0) this.chunks.push(this.current.subarray(0, this.at));
     this.current = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, max));
@@ -32,8 +36,8 @@ export class ChunkedUtf8 {
 
   /**
    * Append `text` within reserved room. Buffer's own encoder without
-   * `buf.write`'s argument handling (as the library's JSONL writer does), which
-   * costs more than encoding a short line.
+   * `buf.write`'s argument handling (as the JSONL writer does), which costs
+   * more than encoding a short line.
    */
   put(text: string): void {
     const buf = this.current as Buffer & { utf8Write?: (t: string, at: number) => number };
@@ -42,24 +46,39 @@ export class ChunkedUtf8 {
     this.bytes += n;
   }
 
-  write(text: string): void {
-    this.reserve(text.length);
-    this.put(text);
+  /** Append one whole line (`line` is one JSON value, no newline). */
+  line(line: string): void {
+    this.reserve(line.length + 1);
+    this.put(line);
+    this.put("\n");
+    this.count++;
   }
 
-  /** The written bytes, as chunks (no more writes after this). */
-  finish(): Buffer[] {
+  /** The written bytes, as chunks (no more writes after this; idempotent). */
+  finish(): readonly Uint8Array[] {
     if (this.at > 0) this.chunks.push(this.current.subarray(0, this.at));
     this.current = Buffer.alloc(0);
     this.at = 0;
     return this.chunks;
   }
+
+  /** The lines back as strings (failure paths and small results only: it copies everything). */
+  toLines(): string[] {
+    const text = Buffer.concat(this.finish()).toString("utf8");
+    const lines = text.split("\n");
+    lines.pop();
+    return lines;
+  }
 }
 
-/** Append the line records of text block `block` (each ending in `\n`); returns how many. */
-export function encodeTextLines(out: ChunkedUtf8, block: number, text: string): number {
+/**
+ * Append the line records `{"block":block,"line":n,"text":"..."}` of one text
+ * (lines numbered from 1; joining the texts with "\n" gives it back); returns
+ * how many. One scan of the whole text usually settles that no line needs
+ * escaping; each line is then written in parts, never concatenated first.
+ */
+export function encodeTextLines(out: EncodedLines, block: number, text: string): number {
   const prefix = `{"block":${block},"line":`;
-  // One scan of the whole text usually settles it: no line needs escaping.
   const escapeSome = NEEDS_ESCAPING_BUT_NEWLINE.test(text);
   let n = 0;
   let start = 0;
@@ -67,9 +86,9 @@ export function encodeTextLines(out: ChunkedUtf8, block: number, text: string): 
     const nl = text.indexOf("\n", start);
     const piece = nl < 0 ? text.slice(start) : text.slice(start, nl);
     n++;
-    // Written in parts: one concatenated string per line would be built and flattened first.
     const quoted = escapeSome && NEEDS_ESCAPING.test(piece) ? JSON.stringify(piece) : undefined;
     const digits = String(n);
+    // Written in parts: one concatenated string per line would be built and flattened first.
     out.reserve(prefix.length + digits.length + 13 + (quoted ?? piece).length);
     out.put(prefix);
     out.put(digits);
@@ -82,6 +101,7 @@ export function encodeTextLines(out: ChunkedUtf8, block: number, text: string): 
       out.put(piece);
       out.put('"}\n');
     }
+    out.count++;
     if (nl < 0) return n;
     start = nl + 1;
   }
