@@ -3,16 +3,16 @@
  * records once and reports the time and the peak RSS growth of this fresh
  * process (run with `--expose-gc`). Prints one JSON line on stdout.
  *
- * Peak RSS: on Linux the high-water mark is reset (`/proc/self/clear_refs`)
- * after the records exist, so the peak measures the offload alone; elsewhere
- * the process's lifetime `maxRSS` is used (an overestimate, never an under-).
+ * Peak RSS: see `peak-rss.ts` (reset after the records exist, so the peak
+ * measures the offload alone).
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LroEvents } from "@atlatl/lro";
 import { Offloader } from "@atlatl/lro/node";
 import { makeMemories } from "../../lro/test/fixtures/memory-records.js";
+import { measurePeak } from "./peak-rss.js";
 
 const count = Number(process.argv[2] ?? "100000");
 // Flat strings, as records from a store or the network have (see flatMemories),
@@ -24,38 +24,11 @@ const offloader = new Offloader({
   events: new LroEvents({ sink: null }),
 });
 
-function vmHwm(): number | undefined {
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync("/proc/self/status", "utf8"));
-    return m ? Number(m[1]) * 1024 : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-const gc = (globalThis as { gc?: () => void }).gc;
-gc?.();
-gc?.();
-let resetPeak = false;
-try {
-  writeFileSync("/proc/self/clear_refs", "5");
-  resetPeak = true;
-} catch {
-  // Not Linux (or not allowed): fall back to maxRSS below.
-}
-const rssBefore = process.memoryUsage().rss;
-const cpuBefore = process.cpuUsage();
-const start = performance.now();
-const outcome = await offloader.offloadRecords({
-  operation: "recall",
-  query: "everything",
-  detail: "full",
-  records,
-});
-const ms = performance.now() - start;
-const cpu = process.cpuUsage(cpuBefore);
-const cpuMs = (cpu.user + cpu.system) / 1000;
-const peak = (resetPeak ? vmHwm() : undefined) ?? process.resourceUsage().maxRSS * 1024;
+const m = await measurePeak(() =>
+  offloader.offloadRecords({ operation: "recall", query: "everything", detail: "full", records }),
+);
+const outcome = m.value;
+const { ms, cpuMs, rssBefore, peak, resetPeak } = m;
 const bytes = outcome.kind === "offloaded" ? outcome.file.bytes : 0;
 rmSync(dir, { recursive: true, force: true });
 // The serialization floor, measured after (it must not disturb the peak above).

@@ -4,11 +4,12 @@
  * of this fresh process (run with `--expose-gc`). Prints one JSON line.
  * Peak RSS as in `lro-engine-rss-child.ts` (Linux high-water mark reset).
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LroEvents } from "@atlatl/lro";
 import { createProxyEngine, DEFAULT_TOOL_POLICY } from "atlatl-proxy";
+import { measurePeak } from "./peak-rss.js";
 import { textResult } from "./proxy-fixtures.js";
 
 const bytes = Number(process.argv[2] ?? String(5 * 1024 * 1024));
@@ -28,30 +29,11 @@ await engine.offloadCallResult(textResult(64 * 1024), {
 const result = textResult(bytes);
 const resultBytes = Buffer.byteLength(JSON.stringify(result));
 
-function vmHwm(): number | undefined {
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync("/proc/self/status", "utf8"));
-    return m ? Number(m[1]) * 1024 : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-const gc = (globalThis as { gc?: () => void }).gc;
-gc?.();
-gc?.();
-let resetPeak = false;
-try {
-  writeFileSync("/proc/self/clear_refs", "5");
-  resetPeak = true;
-} catch {
-  // Not Linux: maxRSS below (an overestimate).
-}
-const rssBefore = process.memoryUsage().rss;
-const start = performance.now();
-const out = await engine.offloadCallResult(result, { name: "logs", policy: DEFAULT_TOOL_POLICY });
-const ms = performance.now() - start;
-const peak = (resetPeak ? vmHwm() : undefined) ?? process.resourceUsage().maxRSS * 1024;
+const m = await measurePeak(() =>
+  engine.offloadCallResult(result, { name: "logs", policy: DEFAULT_TOOL_POLICY }),
+);
+const out = m.value;
+const { ms, rssBefore, peak, resetPeak } = m;
 const offloaded = out !== result;
 await engine.close();
 rmSync(dir, { recursive: true, force: true });

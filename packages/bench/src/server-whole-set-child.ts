@@ -9,7 +9,7 @@
  * but estimate, write and describe). One JSON line on stdout.
  * Run with `--expose-gc`; peak RSS as in `lro-engine-rss-child.ts`.
  */
-import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { rmSync, statSync } from "node:fs";
 import { LroEvents } from "@atlatl/lro";
 import { Offloader } from "@atlatl/lro/node";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -17,6 +17,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { createServices, openSqliteStore, RECALL_SCORING_NO_TEXT, toRecord } from "atlatl";
 import { createAtlatlServer } from "../../server/src/mcp/create-server.js";
+import { measurePeak } from "./peak-rss.js";
 
 const [dbPath, outputDir] = process.argv.slice(2) as [string, string];
 const store = await openSqliteStore({ path: dbPath });
@@ -41,41 +42,19 @@ async function recallEverything(): Promise<{ file_path: string; summary: { count
   return body;
 }
 
-function vmHwm(): number | undefined {
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync("/proc/self/status", "utf8"));
-    return m ? Number(m[1]) * 1024 : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 // Warm-up: page cache, statement cache and JIT, as in a server that has been serving.
 rmSync((await recallEverything()).file_path, { force: true });
-const gc = (globalThis as { gc?: () => void }).gc;
 
 /**
  * One measured call. Peak RSS depends on when V8's background GC threads get
  * to run (on a busy host they lag), so the parent takes the median of RUNS.
  */
 async function measured(): Promise<{ ms: number; growth: number; bytes: number; count: number }> {
-  gc?.();
-  gc?.();
-  let resetPeak = false;
-  try {
-    writeFileSync("/proc/self/clear_refs", "5");
-    resetPeak = true;
-  } catch {
-    // Not Linux: lifetime maxRSS below (an overestimate).
-  }
-  const rssBefore = process.memoryUsage().rss;
-  const start = performance.now();
-  const d = await recallEverything();
-  const ms = performance.now() - start;
-  const peak = (resetPeak ? vmHwm() : undefined) ?? process.resourceUsage().maxRSS * 1024;
+  const m = await measurePeak(recallEverything);
+  const d = m.value;
   const bytes = statSync(d.file_path).size;
   rmSync(d.file_path, { force: true });
-  return { ms, growth: Math.max(0, peak - rssBefore), bytes, count: d.summary.count };
+  return { ms: m.ms, growth: m.growth, bytes, count: d.summary.count };
 }
 
 const scoring = { ...RECALL_SCORING_NO_TEXT, asOf: Date.now() };
