@@ -15,6 +15,7 @@ import { StoreError } from "../errors.js";
 import { type PreparedRow, toRow } from "../sqlite/row.js";
 import type { UpsertReport } from "../store.js";
 import { pgStoreError } from "./pg-errors.js";
+import { rowValues } from "./pg-rows.js";
 
 /** Written columns of `memories`, in COPY order (after the staging `ord`). */
 export const WRITE_COLUMNS = [
@@ -68,26 +69,9 @@ function arrayLiteral(values: readonly string[]): string {
 }
 
 /** The COPY line of one prepared row, led by its batch position `ord` when given. */
-export function copyLine({ row, tags }: PreparedRow, ord?: number): string {
-  return `${[
-    ...(ord === undefined ? [] : [ord]),
-    row.id,
-    row.memory_type,
-    row.status,
-    row.namespace,
-    row.created_ms,
-    row.modified_ms,
-    row.confidence,
-    row.created,
-    row.modified,
-    row.title,
-    arrayLiteral(tags),
-    row.tags,
-    row.content,
-    row.doc,
-  ]
-    .map(field)
-    .join("\t")}\n`;
+export function copyLine(prepared: PreparedRow, ord?: number): string {
+  const values = rowValues(prepared, arrayLiteral);
+  return `${[...(ord === undefined ? [] : [ord]), ...values].map(field).join("\t")}\n`;
 }
 
 /** Prepare every memory, failing the whole batch on the first bad one (nothing stored). */

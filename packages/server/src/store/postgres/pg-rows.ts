@@ -1,6 +1,6 @@
 /** Memory <-> parameters and rows of the PostgreSQL store (the row shape is `row.ts`'s). */
 import type { LightRecord, Memory } from "../../model/memory.js";
-import { type MemoryRow, toRow } from "../sqlite/row.js";
+import { type MemoryRow, type PreparedRow, toRow } from "../sqlite/row.js";
 import type { ListedMemory, RankedHit, TextHit } from "../store.js";
 import type { WRITE_COLUMNS } from "./copy-upsert.js";
 
@@ -28,9 +28,14 @@ export const CAST: Record<(typeof WRITE_COLUMNS)[number], string> = {
   doc: "text",
 };
 
-/** Parameter values in {@link WRITE_COLUMNS} order. */
-export function writeValues(memory: Memory): unknown[] {
-  const { row, tags } = toRow(memory);
+/**
+ * A prepared row's values in {@link WRITE_COLUMNS} order, the tag list as
+ * `tagList` renders it (an array parameter, or a COPY literal).
+ */
+export function rowValues<T>(
+  { row, tags }: PreparedRow,
+  tagList: (tags: string[]) => T,
+): (string | number | null | T)[] {
   return [
     row.id,
     row.memory_type,
@@ -42,11 +47,16 @@ export function writeValues(memory: Memory): unknown[] {
     row.created,
     row.modified,
     row.title,
-    tags,
+    tagList(tags),
     row.tags,
     row.content,
     row.doc,
   ];
+}
+
+/** Parameter values in {@link WRITE_COLUMNS} order. */
+export function writeValues(memory: Memory): unknown[] {
+  return rowValues(toRow(memory), (tags) => tags);
 }
 
 /** `read` decodes the memory columns (see `rowReader`). */
