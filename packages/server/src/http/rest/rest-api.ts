@@ -22,6 +22,14 @@ import {
 
 type Env = { Variables: AuthVariables };
 
+/** What the ranked reads (recall, search) take from a REST query. */
+type RankedInput = {
+  query: string;
+  filter: FilterInput;
+  limit: number | undefined;
+  cursor: string | undefined;
+};
+
 const problemContent = { "application/problem+json": { schema: ProblemBody } };
 const json = <S extends z.ZodType>(schema: S, description: string) => ({
   content: { "application/json": { schema } },
@@ -215,35 +223,31 @@ export function createRestApi(services: Services): OpenAPIHono<Env> {
     }
   });
 
-  api.openapi(rankedRoute("/recall", "Ranked recall (plain words)"), async (c) => {
-    const q = c.req.valid("query");
-    try {
-      const r = await services.recall.recall({
-        query: q.q,
-        filter: pickFilter(q),
-        limit: q.limit,
-        cursor: q.cursor,
-      });
-      return c.json({ hits: ranked(r.hits, q.detail), next_cursor: r.next_cursor }, 200);
-    } catch (err) {
-      return serviceProblem(c, err, 400) as never;
-    }
-  });
-
-  api.openapi(rankedRoute("/search", "Full-text search (FTS5 syntax)"), async (c) => {
-    const q = c.req.valid("query");
-    try {
-      const r = await services.search.search({
-        query: q.q,
-        filter: pickFilter(q),
-        limit: q.limit,
-        cursor: q.cursor,
-      });
-      return c.json({ hits: ranked(r.hits, q.detail), next_cursor: r.next_cursor }, 200);
-    } catch (err) {
-      return serviceProblem(c, err, 400) as never;
-    }
-  });
+  // Recall and search: the same query shape, page and problem mapping.
+  const rankedReads = [
+    ["/recall", "Ranked recall (plain words)", (i: RankedInput) => services.recall.recall(i)],
+    [
+      "/search",
+      `Full-text search (${services.search.syntax.name} syntax)`,
+      (i: RankedInput) => services.search.search(i),
+    ],
+  ] as const;
+  for (const [path, summary, read] of rankedReads) {
+    api.openapi(rankedRoute(path, summary), async (c) => {
+      const q = c.req.valid("query");
+      try {
+        const r = await read({
+          query: q.q,
+          filter: pickFilter(q),
+          limit: q.limit,
+          cursor: q.cursor,
+        });
+        return c.json({ hits: ranked(r.hits, q.detail), next_cursor: r.next_cursor }, 200);
+      } catch (err) {
+        return serviceProblem(c, err, 400) as never;
+      }
+    });
+  }
 
   api.doc31("/openapi.json", {
     openapi: "3.1.0",
