@@ -5,6 +5,7 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { LroEvents } from "@atlatl/lro";
+import { reassembleResult } from "@atlatl/lro/mcp";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -12,7 +13,6 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadProxyConfig, parseToolPolicies } from "../src/config/proxy-config.js";
 import { createProxyEngine, type ProxyEngine } from "../src/offload/engine.js";
-import { reassembleResult } from "../src/offload/reassemble.js";
 import { tempDir } from "./helpers.js";
 import { runAllRecipes } from "./recipes.js";
 

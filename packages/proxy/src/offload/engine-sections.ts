@@ -1,17 +1,15 @@
 /**
- * The sections half of the engine seam: a result laid out by `layout.ts` is
- * written by the engine's one write pipeline (`Offloader.offloadSections`: one
- * JSONL file per section, the engine's ULIDs, file system and events; the text
- * section's lines handed over already encoded, with the estimate measured)
- * and its binary parts by `Offloader.writeAttachment` (swept by the engine's
- * sweeper after the same TTL). Part of the one module that calls `@atlatl/lro`
+ * The sections half of the engine seam: a result is laid out and written by
+ * `@atlatl/lro`'s one call-result engine (`layoutResult` + `offloadLayout`, the
+ * same as `offloadCallToolResult`: one JSONL file per section, attachments for
+ * binary parts); the proxy adds its inline fields, guidance and fallback. Part of the one module that calls `@atlatl/lro`
  * (with `engine.ts`).
  */
-import type { Offloader, OffloadSection } from "@atlatl/lro/node";
+import { layoutResult, offloadLayout } from "@atlatl/lro/mcp";
+import type { Offloader } from "@atlatl/lro/node";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolCallInfo } from "./engine.js";
 import { guidanceFor } from "./guidance.js";
-import { type BinaryPart, layoutResult } from "./layout.js";
 
 export function text(t: string): CallToolResult["content"][number] {
   return { type: "text", text: t };
@@ -47,28 +45,6 @@ export class SectionsOffloadFailed extends Error {
   }
 }
 
-/** Write every binary part as an attachment and patch its `ref` with the file; all or none. */
-async function writeBinaries(
-  offloader: Offloader,
-  operation: string,
-  parts: readonly BinaryPart[],
-): Promise<string[]> {
-  const written: string[] = [];
-  try {
-    for (const part of parts) {
-      const data = Buffer.from(part.base64, "base64");
-      const file = await offloader.writeAttachment({ operation, data, mimeType: part.mimeType });
-      written.push(file.path);
-      part.ref.file = file.path;
-      part.ref.bytes = file.bytes;
-    }
-    return written;
-  } catch (err) {
-    await offloader.removeFiles(written);
-    throw err;
-  }
-}
-
 /**
  * Offload `result` in sections through `offloader` (the caller decided: the
  * result is above its threshold, `tokens` measured). Throws
@@ -82,23 +58,12 @@ export async function offloadResultSections(
   extractToolName: string,
 ): Promise<CallToolResult> {
   const layout = layoutResult(result, call.policy.inlineKeys);
-  const binaries = await writeBinaries(offloader, call.name, layout.binaries);
-  const sections: OffloadSection[] = layout.sections.map((s) => ({
-    key: s.key,
-    ...(s.encoded ? { encoded: s.encoded } : { items: s.items }),
-    ...(s.lineSchema ? { lineSchema: s.lineSchema } : {}),
-    description: s.description,
-    ...(s.recipes ? { recipes: s.recipes } : {}),
-  }));
-  const outcome = await offloader.offloadSections({
+  const { outcome, attachments: binaries } = await offloadLayout(offloader, layout, {
     operation: call.name,
-    sections,
     inline: { tool: call.name, estimated_tokens: tokens, ...layout.inline },
     estimatedTokens: tokens,
-    force: true,
   });
   if (outcome.kind !== "offloaded") {
-    await offloader.removeFiles(binaries);
     const error = outcome.kind === "truncated" ? outcome.error : undefined;
     const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
     throw new SectionsOffloadFailed(

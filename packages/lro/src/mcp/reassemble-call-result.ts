@@ -1,11 +1,11 @@
 /**
  * Rebuild the `content` and `structuredContent` of an offloaded result from its
- * descriptor's files (the inverse of `layout.ts`): for people and tools that
+ * descriptor's files (the inverse of `call-result-layout.ts`): for people and tools that
  * want the original back, and for tests that prove nothing was lost. JSON text
  * text blocks are printed back with the indentation recorded for them.
  */
 import { readFile } from "node:fs/promises";
-import { RECORDS_MARK, TEXT_BLOCK_MARK } from "./layout.js";
+import { RECORDS_MARK, TEXT_BLOCK_MARK } from "./call-result-layout.js";
 
 type Json = Record<string, unknown>;
 

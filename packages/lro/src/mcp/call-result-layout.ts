@@ -15,9 +15,9 @@
  *   `"$records"` and strings equal to a text block by `{"$text_block": i}`.
  */
 
-import { EncodedLines, encodeTextLines } from "@atlatl/lro/node";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { recordRecipes, textRecipes } from "./recipes.js";
+import { EncodedLines, encodeTextLines } from "../materialize/encoded-lines.js";
+import { recordRecipes, textRecipes } from "./call-result-recipes.js";
 
 /** Placeholder of the records array inside its envelope. */
 export const RECORDS_MARK = "$records";
@@ -51,6 +51,12 @@ export interface BinaryPart {
 export interface ResultLayout {
   /** `records` when an array of objects was found, else `sections`. */
   kind: "records" | "sections";
+  /**
+   * The records are the whole result: every content block is a text marker
+   * (the records' JSON, or `structuredContent`'s), nothing else. Such a result
+   * goes to the records profile (one file, numbered recipes).
+   */
+  pure?: { records: Json[]; key: string | undefined; rest: Json };
   sections: LayoutSection[];
   binaries: BinaryPart[];
   /** Keys kept inline beside the descriptor (`inline_keys`). */
@@ -189,6 +195,7 @@ export function layoutResult(result: CallToolResult, inlineKeys: readonly string
     return s;
   };
 
+  let allMarkers = content.length > 0;
   content.forEach((block, i) => {
     const text = texts[i];
     if (text !== null && text !== undefined) {
@@ -201,9 +208,13 @@ export function layoutResult(result: CallToolResult, inlineKeys: readonly string
             ? { block: i, json: "structuredContent", indent: mirror }
             : undefined;
       if (marker) encoded.line(JSON.stringify(marker));
-      else encodeTextLines(encoded, i, text);
+      else {
+        allMarkers = false;
+        encodeTextLines(encoded, i, text);
+      }
       return;
     }
+    allMarkers = false;
     const type = typeof block.type === "string" ? block.type : "unknown";
     const s = section(
       type.replace(/[^A-Za-z0-9_]/g, "_"),
@@ -251,8 +262,21 @@ export function layoutResult(result: CallToolResult, inlineKeys: readonly string
   }
 
   const inlineSource = source?.envelope ? source.envelope.object : structured;
+  const pure =
+    source && allMarkers && (structured === undefined || sourceBlock < 0)
+      ? {
+          records: source.records,
+          key: source.envelope?.key,
+          rest: source.envelope
+            ? Object.fromEntries(
+                Object.entries(source.envelope.object).filter(([k]) => k !== source?.envelope?.key),
+              )
+            : {},
+        }
+      : undefined;
   return {
     kind: source ? "records" : "sections",
+    ...(pure ? { pure } : {}),
     sections: [...sections.values()],
     binaries,
     inline: pickInline(inlineSource, inlineKeys),
