@@ -5,6 +5,7 @@ export {
   jsonIndentOf,
   type LayoutSection,
   layoutResult,
+  type PureRecords,
   RECORDS_MARK,
   type ResultLayout,
   TEXT_BLOCK_MARK,
@@ -25,6 +26,11 @@ export {
   type OffloadCallResultOptions,
   offloadCallToolResult,
 } from "./mcp/offload-call-result.js";
+export {
+  type LaidOutOffload,
+  type OffloadLaidOutOptions,
+  offloadLaidOut,
+} from "./mcp/offload-laid-out.js";
 export { type LayoutOffload, offloadLayout } from "./mcp/offload-layout.js";
 export {
   DEFAULT_MCP_NAMES,

@@ -93,6 +93,9 @@ describe("offloadCallToolResult", () => {
     expect(JSON.parse(lines[0] as string)).toMatchObject({ profile: "records", count: 120 });
     // Reassembled, the file is exactly what the result held.
     expect(lines.slice(1).map((l) => JSON.parse(l))).toEqual(rows);
+    expect(await reassembleResult(d as unknown as Parameters<typeof reassembleResult>[0])).toEqual({
+      content: result.content,
+    });
     const byKind = d.jq_recipes.find((r) => r.description === "Count by kind");
     expect(byKind).toBeDefined();
     const run = bash(byKind?.command as string);
@@ -128,6 +131,10 @@ describe("offloadCallToolResult", () => {
     expect(d.records_key).toBe("entries");
     const lines = readFileSync(d.file_path, "utf8").trimEnd().split("\n");
     expect(lines.slice(1).map((l) => JSON.parse(l))).toEqual(rows);
+    expect(await reassembleResult(d as unknown as Parameters<typeof reassembleResult>[0])).toEqual({
+      content: result.content,
+      structuredContent: structured,
+    });
   });
 
   it("offloads long text and an image as sections: text lines reassemble, the image gets its own file", async () => {

@@ -56,7 +56,7 @@ export interface ResultLayout {
    * (the records' JSON, or `structuredContent`'s), nothing else. Such a result
    * goes to the records profile (one file, numbered recipes).
    */
-  pure?: { records: Json[]; key: string | undefined; rest: Json };
+  pure?: PureRecords;
   sections: LayoutSection[];
   binaries: BinaryPart[];
   /** Keys kept inline beside the descriptor (`inline_keys`). */
@@ -64,6 +64,21 @@ export interface ResultLayout {
 }
 
 type Json = Record<string, unknown>;
+
+/** Records that are the whole result, and what else it takes to give the result back. */
+export interface PureRecords {
+  records: Json[];
+  /** The array's key in its envelope (undefined: a top-level array). */
+  key: string | undefined;
+  /** The envelope's other keys. */
+  rest: Json;
+  /**
+   * The non-record lines, kept in the descriptor as `reassemble`: the text
+   * blocks' JSON markers and the `structured` line (records replaced by
+   * `"$records"`), so `reassembleResult` gives the result back from one file.
+   */
+  reassemble: { text: Json[]; structured?: unknown };
+}
 
 /** Schema of the text section's lines (line records and JSON markers). */
 export const TEXT_LINE_SCHEMA: Json = {
@@ -196,6 +211,7 @@ export function layoutResult(result: CallToolResult, inlineKeys: readonly string
   };
 
   let allMarkers = content.length > 0;
+  const markers: Json[] = [];
   content.forEach((block, i) => {
     const text = texts[i];
     if (text !== null && text !== undefined) {
@@ -207,8 +223,10 @@ export function layoutResult(result: CallToolResult, inlineKeys: readonly string
           : mirror !== undefined
             ? { block: i, json: "structuredContent", indent: mirror }
             : undefined;
-      if (marker) encoded.line(JSON.stringify(marker));
-      else {
+      if (marker) {
+        markers.push(marker);
+        encoded.line(JSON.stringify(marker));
+      } else {
         allMarkers = false;
         encodeTextLines(encoded, i, text);
       }
@@ -245,6 +263,7 @@ export function layoutResult(result: CallToolResult, inlineKeys: readonly string
     s.items.push(line);
   });
 
+  let structuredLine: unknown;
   if (structured !== undefined) {
     let line: unknown = source && sourceBlock < 0 ? envelopeLine(source) : structured;
     if (isPlainObject(line)) {
@@ -259,6 +278,7 @@ export function layoutResult(result: CallToolResult, inlineKeys: readonly string
       "structured",
       `Line 1 is header metadata. Line 2 is the result's structuredContent, with "${RECORDS_MARK}" where the records array was and {"${TEXT_BLOCK_MARK}": i} for a string equal to text content block i.`,
     ).items.push(line);
+    structuredLine = line;
   }
 
   const inlineSource = source?.envelope ? source.envelope.object : structured;
@@ -272,6 +292,10 @@ export function layoutResult(result: CallToolResult, inlineKeys: readonly string
                 Object.entries(source.envelope.object).filter(([k]) => k !== source?.envelope?.key),
               )
             : {},
+          reassemble: {
+            text: markers,
+            ...(structured !== undefined ? { structured: structuredLine } : {}),
+          },
         }
       : undefined;
   return {

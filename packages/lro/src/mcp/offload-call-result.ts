@@ -23,9 +23,7 @@ import { basename } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { estimateTokens } from "../estimate/estimate.js";
 import type { Offloader } from "../offload/offloader.js";
-import { recordsProfile } from "../profiles/records/records-profile.js";
-import { layoutResult } from "./call-result-layout.js";
-import { offloadLayout } from "./offload-layout.js";
+import { offloadLaidOut } from "./offload-laid-out.js";
 import {
   type McpNames,
   mcpNames,
@@ -49,18 +47,11 @@ export interface OffloadCallResultOptions {
   names?: Partial<McpNames>;
 }
 
-type Obj = Record<string, unknown>;
-
 function withWarning(result: CallToolResult, warning: string): CallToolResult {
   return {
     ...result,
     content: [...result.content, { type: "text", text: `> Warning: ${warning}` }],
   };
-}
-
-function pick(obj: Obj, keys: readonly string[] | undefined): Obj {
-  if (!keys) return obj;
-  return Object.fromEntries(keys.filter((k) => k in obj).map((k) => [k, obj[k]]));
 }
 
 /**
@@ -107,75 +98,24 @@ export async function offloadCallToolResult(
   });
   const meta = result._meta !== undefined ? { _meta: result._meta } : {};
 
-  const layout = layoutResult(result, options.inlineKeys ?? []);
-  const found = layout.pure;
-  if (found) {
-    const outcome = await offloader.offloadRecords({
-      operation: options.operation,
-      query: options.query ?? null,
-      profile: recordsProfile,
-      records: found.records,
-      force: true,
-    });
-    if (outcome.kind !== "offloaded") {
-      const warning = outcome.kind === "truncated" ? outcome.warning : "offload failed";
-      return withWarning(
-        result,
-        `Offloading this large result failed, so it is returned whole. ${warning}`,
-      );
-    }
-    const { offloaded, ...described } = outcome.response;
-    const descriptor = {
-      offloaded,
-      ...pick(found.rest, options.inlineKeys),
-      ...(found.key !== undefined ? { records_key: found.key } : {}),
-      ...described,
-    };
-    const content: CallToolResult["content"] = [{ type: "text", text: JSON.stringify(descriptor) }];
-    if (options.resourceLinks) {
-      content.push(
-        link(
-          outcome.file.path,
-          `Offloaded ${options.operation} result (${outcome.file.header.count} records, JSONL; line 1 is the header)`,
-        ),
-      );
-    }
-    return { ...meta, content };
-  }
-
-  let written: Awaited<ReturnType<typeof offloadLayout>>;
-  try {
-    written = await offloadLayout(offloader, layout, {
-      operation: options.operation,
-      query: options.query ?? null,
-      ...(Object.keys(layout.inline).length > 0 ? { inline: layout.inline } : {}),
-      estimatedTokens: tokens,
-    });
-  } catch (err) {
+  const done = await offloadLaidOut(offloader, result, {
+    operation: options.operation,
+    query: options.query ?? null,
+    estimatedTokens: tokens,
+    inlineKeys: options.inlineKeys,
+  });
+  if (done.kind === "failed") {
     return withWarning(
       result,
-      `Offloading this large result failed (${(err as Error).message}), so it is returned whole.`,
-    );
-  }
-  const { outcome } = written;
-  if (outcome.kind !== "offloaded") {
-    const warning = outcome.kind === "truncated" ? outcome.warning : "offload failed";
-    return withWarning(
-      result,
-      `Offloading this large result failed, so it is returned whole. ${warning}`,
+      `Offloading this large result failed, so it is returned whole. ${done.message}`,
     );
   }
   const content: CallToolResult["content"] = [
-    { type: "text", text: JSON.stringify(outcome.response) },
+    { type: "text", text: JSON.stringify(done.descriptor) },
   ];
   if (options.resourceLinks) {
-    for (const f of outcome.files) {
-      content.push(
-        link(
-          f.path,
-          `Offloaded ${options.operation} result, section ${String((f.header as { section?: unknown }).section)} (JSONL; line 1 is the header)`,
-        ),
-      );
+    for (const f of done.files) {
+      content.push(link(f.path, `Offloaded ${options.operation} result, ${f.description}`));
     }
   }
   return { ...meta, content };

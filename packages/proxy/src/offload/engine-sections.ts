@@ -1,11 +1,11 @@
 /**
- * The sections half of the engine seam: a result is laid out and written by
- * `@atlatl/lro`'s one call-result engine (`layoutResult` + `offloadLayout`, the
- * same as `offloadCallToolResult`: one JSONL file per section, attachments for
- * binary parts); the proxy adds its inline fields, guidance and fallback. Part of the one module that calls `@atlatl/lro`
+ * The call-result half of the engine seam: a result is offloaded by
+ * `@atlatl/lro`'s one call-result engine (`offloadLaidOut`, the same as
+ * `offloadCallToolResult`); the proxy adds its inline fields, guidance and
+ * fallback. Part of the one module that calls `@atlatl/lro`
  * (with `engine.ts`).
  */
-import { layoutResult, offloadLayout } from "@atlatl/lro/mcp";
+import { LRO_EXTRACT_TOOL_NAME, offloadLaidOut } from "@atlatl/lro/mcp";
 import type { Offloader } from "@atlatl/lro/node";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolCallInfo } from "./engine.js";
@@ -46,9 +46,10 @@ export class SectionsOffloadFailed extends Error {
 }
 
 /**
- * Offload `result` in sections through `offloader` (the caller decided: the
- * result is above its threshold, `tokens` measured). Throws
- * {@link SectionsOffloadFailed} (or a write error) when nothing could be written.
+ * Offload `result` through `@atlatl/lro`'s one call-result engine (the caller
+ * decided: the result is above its threshold, `tokens` measured): records that
+ * are the whole result get the records profile, anything else sections.
+ * Throws {@link SectionsOffloadFailed} when nothing could be written.
  */
 export async function offloadResultSections(
   offloader: Offloader,
@@ -57,20 +58,24 @@ export async function offloadResultSections(
   tokens: number,
   extractToolName: string,
 ): Promise<CallToolResult> {
-  const layout = layoutResult(result, call.policy.inlineKeys);
-  const { outcome, attachments: binaries } = await offloadLayout(offloader, layout, {
+  const done = await offloadLaidOut(offloader, result, {
     operation: call.name,
-    inline: { tool: call.name, estimated_tokens: tokens, ...layout.inline },
     estimatedTokens: tokens,
+    inlineKeys: call.policy.inlineKeys,
+    inline: { tool: call.name, estimated_tokens: tokens },
   });
-  if (outcome.kind !== "offloaded") {
-    const error = outcome.kind === "truncated" ? outcome.error : undefined;
-    const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
-    throw new SectionsOffloadFailed(
-      typeof cause === "string" ? cause : (error?.code ?? "WRITE_FAILED"),
+  if (done.kind === "failed") throw new SectionsOffloadFailed(done.code);
+  const d = done.descriptor;
+  if (done.profile === "sections") {
+    d.guidance = guidanceFor(
+      call.name,
+      d.files as Record<string, string>,
+      tokens,
+      extractToolName,
+      done.attachments,
     );
+  } else if (typeof d.guidance === "string" && extractToolName !== LRO_EXTRACT_TOOL_NAME) {
+    d.guidance = d.guidance.replaceAll(LRO_EXTRACT_TOOL_NAME, extractToolName);
   }
-  const d = outcome.response;
-  d.guidance = guidanceFor(call.name, d.files, tokens, extractToolName, binaries);
   return { ...keptFields(result), content: [text(JSON.stringify(d))] };
 }
