@@ -1,6 +1,18 @@
 /** `@atlatl/lro/mcp`: LRO for `@modelcontextprotocol/sdk` servers. */
 
 export {
+  type BinaryPart,
+  jsonIndentOf,
+  type LayoutSection,
+  layoutResult,
+  type PureRecords,
+  RECORDS_MARK,
+  type ResultLayout,
+  TEXT_BLOCK_MARK,
+  TEXT_LINE_SCHEMA,
+} from "./mcp/call-result-layout.js";
+export { recordRecipes, textRecipes } from "./mcp/call-result-recipes.js";
+export {
   type HandlerExtra,
   mountResources,
   mountTools,
@@ -15,6 +27,12 @@ export {
   offloadCallToolResult,
 } from "./mcp/offload-call-result.js";
 export {
+  type LaidOutOffload,
+  type OffloadLaidOutOptions,
+  offloadLaidOut,
+} from "./mcp/offload-laid-out.js";
+export { type LayoutOffload, offloadLayout } from "./mcp/offload-layout.js";
+export {
   DEFAULT_MCP_NAMES,
   type McpNames,
   mcpNames,
@@ -23,4 +41,5 @@ export {
   offloadResourceUri,
 } from "./mcp/offload-resource-uri.js";
 export * from "./mcp/offload-resources.js";
+export { reassembleResult } from "./mcp/reassemble-call-result.js";
 export * from "./mcp/with-offload.js";

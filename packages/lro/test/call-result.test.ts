@@ -14,7 +14,7 @@ import {
   type RecordsOffloadResponse,
   sectionsProfile,
 } from "../src/index.js";
-import { estimateCallResultTokens, offloadCallToolResult } from "../src/mcp.js";
+import { estimateCallResultTokens, offloadCallToolResult, reassembleResult } from "../src/mcp.js";
 import { LroExtractor, Offloader, offloaderReoffload, sweepOffloadDir } from "../src/node.js";
 import { bash, parseJsonStream, recordingEvents, tempDir } from "./fixtures/helpers.js";
 
@@ -93,6 +93,9 @@ describe("offloadCallToolResult", () => {
     expect(JSON.parse(lines[0] as string)).toMatchObject({ profile: "records", count: 120 });
     // Reassembled, the file is exactly what the result held.
     expect(lines.slice(1).map((l) => JSON.parse(l))).toEqual(rows);
+    expect(await reassembleResult(d as unknown as Parameters<typeof reassembleResult>[0])).toEqual({
+      content: result.content,
+    });
     const byKind = d.jq_recipes.find((r) => r.description === "Count by kind");
     expect(byKind).toBeDefined();
     const run = bash(byKind?.command as string);
@@ -128,6 +131,10 @@ describe("offloadCallToolResult", () => {
     expect(d.records_key).toBe("entries");
     const lines = readFileSync(d.file_path, "utf8").trimEnd().split("\n");
     expect(lines.slice(1).map((l) => JSON.parse(l))).toEqual(rows);
+    expect(await reassembleResult(d as unknown as Parameters<typeof reassembleResult>[0])).toEqual({
+      content: result.content,
+      structuredContent: structured,
+    });
   });
 
   it("offloads long text and an image as sections: text lines reassemble, the image gets its own file", async () => {
@@ -149,7 +156,7 @@ describe("offloadCallToolResult", () => {
       resourceLinks: true,
     });
     const d = JSON.parse(textOf(out)) as GenericOffloadResponse;
-    expect(Object.keys(d.files)).toEqual(["text", "images"]);
+    expect(Object.keys(d.files)).toEqual(["text", "image"]);
     const textLines = readFileSync(d.files.text as string, "utf8")
       .trimEnd()
       .split("\n");
@@ -168,7 +175,7 @@ describe("offloadCallToolResult", () => {
     expect(block(0)).toBe(text);
     expect(block(2)).toBe("tail\n");
     const image = JSON.parse(
-      readFileSync(d.files.images as string, "utf8")
+      readFileSync(d.files.image as string, "utf8")
         .trimEnd()
         .split("\n")[1] as string,
     );
@@ -182,11 +189,13 @@ describe("offloadCallToolResult", () => {
     expect(readFileSync(image.file)).toEqual(png);
     expect(out.content.filter((c) => c.type === "resource_link")).toHaveLength(2);
 
-    // The text recipes run in bash + jq; full_text gives the blocks back.
-    const full = bash(d.jq_recipes.full_text as string);
+    // Lossless: the descriptor's files give the result back.
+    expect(await reassembleResult(d)).toEqual({ content: result.content });
+    // The text recipes run in bash + jq; read_text gives the blocks back.
+    const full = bash(d.jq_recipes.read_text as string);
     expect(full.stdout).toBe(`${text}\ntail\n\n`);
-    const hits = bash(d.jq_recipes.search_text as string);
-    expect(parseJsonStream(hits.stdout)).toHaveLength(8);
+    const hits = bash((d.jq_recipes.grep_text as string).replace("PATTERN", "error"));
+    expect(hits.stdout.trimEnd().split("\n")).toHaveLength(8);
     // lro_extract: no numbered recipes on section files, jq queries work.
     const byNumber = await extractor.extract({ file_path: d.files.text as string, recipe: 1 });
     expect(byNumber.ok).toBe(false);

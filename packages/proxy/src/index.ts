@@ -3,6 +3,15 @@
  * (`atlatl-proxy -- <command>` or `atlatl-proxy --url <url>`) runs
  * {@link startProxy} on stdio.
  */
+
+// The layout lives in @atlatl/lro (one engine); re-exported for the proxy's users.
+export {
+  layoutResult,
+  RECORDS_MARK,
+  type ResultLayout,
+  reassembleResult,
+  TEXT_BLOCK_MARK,
+} from "@atlatl/lro/mcp";
 export {
   DEFAULT_TOOL_POLICY,
   loadProxyConfig,
@@ -13,13 +22,6 @@ export {
   type ToolPolicy,
 } from "./config/proxy-config.js";
 export { createProxyEngine, type ProxyEngine, type ToolCallInfo } from "./offload/engine.js";
-export {
-  layoutResult,
-  RECORDS_MARK,
-  type ResultLayout,
-  TEXT_BLOCK_MARK,
-} from "./offload/layout.js";
-export { reassembleResult } from "./offload/reassemble.js";
 export { PROXY_RESOURCE_PREFIX, TOOL_CLASH_PREFIX } from "./proxy/names.js";
 export { OUTPUT_SCHEMA_META_KEY } from "./proxy/output-schema.js";
 export {

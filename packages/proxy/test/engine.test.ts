@@ -5,6 +5,7 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { LroEvents } from "@atlatl/lro";
+import { reassembleResult } from "@atlatl/lro/mcp";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -12,7 +13,6 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadProxyConfig, parseToolPolicies } from "../src/config/proxy-config.js";
 import { createProxyEngine, type ProxyEngine } from "../src/offload/engine.js";
-import { reassembleResult } from "../src/offload/reassemble.js";
 import { tempDir } from "./helpers.js";
 import { runAllRecipes } from "./recipes.js";
 
@@ -88,7 +88,7 @@ describe("proxy engine", () => {
     expect((await reassembleResult(descriptorOf(r))).content).toEqual(small.content);
   });
 
-  it("turns structuredContent records into a records section with inline keys and fitting recipes", async () => {
+  it("turns structuredContent records into the records profile: inline keys, numbered recipes, reassembly", async () => {
     const result: CallToolResult = {
       content: [{ type: "text", text: JSON.stringify({ total: 60, people }) }],
       structuredContent: { total: 60, people },
@@ -97,20 +97,43 @@ describe("proxy engine", () => {
       name: "find_people",
       policy: { mode: "auto", inlineKeys: ["total", "missing"] },
     });
-    const d = descriptorOf(r);
+    const d = JSON.parse((r.content[0] as { text: string }).text) as {
+      file_path: string;
+      total: number;
+      records_key: string;
+      summary: { count: number };
+      jq_recipes: { description: string; command: string }[];
+      reassemble: { text: Record<string, unknown>[]; structured?: unknown };
+    };
     expect(d.total).toBe(60);
     expect(d).not.toHaveProperty("missing");
-    expect(Object.keys(d.files)).toEqual(["records", "text", "structured"]);
-    expect(d.summary.records?.count).toBe(60);
-    const outputs = await runAllRecipes(d.jq_recipes, "person 5");
-    expect(outputs.count_records?.trim()).toBe("60");
-    expect(outputs.count_by_team).toMatch(/20 core/);
-    expect(outputs.search_name?.trim().split("\n")).toHaveLength(11);
-    expect(JSON.parse(outputs.top_10_by_score?.split("\n")[0] as string).score).toBe(99);
+    expect(d.records_key).toBe("people");
+    expect(d.summary.count).toBe(60);
+    const lines = readFileSync(d.file_path, "utf8").trimEnd().split("\n");
+    expect(JSON.parse(lines[0] as string)).toMatchObject({ profile: "records", count: 60 });
+    expect(lines.slice(1).map((l) => JSON.parse(l))).toEqual(people);
+    // The numbered recipes run in bash + jq, and by number through lro_extract.
+    const n = d.jq_recipes.findIndex((x) => x.description === "Count by team") + 1;
+    expect(n).toBeGreaterThan(0);
+    const outputs = await runAllRecipes({ byTeam: d.jq_recipes[n - 1]?.command as string });
+    expect(JSON.parse(outputs.byTeam as string)).toContainEqual({ team: "core", count: 20 });
+    const native = await engine.callExtract({ file_path: d.file_path, recipe: n });
+    expect(native.isError).toBeFalsy();
+    expect((native.content[0] as { text: string }).text).toContain('"team":"core","count":20');
+    // Lossless: the file and the descriptor's reassemble lines give the result back.
     expect(await reassembleResult(d)).toEqual({
       content: result.content,
       structuredContent: result.structuredContent,
     });
+  });
+
+  it("keeps JSON text that does not print back byte for byte as text lines (lossless)", async () => {
+    const text = JSON.stringify(people, null, 3);
+    const result: CallToolResult = { content: [{ type: "text", text }] };
+    const r = await engine.offloadCallResult(result, { name: "odd_json", policy: auto });
+    const d = descriptorOf(r);
+    expect(Object.keys(d.files)).toEqual(["text"]);
+    expect(await reassembleResult(d)).toEqual({ content: result.content });
   });
 
   it("writes images and blob resources to files of their own, never into JSONL", async () => {

@@ -3,13 +3,13 @@
  * (installed from npm), compared with a direct connection to the same server.
  */
 import { readFileSync } from "node:fs";
+import { reassembleResult } from "@atlatl/lro/mcp";
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { reassembleResult } from "../src/offload/reassemble.js";
 import { OUTPUT_SCHEMA_META_KEY } from "../src/proxy/output-schema.js";
 import { direct, EVERYTHING, type Peer, proxied, tempDir } from "./helpers.js";
 import { runAllRecipes } from "./recipes.js";

@@ -6,10 +6,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { reassembleResult } from "@atlatl/lro/mcp";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ListRootsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { reassembleResult } from "../src/offload/reassemble.js";
 import { OUTPUT_SCHEMA_META_KEY } from "../src/proxy/output-schema.js";
 import { direct, FILESYSTEM, type Peer, proxied, tempDir } from "./helpers.js";
 import { runAllRecipes } from "./recipes.js";

@@ -1,17 +1,15 @@
 /**
- * The sections half of the engine seam: a result laid out by `layout.ts` is
- * written by the engine's one write pipeline (`Offloader.offloadSections`: one
- * JSONL file per section, the engine's ULIDs, file system and events; the text
- * section's lines handed over already encoded, with the estimate measured)
- * and its binary parts by `Offloader.writeAttachment` (swept by the engine's
- * sweeper after the same TTL). Part of the one module that calls `@atlatl/lro`
+ * The call-result half of the engine seam: a result is offloaded by
+ * `@atlatl/lro`'s one call-result engine (`offloadLaidOut`, the same as
+ * `offloadCallToolResult`); the proxy adds its inline fields, guidance and
+ * fallback. Part of the one module that calls `@atlatl/lro`
  * (with `engine.ts`).
  */
-import type { Offloader, OffloadSection } from "@atlatl/lro/node";
+import { LRO_EXTRACT_TOOL_NAME, offloadLaidOut } from "@atlatl/lro/mcp";
+import type { Offloader } from "@atlatl/lro/node";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolCallInfo } from "./engine.js";
 import { guidanceFor } from "./guidance.js";
-import { type BinaryPart, layoutResult } from "./layout.js";
 
 export function text(t: string): CallToolResult["content"][number] {
   return { type: "text", text: t };
@@ -47,32 +45,11 @@ export class SectionsOffloadFailed extends Error {
   }
 }
 
-/** Write every binary part as an attachment and patch its `ref` with the file; all or none. */
-async function writeBinaries(
-  offloader: Offloader,
-  operation: string,
-  parts: readonly BinaryPart[],
-): Promise<string[]> {
-  const written: string[] = [];
-  try {
-    for (const part of parts) {
-      const data = Buffer.from(part.base64, "base64");
-      const file = await offloader.writeAttachment({ operation, data, mimeType: part.mimeType });
-      written.push(file.path);
-      part.ref.file = file.path;
-      part.ref.bytes = file.bytes;
-    }
-    return written;
-  } catch (err) {
-    await offloader.removeFiles(written);
-    throw err;
-  }
-}
-
 /**
- * Offload `result` in sections through `offloader` (the caller decided: the
- * result is above its threshold, `tokens` measured). Throws
- * {@link SectionsOffloadFailed} (or a write error) when nothing could be written.
+ * Offload `result` through `@atlatl/lro`'s one call-result engine (the caller
+ * decided: the result is above its threshold, `tokens` measured): records that
+ * are the whole result get the records profile, anything else sections.
+ * Throws {@link SectionsOffloadFailed} when nothing could be written.
  */
 export async function offloadResultSections(
   offloader: Offloader,
@@ -81,31 +58,24 @@ export async function offloadResultSections(
   tokens: number,
   extractToolName: string,
 ): Promise<CallToolResult> {
-  const layout = layoutResult(result, call.policy.inlineKeys);
-  const binaries = await writeBinaries(offloader, call.name, layout.binaries);
-  const sections: OffloadSection[] = layout.sections.map((s) => ({
-    key: s.key,
-    ...(s.encoded ? { encoded: s.encoded } : { items: s.items }),
-    ...(s.lineSchema ? { lineSchema: s.lineSchema } : {}),
-    description: s.description,
-    ...(s.recipes ? { recipes: s.recipes } : {}),
-  }));
-  const outcome = await offloader.offloadSections({
+  const done = await offloadLaidOut(offloader, result, {
     operation: call.name,
-    sections,
-    inline: { tool: call.name, estimated_tokens: tokens, ...layout.inline },
     estimatedTokens: tokens,
-    force: true,
+    inlineKeys: call.policy.inlineKeys,
+    inline: { tool: call.name, estimated_tokens: tokens },
   });
-  if (outcome.kind !== "offloaded") {
-    await offloader.removeFiles(binaries);
-    const error = outcome.kind === "truncated" ? outcome.error : undefined;
-    const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
-    throw new SectionsOffloadFailed(
-      typeof cause === "string" ? cause : (error?.code ?? "WRITE_FAILED"),
+  if (done.kind === "failed") throw new SectionsOffloadFailed(done.code);
+  const d = done.descriptor;
+  if (done.profile === "sections") {
+    d.guidance = guidanceFor(
+      call.name,
+      d.files as Record<string, string>,
+      tokens,
+      extractToolName,
+      done.attachments,
     );
+  } else if (typeof d.guidance === "string" && extractToolName !== LRO_EXTRACT_TOOL_NAME) {
+    d.guidance = d.guidance.replaceAll(LRO_EXTRACT_TOOL_NAME, extractToolName);
   }
-  const d = outcome.response;
-  d.guidance = guidanceFor(call.name, d.files, tokens, extractToolName, binaries);
   return { ...keptFields(result), content: [text(JSON.stringify(d))] };
 }

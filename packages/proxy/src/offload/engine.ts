@@ -2,7 +2,7 @@
  * The one seam between the proxy and `@atlatl/lro`: every engine call is here
  * and in `engine-sections.ts` (its sections half). One `Offloader` does all
  * the writing (its write pipeline, ULIDs, attachments and sweeper); per-tool
- * thresholds are per-call options of it. Results are laid out by `layout.ts`
+ * thresholds are per-call options of it. Results are laid out by `@atlatl/lro`s `layoutResult`
  * (byte-exact JSON text, reassembly markers, `inline_keys`); memory records of
  * an atlatl upstream go through `Offloader.offloadRecords` with the memory
  * profile (its descriptor and ten recipes). `lro_extract` and the offload

@@ -15,9 +15,9 @@
  *   `"$records"` and strings equal to a text block by `{"$text_block": i}`.
  */
 
-import { EncodedLines, encodeTextLines } from "@atlatl/lro/node";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { recordRecipes, textRecipes } from "./recipes.js";
+import { EncodedLines, encodeTextLines } from "../materialize/encoded-lines.js";
+import { recordRecipes, textRecipes } from "./call-result-recipes.js";
 
 /** Placeholder of the records array inside its envelope. */
 export const RECORDS_MARK = "$records";
@@ -51,6 +51,12 @@ export interface BinaryPart {
 export interface ResultLayout {
   /** `records` when an array of objects was found, else `sections`. */
   kind: "records" | "sections";
+  /**
+   * The records are the whole result: every content block is a text marker
+   * (the records' JSON, or `structuredContent`'s), nothing else. Such a result
+   * goes to the records profile (one file, numbered recipes).
+   */
+  pure?: PureRecords;
   sections: LayoutSection[];
   binaries: BinaryPart[];
   /** Keys kept inline beside the descriptor (`inline_keys`). */
@@ -58,6 +64,21 @@ export interface ResultLayout {
 }
 
 type Json = Record<string, unknown>;
+
+/** Records that are the whole result, and what else it takes to give the result back. */
+export interface PureRecords {
+  records: Json[];
+  /** The array's key in its envelope (undefined: a top-level array). */
+  key: string | undefined;
+  /** The envelope's other keys. */
+  rest: Json;
+  /**
+   * The non-record lines, kept in the descriptor as `reassemble`: the text
+   * blocks' JSON markers and the `structured` line (records replaced by
+   * `"$records"`), so `reassembleResult` gives the result back from one file.
+   */
+  reassemble: { text: Json[]; structured?: unknown };
+}
 
 /** Schema of the text section's lines (line records and JSON markers). */
 export const TEXT_LINE_SCHEMA: Json = {
@@ -189,6 +210,8 @@ export function layoutResult(result: CallToolResult, inlineKeys: readonly string
     return s;
   };
 
+  let allMarkers = content.length > 0;
+  const markers: Json[] = [];
   content.forEach((block, i) => {
     const text = texts[i];
     if (text !== null && text !== undefined) {
@@ -200,10 +223,16 @@ export function layoutResult(result: CallToolResult, inlineKeys: readonly string
           : mirror !== undefined
             ? { block: i, json: "structuredContent", indent: mirror }
             : undefined;
-      if (marker) encoded.line(JSON.stringify(marker));
-      else encodeTextLines(encoded, i, text);
+      if (marker) {
+        markers.push(marker);
+        encoded.line(JSON.stringify(marker));
+      } else {
+        allMarkers = false;
+        encodeTextLines(encoded, i, text);
+      }
       return;
     }
+    allMarkers = false;
     const type = typeof block.type === "string" ? block.type : "unknown";
     const s = section(
       type.replace(/[^A-Za-z0-9_]/g, "_"),
@@ -234,6 +263,7 @@ export function layoutResult(result: CallToolResult, inlineKeys: readonly string
     s.items.push(line);
   });
 
+  let structuredLine: unknown;
   if (structured !== undefined) {
     let line: unknown = source && sourceBlock < 0 ? envelopeLine(source) : structured;
     if (isPlainObject(line)) {
@@ -248,11 +278,29 @@ export function layoutResult(result: CallToolResult, inlineKeys: readonly string
       "structured",
       `Line 1 is header metadata. Line 2 is the result's structuredContent, with "${RECORDS_MARK}" where the records array was and {"${TEXT_BLOCK_MARK}": i} for a string equal to text content block i.`,
     ).items.push(line);
+    structuredLine = line;
   }
 
   const inlineSource = source?.envelope ? source.envelope.object : structured;
+  const pure =
+    source && allMarkers && (structured === undefined || sourceBlock < 0)
+      ? {
+          records: source.records,
+          key: source.envelope?.key,
+          rest: source.envelope
+            ? Object.fromEntries(
+                Object.entries(source.envelope.object).filter(([k]) => k !== source?.envelope?.key),
+              )
+            : {},
+          reassemble: {
+            text: markers,
+            ...(structured !== undefined ? { structured: structuredLine } : {}),
+          },
+        }
+      : undefined;
   return {
     kind: source ? "records" : "sections",
+    ...(pure ? { pure } : {}),
     sections: [...sections.values()],
     binaries,
     inline: pickInline(inlineSource, inlineKeys),

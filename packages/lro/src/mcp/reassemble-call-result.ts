@@ -1,11 +1,11 @@
 /**
  * Rebuild the `content` and `structuredContent` of an offloaded result from its
- * descriptor's files (the inverse of `layout.ts`): for people and tools that
+ * descriptor's files (the inverse of `call-result-layout.ts`): for people and tools that
  * want the original back, and for tests that prove nothing was lost. JSON text
  * text blocks are printed back with the indentation recorded for them.
  */
 import { readFile } from "node:fs/promises";
-import { RECORDS_MARK, TEXT_BLOCK_MARK } from "./layout.js";
+import { RECORDS_MARK, TEXT_BLOCK_MARK } from "./call-result-layout.js";
 
 type Json = Record<string, unknown>;
 
@@ -47,13 +47,27 @@ async function restoreBinary(line: Json): Promise<Json> {
   return block;
 }
 
-/** The `content` and `structuredContent` an offload descriptor stands for. */
-export async function reassembleResult(descriptor: {
-  files: Record<string, string>;
-}): Promise<{ content: Json[]; structuredContent?: unknown }> {
+/**
+ * The `content` and `structuredContent` an offload descriptor stands for: a
+ * multi-section one (`files`), or a records-profile one (`file_path`) with its
+ * `reassemble` lines (see `PureRecords`).
+ */
+export async function reassembleResult(
+  descriptor:
+    | { files: Record<string, string> }
+    | { file_path: string; reassemble: { text: Json[]; structured?: unknown } },
+): Promise<{ content: Json[]; structuredContent?: unknown }> {
   const sections = new Map<string, Json[]>();
-  for (const [key, path] of Object.entries(descriptor.files)) {
-    sections.set(key, await readLines(path));
+  if ("files" in descriptor) {
+    for (const [key, path] of Object.entries(descriptor.files)) {
+      sections.set(key, await readLines(path));
+    }
+  } else {
+    sections.set("records", await readLines(descriptor.file_path));
+    sections.set("text", descriptor.reassemble.text);
+    if ("structured" in descriptor.reassemble) {
+      sections.set("structured", [descriptor.reassemble.structured as Json]);
+    }
   }
   const records = sections.get("records") ?? [];
   const blocks = new Map<number, Json>();

@@ -1,5 +1,5 @@
 /**
- * jq recipes for the proxy's sections, built from what the data has: record
+ * jq recipes for the sections of an offloaded CallToolResult, built from what the data has: record
  * recipes name only fields present in the records (plain identifiers, so they
  * stay valid inside single quotes), text recipes read line records. `{key_file}`
  * placeholders are filled with the shell-quoted path by the descriptor builder;
