@@ -132,6 +132,25 @@ for (const backend of BACKENDS) {
       expect(page.next_cursor).toBeNull();
     });
 
+    it("formats inject_context from the whole-set read at medium detail, and re-reads at light", async () => {
+      const call = async (detail: string) => {
+        const out = await client.callTool({
+          name: "inject_context",
+          arguments: { query: "beacon", limit: 6, budget_tokens: 4000, detail },
+        });
+        expect(out.isError).toBeFalsy();
+        return (out.content as { text: string }[])[0]?.text;
+      };
+      const medium = await call("medium");
+      expect(Object.fromEntries(calls)).toEqual({ rankAll: 1 });
+      const { hits } = await services.recall.recall({ query: "beacon", limit: 6 });
+      expect(medium).toBe(services.context.format(hits, 4000).context);
+      calls.clear();
+      // A light read has no content to format: the recall reads its page.
+      expect(await call("light")).toBe(medium);
+      expect(calls.get("rank")).toBe(1);
+    });
+
     it("reads the page again when called with a cursor", async () => {
       const first = await recallTool({ query: "beacon", limit: 6 });
       calls.clear();
