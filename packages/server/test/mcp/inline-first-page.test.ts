@@ -132,6 +132,35 @@ for (const backend of BACKENDS) {
       expect(page.next_cursor).toBeNull();
     });
 
+    it("reads the store once for search_memories' first page, and its cursor walks like the paged service", async () => {
+      const call = async (args: Record<string, unknown>) => {
+        const out = await client.callTool({ name: "search_memories", arguments: args });
+        expect(out.isError).toBeFalsy();
+        return JSON.parse((out.content as { text: string }[])[0]?.text ?? "") as Page;
+      };
+      const first = await call({ query: "beacon", limit: 7 });
+      expect(Object.fromEntries(calls)).toEqual({ searchAll: 1 });
+      const paged = await services.search.search({ query: "beacon", limit: 7 });
+      expect(first.total).toBe(20);
+      expect(first.records.map((r) => r.id)).toEqual(paged.hits.map((h) => h.memory.id));
+      const toolWalk = first.records.map((r) => r.id);
+      let cursor = first.next_cursor;
+      while (cursor) {
+        const page = await call({ query: "beacon", limit: 7, cursor });
+        toolWalk.push(...page.records.map((r) => r.id));
+        cursor = page.next_cursor;
+      }
+      const serviceWalk = paged.hits.map((h) => h.memory.id);
+      let next = paged.next_cursor;
+      while (next) {
+        const page = await services.search.search({ query: "beacon", limit: 7, cursor: next });
+        serviceWalk.push(...page.hits.map((h) => h.memory.id));
+        next = page.next_cursor;
+      }
+      expect(serviceWalk).toHaveLength(20);
+      expect(toolWalk).toEqual(serviceWalk);
+    });
+
     it("formats inject_context from the whole-set read at medium detail, and re-reads at light", async () => {
       const call = async (detail: string) => {
         const out = await client.callTool({
