@@ -8,8 +8,10 @@
  *    (SDK client, sequential) is reported beside it.
  * 2. `GET /v1/memories?limit=50` beside a bare Hono route returning a constant.
  *    Targets: >= 50 % of the floor, p99 <= 15 ms.
- * 3. 100 concurrent sessions, each offloading a 500-record recall: every file
- *    distinct and valid, 0 errors, p99 reported.
+ * 3. 100 concurrent sessions, each offloading a recall of every memory (LRO
+ *    judges the whole result set, so the file holds every match, ~1,800
+ *    records, not a `limit` page of 500): every file distinct and valid,
+ *    0 errors, p99 reported.
  *
  * Every server is its own process, like the server under test.
  */
@@ -34,6 +36,8 @@ export const DURATION_S = Number(process.env.ATLATL_BENCH_HTTP_SECONDS ?? 10);
 const CONNECTIONS = 10;
 const SESSIONS = 100;
 const TOKEN = "bench-token";
+/** Memories in the bench store. */
+const MEMORIES = 2000;
 const NARROW = { query: "rollback runbook", limit: 5 };
 const MCP_ACCEPT = "application/json, text/event-stream";
 
@@ -177,7 +181,9 @@ async function manySessions(base: string) {
         if (!body.offloaded) throw new Error("not offloaded");
         const lines = readFileSync(body.file_path, "utf8").trimEnd().split("\n");
         const header = JSON.parse(lines[0] as string);
-        if (lines.length !== 501 || header.count !== 500) throw new Error("invalid file");
+        // Every match of the recall (the whole set), at least the issue's 500 records.
+        if (header.count < 500 || lines.length !== header.count + 1)
+          throw new Error("invalid file");
         for (const l of lines.slice(1)) JSON.parse(l);
         return body.file_path as string;
       } catch {
@@ -205,7 +211,7 @@ async function run(): Promise<BenchTable[]> {
   const children: ChildProcess[] = [];
   try {
     const store = await openSqliteStore({ path: dbPath });
-    await seedStore(store, { count: 2000, seed: 7 });
+    await seedStore(store, { count: MEMORIES, seed: 7 });
     await store.close();
     const env = {
       ...(process.env as Record<string, string>),
@@ -289,7 +295,7 @@ async function run(): Promise<BenchTable[]> {
           atMost("same, p99", rest.p99, "ms", 15),
           atMost("same, errors + non-2xx", rest.errors + rest.non2xx, "", 0),
           atMost(
-            `${SESSIONS} sessions offloading a 500-record recall at once: errors`,
+            `${SESSIONS} sessions offloading a whole-set recall (every memory) at once: errors`,
             sessions.errors,
             "",
             0,

@@ -81,9 +81,21 @@ export interface RecallHit<M extends Fielded<ReadFields> = Memory> {
   score: number;
 }
 
-export interface RecallResult {
+/** A hit of {@link RecallService.all}: where it stands, to page from it. */
+export interface PositionedHit<M extends Fielded<ReadFields> = Memory> extends RecallHit<M> {
+  position: RankPosition;
+}
+
+/** The hits of one whole-set read, and the clock they were scored at. */
+export interface WholeRecall<M extends Fielded<ReadFields>>
+  extends AsyncIterable<PositionedHit<M>> {
+  /** The recency clock of this read: a page built from it pins the same one. */
+  readonly asOf: number;
+}
+
+export interface RecallResult<M extends Fielded<ReadFields> = Memory> {
   /** Best first: score desc, then insertion order. */
-  hits: RecallHit[];
+  hits: RecallHit<M>[];
   /** Pass back to get the next page; null when this page is the last. */
   next_cursor: string | null;
 }
@@ -117,22 +129,39 @@ export class RecallService {
   all<F extends ReadFields = "full">(
     input: Omit<RecallInput, "limit" | "cursor">,
     fields?: F,
-  ): AsyncIterable<RecallHit<Fielded<F>>> {
+  ): WholeRecall<Fielded<F>> {
     const { text, filter } = this.checked(input);
     const base = text.length > 0 ? RECALL_SCORING : RECALL_SCORING_NO_TEXT;
-    const hits = this.store.rankAll({
-      text,
-      filter,
-      scoring: { ...base, asOf: this.now().getTime() },
-      fields,
-    });
-    return (async function* () {
+    const asOf = this.now().getTime();
+    const hits = this.store.rankAll({ text, filter, scoring: { ...base, asOf }, fields });
+    const iterate = async function* () {
       try {
-        for await (const h of hits) yield { memory: h.memory, score: clamp01(h.score) };
+        for await (const h of hits) {
+          yield { memory: h.memory, score: clamp01(h.score), position: h.position };
+        }
       } catch (err) {
         fromStoreError(err, "query");
       }
-    })();
+    };
+    return { asOf, [Symbol.asyncIterator]: iterate };
+  }
+
+  /**
+   * The first page `recall` (no cursor) returns, built from hits already read
+   * by {@link all} instead of a second store query: `head` holds that read's
+   * first `limit + 1` hits (fewer when the read had fewer), in its order;
+   * `horizon` is the largest sequence number of all its hits (every memory at
+   * or below it existed at the read, so the walk sees the same set); `asOf`
+   * is the read's clock. The cursor continues exactly as `recall`'s would.
+   */
+  firstPage<M extends Fielded<ReadFields>>(
+    input: Omit<RecallInput, "cursor">,
+    read: { head: readonly PositionedHit<M>[]; horizon: number; asOf: number },
+  ): RecallResult<M> {
+    const { text, filter } = this.checked(input);
+    const limit = checkLimit(input.limit, DEFAULT_RECALL_LIMIT);
+    const print = fingerprint({ op: "recall", query: text, filter });
+    return pageOf(read.head, limit, print, read.horizon, read.asOf);
   }
 
   async recall(input: RecallInput): Promise<RecallResult> {
@@ -168,17 +197,28 @@ export class RecallService {
     } catch (err) {
       fromStoreError(err, "query");
     }
-    const page = ranked.slice(0, limit);
-    const last = page[page.length - 1];
-    const next_cursor =
-      ranked.length > limit && last
-        ? encodeCursor("recall", print, { ...rankPositionFields(page), h: horizon, t: asOf })
-        : null;
-    return {
-      hits: page.map((h) => ({ memory: h.memory, score: clamp01(h.score) })),
-      next_cursor,
-    };
+    return pageOf(ranked, limit, print, horizon, asOf);
   }
+}
+
+/** A page of `limit` hits from `limit + 1` ranked ones, and the cursor after it. */
+function pageOf<M extends Fielded<ReadFields>>(
+  ranked: readonly { memory: M; score: number; position: RankPosition }[],
+  limit: number,
+  print: string,
+  horizon: number,
+  asOf: number,
+): RecallResult<M> {
+  const page = ranked.slice(0, limit);
+  const last = page[page.length - 1];
+  const next_cursor =
+    ranked.length > limit && last
+      ? encodeCursor("recall", print, { ...rankPositionFields(page), h: horizon, t: asOf })
+      : null;
+  return {
+    hits: page.map((h) => ({ memory: h.memory, score: clamp01(h.score) })),
+    next_cursor,
+  };
 }
 
 function clamp01(x: number): number {

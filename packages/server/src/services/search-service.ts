@@ -44,9 +44,14 @@ export interface SearchHit<M extends LightRecord = Memory> {
   score: number;
 }
 
-export interface SearchResult {
+/** A hit of {@link SearchService.all}: where it stands, to page from it. */
+export interface PositionedSearchHit<M extends LightRecord = Memory> extends SearchHit<M> {
+  position: RankPosition;
+}
+
+export interface SearchResult<M extends LightRecord = Memory> {
   /** Most relevant first: relevance desc, then insertion order. */
-  hits: SearchHit[];
+  hits: SearchHit<M>[];
   next_cursor: string | null;
 }
 
@@ -93,16 +98,35 @@ export class SearchService {
   all<F extends ReadFields = "full">(
     input: Omit<SearchInput, "limit" | "cursor">,
     fields?: F,
-  ): AsyncIterable<SearchHit<Fielded<F>>> {
+  ): AsyncIterable<PositionedSearchHit<Fielded<F>>> {
     const { query, syntax, filter } = this.checked(input);
     const hits = this.store.searchAll({ text: query, syntax, filter, fields });
     return (async function* () {
       try {
-        for await (const h of hits) yield { memory: h.memory, score: h.relevance };
+        for await (const h of hits) {
+          yield { memory: h.memory, score: h.relevance, position: h.position };
+        }
       } catch (err) {
         fromStoreError(err, "query");
       }
     })();
+  }
+
+  /**
+   * The first page `search` (no cursor) returns, built from hits already read
+   * by {@link all} instead of a second store query: `head` holds that read's
+   * first `limit + 1` hits in its order, `horizon` the largest sequence number
+   * of all its hits. The cursor continues exactly as `search`'s would.
+   */
+  firstPage<M extends LightRecord>(
+    input: Omit<SearchInput, "cursor">,
+    read: { head: readonly PositionedSearchHit<M>[]; horizon: number },
+  ): SearchResult<M> {
+    const { query, syntax, filter } = this.checked(input);
+    const limit = checkLimit(input.limit, DEFAULT_SEARCH_LIMIT);
+    const print = fingerprint({ op: "search", query, syntax, filter });
+    const found = read.head.map((h) => ({ ...h, relevance: h.score }));
+    return pageOf(found, limit, print, read.horizon);
   }
 
   async search(input: SearchInput): Promise<SearchResult> {
@@ -134,12 +158,22 @@ export class SearchService {
     } catch (err) {
       fromStoreError(err, "query");
     }
-    const page = found.slice(0, limit);
-    const last = page[page.length - 1];
-    const next_cursor =
-      found.length > limit && last
-        ? encodeCursor("search", print, { ...rankPositionFields(page), h: horizon })
-        : null;
-    return { hits: page.map((h) => ({ memory: h.memory, score: h.relevance })), next_cursor };
+    return pageOf(found, limit, print, horizon);
   }
+}
+
+/** A page of `limit` hits from `limit + 1` found ones, and the cursor after it. */
+function pageOf<M extends LightRecord>(
+  found: readonly { memory: M; relevance: number; position: RankPosition }[],
+  limit: number,
+  print: string,
+  horizon: number,
+): SearchResult<M> {
+  const page = found.slice(0, limit);
+  const last = page[page.length - 1];
+  const next_cursor =
+    found.length > limit && last
+      ? encodeCursor("search", print, { ...rankPositionFields(page), h: horizon })
+      : null;
+  return { hits: page.map((h) => ({ memory: h.memory, score: h.relevance })), next_cursor };
 }

@@ -26,13 +26,14 @@ export function rankedRecords(
   operation: string,
   query: string,
   detail: DetailLevel,
-  result: { hits: readonly { memory: Memory; score: number }[]; next_cursor?: string | null },
+  result: { hits: readonly { memory: LightRecord; score: number }[]; next_cursor?: string | null },
 ): OffloadableRecords {
   return {
     operation,
     query,
     detail,
-    records: result.hits.map((h) => toRecord(h.memory, detail)),
+    // Light memories only come from a light read, made for light detail (see asRecords).
+    records: result.hits.map((h) => toRecord(h.memory as Memory, detail)),
     scores: result.hits.map((h) => h.score),
     ...(result.next_cursor !== undefined ? { nextCursor: result.next_cursor } : {}),
   };
@@ -61,6 +62,34 @@ async function* projected<M extends LightRecord>(
   for await (const item of items) {
     if ("memory" in item) yield { record: project(item.memory), score: item.score };
     else yield { record: project(item) };
+  }
+}
+
+/** A whole-set hit with its store position (what a page's cursor is made of). */
+type PositionedItem = { memory: LightRecord; score: number; position: { seq: number } };
+
+/**
+ * Taps a whole-set read on its way to the middleware: keeps its first `keep`
+ * hits and the largest sequence number, so that when the set stays inline the
+ * first page can be built from them instead of a second store query. Usable
+ * only once the read went to its end (`complete`), i.e. every hit was seen.
+ */
+export class WholeHead<H extends PositionedItem> {
+  readonly head: H[] = [];
+  horizon = 0;
+  complete = false;
+  constructor(private readonly keep: number) {}
+
+  async *tap<T extends H>(items: AsyncIterable<T>): AsyncGenerator<T> {
+    this.head.length = 0;
+    this.horizon = 0;
+    this.complete = false;
+    for await (const item of items) {
+      if (this.head.length < this.keep) this.head.push(item);
+      if (item.position.seq > this.horizon) this.horizon = item.position.seq;
+      yield item;
+    }
+    this.complete = true;
   }
 }
 

@@ -1,8 +1,16 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { READ_LIMITS } from "../../model/limits.js";
+import type { LightRecord } from "../../model/memory.js";
+import type { PositionedHit } from "../../services/recall-service.js";
 import type { ToolContext } from "../tool-context.js";
-import { asRecords, pagedReadShape, rankedRecords, wholeResult } from "./ranked-result.js";
+import {
+  asRecords,
+  pagedReadShape,
+  rankedRecords,
+  WholeHead,
+  wholeResult,
+} from "./ranked-result.js";
 import { filterShape, pickFilter } from "./schemas.js";
 
 /** `recall_memories`: ranked recall; large result sets are offloaded to JSONL. */
@@ -32,16 +40,24 @@ export function registerRecallMemories(server: McpServer, ctx: ToolContext): voi
     },
     ctx.offload(async (args) => {
       const input = { query: args.query, filter: pickFilter(args) };
+      const recall = ctx.services.recall;
+      // The first page is the whole read's head: no second query when the set stays inline.
+      const whole = new WholeHead<PositionedHit<LightRecord>>(args.limit + 1);
+      let asOf = 0;
       return wholeResult(
         { operation: "recall", query: args.query, detail: args.detail },
-        asRecords((fields) => ctx.services.recall.all(input, fields), args.detail),
+        asRecords((fields) => {
+          const read = recall.all(input, fields);
+          asOf = read.asOf;
+          return whole.tap(read);
+        }, args.detail),
         args.cursor,
         async () => {
-          const page = await ctx.services.recall.recall({
-            ...input,
-            limit: args.limit,
-            cursor: args.cursor,
-          });
+          const paged = { ...input, limit: args.limit };
+          const page =
+            args.cursor === undefined && whole.complete
+              ? recall.firstPage(paged, { head: whole.head, horizon: whole.horizon, asOf })
+              : await recall.recall({ ...paged, cursor: args.cursor });
           return rankedRecords("recall", args.query, args.detail, page);
         },
       );

@@ -1,8 +1,16 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { READ_LIMITS } from "../../model/limits.js";
+import type { LightRecord } from "../../model/memory.js";
+import type { PositionedSearchHit } from "../../services/search-service.js";
 import type { ToolContext } from "../tool-context.js";
-import { asRecords, pagedReadShape, rankedRecords, wholeResult } from "./ranked-result.js";
+import {
+  asRecords,
+  pagedReadShape,
+  rankedRecords,
+  WholeHead,
+  wholeResult,
+} from "./ranked-result.js";
 import { filterShape, pickFilter } from "./schemas.js";
 
 /** `search_memories`: full-text search with the store's query syntax and raw relevance. */
@@ -39,16 +47,19 @@ export function registerSearchMemories(server: McpServer, ctx: ToolContext): voi
     },
     ctx.offload(async (args) => {
       const input = { query: args.query, filter: pickFilter(args) };
+      const search = ctx.services.search;
+      // The first page is the whole read's head: no second query when the set stays inline.
+      const whole = new WholeHead<PositionedSearchHit<LightRecord>>(args.limit + 1);
       return wholeResult(
         { operation: "search", query: args.query, detail: args.detail },
-        asRecords((fields) => ctx.services.search.all(input, fields), args.detail),
+        asRecords((fields) => whole.tap(search.all(input, fields)), args.detail),
         args.cursor,
         async () => {
-          const page = await ctx.services.search.search({
-            ...input,
-            limit: args.limit,
-            cursor: args.cursor,
-          });
+          const paged = { ...input, limit: args.limit };
+          const page =
+            args.cursor === undefined && whole.complete
+              ? search.firstPage(paged, { head: whole.head, horizon: whole.horizon })
+              : await search.search({ ...paged, cursor: args.cursor });
           return rankedRecords("search", args.query, args.detail, page);
         },
       );
