@@ -24,6 +24,7 @@ export const PLAIN_CALL_TASK_TTL_MS = 5_000;
 export function taskOptional(
   tool: RegisteredTool,
   isTaskRequest: (id: string | number) => boolean,
+  plainCallTtlMs: number = PLAIN_CALL_TASK_TTL_MS,
 ): void {
   const run = tool.handler as (args: unknown, extra: unknown) => Promise<CallToolResult>;
   tool.execution = { ...tool.execution, taskSupport: "optional" };
@@ -31,14 +32,17 @@ export function taskOptional(
     async createTask(args: unknown, extra: CreateTaskRequestHandlerExtra) {
       const ttl = isTaskRequest(extra.requestId)
         ? (extra.taskRequestedTtl ?? TASK_TTL_MS)
-        : PLAIN_CALL_TASK_TTL_MS;
-      const task = await extra.taskStore.createTask({ ttl });
+        : plainCallTtlMs;
       let result: CallToolResult;
       try {
         result = await run(args, extra);
       } catch (err) {
         result = { isError: true, content: [{ type: "text", text: (err as Error).message }] };
       }
+      // The task is made once the result exists: the store expires a task `ttl`
+      // after its creation whatever its state, so a call slower than the TTL
+      // (a whole-set offload on a busy server) would lose its result.
+      const task = await extra.taskStore.createTask({ ttl });
       await extra.taskStore.storeTaskResult(
         task.taskId,
         result.isError ? "failed" : "completed",
