@@ -33,42 +33,9 @@ import {
   summarize,
   type Timing,
 } from "./harness.js";
+import { timeEach, titleQueries } from "./store-workload.js";
 
 const COUNT = 100_000;
-const QUERIES = 40;
-const STOP = new Set(
-  "with from that this when have into over under unless across after before their there which about than then them they were what your will would should could also only just more most some such each other every".split(
-    " ",
-  ),
-);
-
-/** Two content words of the titles of memories spread over the corpus (as `server-store`). */
-function titleQueries(memories: readonly Memory[]): string[] {
-  const out: string[] = [];
-  const step = Math.max(1, Math.floor(memories.length / (QUERIES * 2)));
-  for (let i = 0; i < QUERIES * 2 && out.length < QUERIES; i++) {
-    const m = memories[(i * step + 7) % memories.length] as Memory;
-    const words = (m.title.toLowerCase().match(/[a-z]{4,}/g) ?? []).filter((w) => !STOP.has(w));
-    if (words.length >= 2) out.push(`${words[0]} ${words[1]}`);
-  }
-  return out;
-}
-
-async function timeEach<T>(
-  inputs: readonly T[],
-  fn: (input: T) => Promise<unknown>,
-  rounds = 3,
-): Promise<Timing> {
-  const samples: number[] = [];
-  for (let r = 0; r < rounds; r++) {
-    for (const input of inputs) {
-      const start = performance.now();
-      await fn(input);
-      if (r > 0) samples.push(performance.now() - start);
-    }
-  }
-  return summarize(samples);
-}
 
 async function walkList(services: Services, pages: number): Promise<Timing> {
   const samples: number[] = [];

@@ -33,16 +33,11 @@ import {
   summarize,
   type Timing,
 } from "./harness.js";
+import { timeEach, titleQueries } from "./store-workload.js";
 
 const COUNT = 100_000;
 /** The import and seed default: what `atlatl import` and `atlatl seed` use. */
 const BATCH = DEFAULT_IMPORT_BATCH_SIZE;
-const QUERIES = 40;
-const STOP = new Set(
-  "with from that this when have into over under unless across after before their there which about than then them they were what your will would should could also only just more most some such each other every".split(
-    " ",
-  ),
-);
 /** Two common words each: the slow end of recall (no pruning possible or little). */
 const BROAD = [
   "session store",
@@ -51,40 +46,6 @@ const BROAD = [
   "postgres migration",
   "redis latency",
 ];
-
-/** Deterministic pick of `n` items spread over `items`. */
-function spread<T>(items: readonly T[], n: number): T[] {
-  const step = Math.max(1, Math.floor(items.length / n));
-  return Array.from({ length: n }, (_, i) => items[(i * step + 7) % items.length] as T);
-}
-
-/** Two content words of each title, as a recall query. */
-function titleQueries(memories: readonly Memory[]): string[] {
-  const out: string[] = [];
-  for (const m of spread(memories, QUERIES * 2)) {
-    const words = (m.title.toLowerCase().match(/[a-z]{4,}/g) ?? []).filter((w) => !STOP.has(w));
-    if (words.length >= 2) out.push(`${words[0]} ${words[1]}`);
-    if (out.length === QUERIES) break;
-  }
-  return out;
-}
-
-/** Time `fn` once per input, `rounds` times over the inputs (the first round warms up). */
-async function timeEach<T>(
-  inputs: readonly T[],
-  fn: (input: T) => Promise<unknown>,
-  rounds = 3,
-): Promise<Timing> {
-  const samples: number[] = [];
-  for (let r = 0; r < rounds; r++) {
-    for (const input of inputs) {
-      const start = performance.now();
-      await fn(input);
-      if (r > 0) samples.push(performance.now() - start);
-    }
-  }
-  return summarize(samples);
-}
 
 function timingRow(name: string, t: Timing, limit?: number): BenchRow {
   const notes = `p95 ${t.p95.toFixed(1)} ms, ${t.runs} runs`;
