@@ -1,6 +1,5 @@
 import { registerLroExtract, registerOffloadResources, withOffload } from "@atlatl/lro/mcp";
 import type { Offloader } from "@atlatl/lro/node";
-import { InMemoryTaskStore } from "@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Services } from "../services/create-services.js";
 import { ATLATL_VERSION } from "../version.js";
@@ -10,7 +9,7 @@ import { registerPrompts } from "./prompts.js";
 import { ProxyAwareMcpServer } from "./proxy-aware-server.js";
 import { foreignFilesNotFound } from "./session-files.js";
 import type { SharedExtraction } from "./shared-extraction.js";
-import { taskOptional } from "./tasks.js";
+import { AtlatlTaskStore, taskOptional } from "./tasks.js";
 import type { ToolContext } from "./tool-context.js";
 import { useCodedValidationErrors, useToolMiddleware, withToolErrors } from "./tool-middleware.js";
 import { registerInjectContext } from "./tools/inject-context.js";
@@ -78,7 +77,7 @@ function proxyAwareOffload(server: ProxyAwareMcpServer, offloader: Offloader) {
  * and, when offloading is enabled, `lro_extract` and offload files as resources.
  */
 export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
-  const taskStore = new InMemoryTaskStore();
+  const taskStore = new AtlatlTaskStore();
   const server = new ProxyAwareMcpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
     {
@@ -110,7 +109,7 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
   registerPrompts(server, deps.services);
   for (const name of TASK_TOOLS) {
     const tool = server.registeredTool(name);
-    if (tool) taskOptional(tool, (id) => server.takeTaskRequest(id));
+    if (tool) taskOptional(tool, (id) => server.takeTaskRequest(id), taskStore);
   }
 
   const closers: (() => Promise<void>)[] = [];

@@ -1,20 +1,30 @@
 /**
- * Task-capable tools answer plain calls through a short-lived task: a call that
- * runs longer than that task's TTL must still get its result.
+ * Task-capable tools: a plain call gets its result without a task being stored
+ * or announced; a task-augmented call gets a real task whose result
+ * `tasks/result` returns.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTaskStore } from "@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { describe, expect, it } from "vitest";
+import {
+  type CallToolResult,
+  CallToolResultSchema,
+  CreateTaskResultSchema,
+  ListTasksResultSchema,
+  TaskStatusNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { taskOptional } from "../../src/mcp/tasks.js";
-
-const TTL_MS = 50;
+import { AtlatlTaskStore, taskOptional } from "../../src/mcp/tasks.js";
 
 describe("taskOptional", () => {
-  it("answers a plain call that runs longer than the plain-call task TTL", async () => {
+  let client: Client;
+  let store: AtlatlTaskStore;
+  let taskRequest = false;
+  const announced: unknown[] = [];
+
+  beforeEach(async () => {
+    store = new AtlatlTaskStore();
     const server = new McpServer(
       { name: "t", version: "1" },
       {
@@ -22,27 +32,61 @@ describe("taskOptional", () => {
           tools: {},
           tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
         },
-        taskStore: new InMemoryTaskStore(),
+        taskStore: store,
       },
     );
     const tool = server.registerTool(
-      "slow",
-      { description: "sleeps", inputSchema: { note: z.string().optional() } },
-      async () => {
-        await new Promise((r) => setTimeout(r, 4 * TTL_MS));
-        return { content: [{ type: "text", text: "done" }] };
+      "echo",
+      { description: "echoes", inputSchema: { note: z.string() } },
+      async ({ note }) => {
+        await new Promise((r) => setTimeout(r, 20));
+        return { content: [{ type: "text", text: `got ${note}` }] };
       },
     );
-    taskOptional(tool, () => false, TTL_MS);
+    taskOptional(tool, () => taskRequest, store);
     const [a, b] = InMemoryTransport.createLinkedPair();
-    const client = new Client({ name: "c", version: "1" });
+    client = new Client({ name: "c", version: "1" });
+    client.setNotificationHandler(TaskStatusNotificationSchema, (n) => void announced.push(n));
     await Promise.all([server.connect(a), client.connect(b)]);
-    try {
-      const result = (await client.callTool({ name: "slow", arguments: {} })) as CallToolResult;
-      expect(result.isError, JSON.stringify(result)).toBeFalsy();
-      expect(result.content).toEqual([{ type: "text", text: "done" }]);
-    } finally {
-      await client.close();
-    }
+    announced.length = 0;
+  });
+  afterEach(async () => {
+    await client.close();
+    store.cleanup();
+  });
+
+  it("answers a plain call with its result, storing and announcing no task", async () => {
+    taskRequest = false;
+    const results = await Promise.all(
+      ["a", "b", "c"].map(
+        (note) => client.callTool({ name: "echo", arguments: { note } }) as Promise<CallToolResult>,
+      ),
+    );
+    expect(results.map((r) => r.content)).toEqual(
+      ["a", "b", "c"].map((n) => [{ type: "text", text: `got ${n}` }]),
+    );
+    const listed = await client.request(
+      { method: "tasks/list", params: {} },
+      ListTasksResultSchema,
+    );
+    expect(listed.tasks).toEqual([]);
+    expect(announced).toEqual([]);
+  });
+
+  it("gives a task-augmented call a stored task whose result tasks/result returns", async () => {
+    taskRequest = true;
+    const created = await client.request(
+      {
+        method: "tools/call",
+        params: { name: "echo", arguments: { note: "x" }, task: { ttl: 60_000 } },
+      },
+      CreateTaskResultSchema,
+    );
+    expect(created.task.status).toBe("completed");
+    const result = await client.request(
+      { method: "tasks/result", params: { taskId: created.task.taskId } },
+      CallToolResultSchema,
+    );
+    expect(result.content).toEqual([{ type: "text", text: "got x" }]);
   });
 });
