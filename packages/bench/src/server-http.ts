@@ -127,7 +127,11 @@ interface Load {
   requests: number;
 }
 
+/** Seconds of unmeasured load first: every server is measured warm (JIT, caches), the floors too. */
+const WARMUP_S = 3;
+
 async function load(opts: autocannon.Options): Promise<Load> {
+  await autocannon({ connections: CONNECTIONS, duration: WARMUP_S, ...opts });
   const r = await autocannon({ connections: CONNECTIONS, duration: DURATION_S, ...opts });
   return {
     rps: r.requests.average,
