@@ -11,7 +11,12 @@ import { foreignFilesNotFound } from "./session-files.js";
 import type { SharedExtraction } from "./shared-extraction.js";
 import { AtlatlTaskStore, taskOptional } from "./tasks.js";
 import type { ToolContext } from "./tool-context.js";
-import { useCodedValidationErrors, useToolMiddleware, withToolErrors } from "./tool-middleware.js";
+import {
+  useCodedValidationErrors,
+  useStrictArguments,
+  useToolMiddleware,
+  withToolErrors,
+} from "./tool-middleware.js";
 import { registerInjectContext } from "./tools/inject-context.js";
 import { registerListMemories } from "./tools/list-memories.js";
 import { registerMemoryCrud } from "./tools/memory-crud.js";
@@ -96,6 +101,7 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
   // Every tool, ours and lro_extract: thrown errors reach the client with code and field.
   useToolMiddleware(server, withToolErrors);
   useCodedValidationErrors(server);
+  useStrictArguments(server);
   const lroEnabled = deps.offloader.config.enabled;
   const ctx: ToolContext = {
     services: deps.services,

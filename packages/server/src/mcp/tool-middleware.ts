@@ -6,6 +6,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 import { isServiceError } from "../services/errors.js";
 import { toolError } from "./tools/json-result.js";
 
@@ -83,11 +84,34 @@ export function useCodedValidationErrors(server: McpServer): void {
     const issues = SDK_VALIDATION.exec(message)?.[1];
     if (issues === undefined) return plain(message);
     const firstLine = issues.split("\n")[0] ?? "";
-    const field = / at ([^.\s[\]]+)[^\s]*$/.exec(firstLine)?.[1];
+    const field =
+      / at ([^.\s[\]]+)[^\s]*$/.exec(firstLine)?.[1] ??
+      /^Unrecognized keys?: "([^"]+)"/.exec(firstLine)?.[1];
     return toolError({
       code: "INVALID_ARGUMENT",
       message: issues.replace(/\n/g, "; "),
       field,
     });
   };
+}
+
+/**
+ * Tools registered from now on refuse arguments their schema does not name. The
+ * SDK's default (zod's) drops them silently, so a model that sends
+ * `filter: {namespace}` where the tool takes `namespace` would get unfiltered
+ * results and never learn why; now it gets `INVALID_ARGUMENT` naming the key.
+ * The listed schemas say so too (`additionalProperties: false`).
+ */
+export function useStrictArguments(server: McpServer): void {
+  const register = server.registerTool.bind(server) as (
+    name: string,
+    config: { inputSchema?: unknown },
+    cb: ToolHandler,
+  ) => ReturnType<McpServer["registerTool"]>;
+  server.registerTool = ((name: string, config: { inputSchema?: unknown }, cb: ToolHandler) => {
+    const shape = config.inputSchema;
+    const raw = shape !== undefined && !(shape instanceof z.ZodType);
+    const inputSchema = raw ? z.strictObject(shape as z.ZodRawShape) : shape;
+    return register(name, { ...config, inputSchema }, cb);
+  }) as McpServer["registerTool"];
 }

@@ -41,6 +41,23 @@ describe("tool errors carry their code and field", () => {
     expect(errorOf(limit)).toMatchObject({ code: "INVALID_ARGUMENT", field: "limit" });
   });
 
+  it("an argument the tool does not take is INVALID_ARGUMENT naming it, not silently dropped", async () => {
+    // A filter nested under `filter` (the tools take namespace, tags... at the top)
+    // used to be dropped: the recall then ran unfiltered.
+    const nested = await call(s.client, "recall_memories", {
+      query: "ledger",
+      filter: { namespace: "_semantic" },
+    });
+    const error = errorOf(nested);
+    expect(error).toMatchObject({ code: "INVALID_ARGUMENT", field: "filter" });
+    expect(textOf(nested)).toMatch(/^INVALID_ARGUMENT \(filter\): Unrecognized key/);
+    const { tools } = await s.client.listTools();
+    const recall = tools.find((t) => t.name === "recall_memories");
+    expect(recall?.inputSchema.additionalProperties).toBe(false);
+    const typo = await call(s.client, "get_memory", { id: "x", detial: "full" });
+    expect(errorOf(typo)).toMatchObject({ code: "INVALID_ARGUMENT", field: "detial" });
+  });
+
   it("a query FTS5 cannot parse is INVALID_ARGUMENT on query, and the server keeps serving", async () => {
     const result = await call(s.client, "search_memories", { query: '"unbalanced' });
     expect(errorOf(result)).toMatchObject({ code: "INVALID_ARGUMENT", field: "query" });
