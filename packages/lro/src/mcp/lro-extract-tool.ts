@@ -127,7 +127,8 @@ const inputSchema = {
   ),
 };
 
-const inputObject = z.object(inputSchema);
+/** Strict: a misspelled argument (`fitler`) is refused, not dropped to run another query. */
+const inputObject = z.strictObject(inputSchema);
 
 /** Turn an extraction outcome into the tool result. */
 export function extractResultToToolResult(
@@ -248,7 +249,7 @@ export function registerLroExtract(
   if (server instanceof McpServer) {
     tool = server.registerTool(
       toolName,
-      { title, description: DESCRIPTION, inputSchema, annotations },
+      { title, description: DESCRIPTION, inputSchema: inputObject, annotations },
       (args) => run(args),
     );
   } else {

@@ -50,6 +50,16 @@ describe("lro_extract input schema", () => {
     expect(tool?.inputSchema.required).toEqual(["file_path"]);
   });
 
+  it("refuses an argument it does not take instead of dropping it", async () => {
+    const { tools } = await h.client.listTools();
+    const tool = tools.find((t) => t.name === "lro_extract");
+    expect(tool?.inputSchema.additionalProperties).toBe(false);
+    // A misspelled `query` must not run the file unfiltered.
+    const r = await h.call({ file_path: file, qeury: ".title" });
+    expect(r.isError, r.text).toBe(true);
+    expect(r.text).toMatch(/Unrecognized key.*qeury/);
+  });
+
   it("an absent field and a null both mean the default", async () => {
     const absent = await h.call({ file_path: file, recipe: 4, limit: 2 });
     const nulls = await h.call({
