@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { DETAIL_LEVELS, estimateTokens, LroEvents } from "@atlatl/lro";
+import { DETAIL_LEVELS, estimateTokens, LRO_EXTRACT_TOOL_NAME, LroEvents } from "@atlatl/lro";
 import { defaultOutputDir, Offloader } from "@atlatl/lro/node";
 import { makeMemories } from "../../lro/test/fixtures/memory-records.js";
 import { atMost, type Benchmark, type BenchTable, summarize } from "./harness.js";
@@ -158,7 +158,7 @@ async function descriptorCost(): Promise<BenchTable> {
   // mounted the guidance is the specification's native template instead, which
   // names the path four times: reported beside it, without a target.
   for (const native of [false, true]) {
-    offloader.nativeExtraction = native;
+    offloader.nativeExtraction = native ? LRO_EXTRACT_TOOL_NAME : false;
     for (const detail of DETAIL_LEVELS) {
       const r = await offloader.offloadRecords({
         operation: "recall",

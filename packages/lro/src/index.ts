@@ -26,6 +26,7 @@ export {
   utf8LengthPortable,
 } from "./estimate/estimate.js";
 export * from "./events/events.js";
+export { LRO_EXTRACT_TOOL_NAME } from "./extract/tool-name.js";
 export {
   ATTACHMENT_EXTENSIONS,
   type AttachmentExtension,

@@ -160,7 +160,7 @@ describe("guidance", () => {
         config: { enabled: true, thresholdTokens: 100, ttlSeconds: 60, outputDir: t.dir },
         events,
       });
-      o.nativeExtraction = true;
+      o.nativeExtraction = "lro_extract";
       const records = makeMemories(30);
       const expectations = {
         light: 'query="select(.tags | length > 2)"',

@@ -4,7 +4,12 @@
  * set to a descriptor + JSONL file, the native `lro_extract` extractor, and the
  * token estimate the report's Table 1 uses.
  */
-import { estimateTokens, LroEvents, type OffloadResponse } from "@atlatl/lro";
+import {
+  estimateTokens,
+  LRO_EXTRACT_TOOL_NAME,
+  LroEvents,
+  type OffloadResponse,
+} from "@atlatl/lro";
 import { type ExtractArgs, LroExtractor, type OffloadConfig, Offloader } from "@atlatl/lro/node";
 
 export type { OffloadResponse };
@@ -34,7 +39,7 @@ export async function offloadCorpus(
   const offloader = new Offloader({
     config: configFor(outputDir),
     events: new LroEvents({ sink: null }),
-    nativeExtraction: options.native ?? false,
+    nativeExtraction: options.native ? LRO_EXTRACT_TOOL_NAME : false,
     ...(options.now ? { now: options.now } : {}),
   });
   const result = await offloader.offloadRecords({ operation: "list", detail: "full", records });

@@ -13,6 +13,7 @@ import type { Offloader } from "../offload/offloader.js";
 import { reserveFor, truncationWarning } from "../offload/truncate.js";
 import { headerProfileName, profileByName } from "../profiles/registry.js";
 import type { Reoffload, ReoffloadInput, ReoffloadOutcome } from "./extractor.js";
+import { LRO_EXTRACT_TOOL_NAME } from "./tool-name.js";
 
 /** Operation name of derived files: `atlatl-extract-{ulid}.jsonl`. */
 export const EXTRACT_OPERATION = "extract";
@@ -31,13 +32,13 @@ function derivedLines(input: ReoffloadInput): { lines: readonly string[]; split:
   return { lines: input.lines, split: false };
 }
 
-function nativeHint(path: string, recipes: boolean): string {
+function nativeHint(path: string, recipes: boolean, tool: string): string {
   const file = `file_path=${JSON.stringify(path)}`;
   return [
     "",
-    "Without a shell, query it with the `lro_extract` tool, for example:",
-    `- First values: lro_extract(${file}, query=".", limit=20)`,
-    `- Count: lro_extract(${file}, query="length", slurp=true)`,
+    `Without a shell, query it with the \`${tool}\` tool, for example:`,
+    `- First values: ${tool}(${file}, query=".", limit=20)`,
+    `- Count: ${tool}(${file}, query="length", slurp=true)`,
     ...(recipes
       ? ["Its lines are records of the source file, so its numbered recipes apply too."]
       : []),
@@ -98,7 +99,8 @@ export function offloaderReoffload(
     });
     if (result.kind === "offloaded") {
       const path = result.files[0]?.path as string;
-      result.response.guidance = `${result.response.guidance}\n${nativeHint(path, lineProfile !== undefined)}`;
+      const tool = offloader.nativeExtraction || LRO_EXTRACT_TOOL_NAME;
+      result.response.guidance = `${result.response.guidance}\n${nativeHint(path, lineProfile !== undefined, tool)}`;
       return { text: JSON.stringify(result.response), paths: [path] };
     }
     const code = result.kind === "truncated" ? failureCode(result.error) : "WRITE_FAILED";

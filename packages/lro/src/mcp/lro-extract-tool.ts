@@ -4,6 +4,7 @@
  * Tools"). Registering it switches the offloader's guidance to the native
  * template; descriptors keep their `jq_recipes` for shell users.
  */
+
 import { basename } from "node:path";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { McpServer, type RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -14,6 +15,7 @@ import { type ExtractResult, LroExtractor } from "../extract/extractor.js";
 import type { JqEngine, JsonValue } from "../extract/jq-engine.js";
 import type { OffloadFileCache } from "../extract/offload-reader.js";
 import { offloaderReoffload } from "../extract/reoffload.js";
+import { LRO_EXTRACT_TOOL_NAME } from "../extract/tool-name.js";
 import { Offloader } from "../offload/offloader.js";
 import { memoryRecipes } from "../profiles/memory/memory-recipes.js";
 import { mountTools, type ToolsUpstream } from "./low-level.js";
@@ -24,8 +26,7 @@ import {
   offloadResourceUri,
 } from "./offload-resource-uri.js";
 
-/** Name under which the tool is registered. */
-export const LRO_EXTRACT_TOOL_NAME = "lro_extract";
+export { LRO_EXTRACT_TOOL_NAME };
 
 /** Options of {@link registerLroExtract}: an offloader, or a config to make one. */
 export interface RegisterLroExtractOptions {
@@ -190,8 +191,8 @@ export function extractResultToToolResult(
  * `options.upstream`'s tools beside it). Reads are confined to the offloader's
  * output directory; recipes use a checked TypeScript fast path where it gives
  * exactly jq's output, and jq itself (sandboxed worker, time and memory
- * limits) otherwise. Sets `offloader.nativeExtraction`, so offload guidance
- * points to this tool.
+ * limits) otherwise. Sets `offloader.nativeExtraction` to the tool's name, so
+ * offload guidance points to this tool.
  */
 export function registerLroExtract(
   server: McpServer | Server,
@@ -203,7 +204,6 @@ export function registerLroExtract(
       ? new Offloader({ config: options.config, ...(options.now ? { now: options.now } : {}) })
       : undefined);
   if (!offloader) throw new TypeError("registerLroExtract needs an offloader or a config");
-  offloader.nativeExtraction = true;
   const names = mcpNames(options.names);
   const extractor = new LroExtractor({
     config: offloader.config,
@@ -215,6 +215,7 @@ export function registerLroExtract(
   });
   const resourceLinks = options.resourceLinks ?? false;
   const toolName = options.toolName ?? LRO_EXTRACT_TOOL_NAME;
+  offloader.nativeExtraction = toolName;
   const run = async (args: z.infer<typeof inputObject>) =>
     extractResultToToolResult(
       await extractor.extract({

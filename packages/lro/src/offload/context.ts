@@ -11,7 +11,7 @@ export interface OffloadContext {
   readonly config: OffloadConfig;
   readonly events: LroEvents;
   readonly fs: OffloadFs;
-  readonly nativeExtraction: boolean;
+  readonly nativeExtraction: string | false;
   readonly onTempOpened: ((tempPath: string) => void) | undefined;
   now(): number;
   /** A fresh ULID at `time` (monotonic within the process). */

@@ -35,8 +35,8 @@ export interface OffloaderOptions {
   now?: () => number;
   /** File-system primitives (default `node:fs/promises`); fault tests inject failures. */
   fs?: OffloadFs;
-  /** Guidance points to the `lro_extract` tool (set by `registerLroExtract`). */
-  nativeExtraction?: boolean;
+  /** The extraction tool guidance points to, or false for shell guidance (set by `registerLroExtract`). */
+  nativeExtraction?: string | false;
   /** Test hook: called once the temporary file is open. */
   onTempOpened?: (tempPath: string) => void;
 }
@@ -45,8 +45,11 @@ export interface OffloaderOptions {
 export class Offloader {
   readonly config: OffloadConfig;
   readonly events: LroEvents;
-  /** Guidance names `lro_extract` instead of jq commands; set by `registerLroExtract`. */
-  nativeExtraction: boolean;
+  /**
+   * The extraction tool (`lro_extract`, or the name it was registered under)
+   * guidance names instead of jq commands, or false; set by `registerLroExtract`.
+   */
+  nativeExtraction: string | false;
   private readonly now: () => number;
   private readonly fs: OffloadFs;
   private readonly onTempOpened: ((tempPath: string) => void) | undefined;

@@ -29,8 +29,8 @@ export interface DescribeInput<S> {
   stats: S;
   /** Scores aligned with the records, when the operation has them. */
   scores?: readonly number[] | undefined;
-  /** Guidance points to the `lro_extract` tool instead of the shell. */
-  nativeExtraction: boolean;
+  /** The extraction tool guidance points to instead of the shell, or false. */
+  nativeExtraction: string | false;
 }
 
 /** The records of a file, parsed, for profiles whose recipes depend on the data. */

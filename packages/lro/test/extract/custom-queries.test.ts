@@ -250,7 +250,7 @@ describe("large extractions are offloaded again", () => {
 
 describe("native guidance", () => {
   it("offloads made after registration point to lro_extract and keep the jq recipes", async () => {
-    expect(h.offloader.nativeExtraction).toBe(true);
+    expect(h.offloader.nativeExtraction).toBe("lro_extract");
     const outcome = await h.offloader.offloadRecords({
       operation: "recall",
       detail: "light",

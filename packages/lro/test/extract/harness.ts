@@ -28,7 +28,7 @@ export interface ExtractHarness {
   client: Client;
   extract: LroExtractRegistration;
   resources: OffloadResourcesRegistration;
-  /** Call `lro_extract`; returns the result with its first text. */
+  /** Call the extraction tool; returns the result with its first text. */
   call(
     args: Record<string, unknown>,
   ): Promise<{ isError: boolean; text: string; result: CallToolResult }>;
@@ -44,6 +44,8 @@ export async function startHarness(
     thresholdTokens?: number;
     pageBytes?: number;
     dirName?: string;
+    /** Register the tool under this name (default `lro_extract`). */
+    toolName?: string;
   } = {},
 ): Promise<ExtractHarness> {
   const root = mkdtempSync(join(tmpdir(), "atlatl-extract-test-"));
@@ -60,7 +62,14 @@ export async function startHarness(
   const offloader = new Offloader({ config, events, now });
   const server = new McpServer({ name: "extract-test", version: "0.0.0" });
   const engine = new JqEngine(options.engine ?? {});
-  const extract = registerLroExtract(server, { offloader, engine, now, resourceLinks: true });
+  const toolName = options.toolName ?? "lro_extract";
+  const extract = registerLroExtract(server, {
+    offloader,
+    engine,
+    now,
+    resourceLinks: true,
+    toolName,
+  });
   const resources = registerOffloadResources(server, {
     config,
     now,
@@ -80,7 +89,7 @@ export async function startHarness(
     resources,
     async call(args) {
       const result = (await client.callTool({
-        name: "lro_extract",
+        name: toolName,
         arguments: args,
       })) as CallToolResult;
       const first = result.content[0];

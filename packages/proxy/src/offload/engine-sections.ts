@@ -5,7 +5,7 @@
  * fallback. Part of the one module that calls `@atlatl/lro`
  * (with `engine.ts`).
  */
-import { LRO_EXTRACT_TOOL_NAME, offloadLaidOut } from "@atlatl/lro/mcp";
+import { offloadLaidOut } from "@atlatl/lro/mcp";
 import type { Offloader } from "@atlatl/lro/node";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolCallInfo } from "./engine.js";
@@ -74,8 +74,6 @@ export async function offloadResultSections(
       extractToolName,
       done.attachments,
     );
-  } else if (typeof d.guidance === "string" && extractToolName !== LRO_EXTRACT_TOOL_NAME) {
-    d.guidance = d.guidance.replaceAll(LRO_EXTRACT_TOOL_NAME, extractToolName);
   }
   return { ...keptFields(result), content: [text(JSON.stringify(d))] };
 }

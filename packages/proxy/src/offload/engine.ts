@@ -13,7 +13,6 @@
 import { LroEvents } from "@atlatl/lro";
 import {
   estimateCallResultTokens,
-  LRO_EXTRACT_TOOL_NAME,
   offloadOutcomeToResult,
   type ResourcesUpstream,
   registerLroExtract,
@@ -96,11 +95,6 @@ export async function createProxyEngine(options: ProxyEngineOptions): Promise<Pr
   // Attachments (images, blobs) are offload files too: the one sweeper deletes them.
   const sweeper = offloader.startSweeper();
 
-  const renameTool = (s: string) =>
-    options.extractToolName === LRO_EXTRACT_TOOL_NAME
-      ? s
-      : s.replaceAll(LRO_EXTRACT_TOOL_NAME, options.extractToolName);
-
   const memoryOffload = async (
     result: CallToolResult,
     call: ToolCallInfo,
@@ -119,8 +113,6 @@ export async function createProxyEngine(options: ProxyEngineOptions): Promise<Pr
       { ...memory, inline: undefined },
       { thresholdTokens: threshold },
     );
-    const first = out.content[0];
-    if (first?.type === "text") first.text = renameTool(first.text);
     return { ...keptFields(result), content: out.content };
   };
 

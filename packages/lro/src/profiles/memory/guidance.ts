@@ -3,6 +3,7 @@
  * and the native one (the `lro_extract` tool). Advisory, never imperative, so a
  * client without shell or extraction tool can skip it without an error.
  */
+import { LRO_EXTRACT_TOOL_NAME } from "../../extract/tool-name.js";
 import type { DetailLevel } from "../../types.js";
 
 /** What the guidance templates fill in. */
@@ -52,19 +53,19 @@ const adaptiveNames: Record<DetailLevel, string> = {
   full: "9=sort by confidence desc (.provenance.confidence), 10=search content.",
 };
 
-/** The specification's native-extraction template (`lro_extract` examples). */
-export function nativeGuidance(g: GuidanceInput): string {
+/** The specification's native-extraction template (examples calling `tool`, `lro_extract` by default). */
+export function nativeGuidance(g: GuidanceInput, tool: string = LRO_EXTRACT_TOOL_NAME): string {
   const file = `file_path=${JSON.stringify(g.path)}`;
   const ns = JSON.stringify({ namespace: g.namespace ?? "_semantic" }).replace(":", ": ");
   return [
     `Results offloaded to JSONL (${g.count} memories, ~${g.tokens} tokens saved).`,
     `Detail level: ${g.detail}`,
     "",
-    "Use the `lro_extract` tool to query this result set. Examples:",
-    `- Browse: lro_extract(${file}, recipe=1)`,
-    `- Filter by namespace: lro_extract(${file}, recipe=2, params=${ns})`,
-    `- Search by keyword: lro_extract(${file}, recipe=3, params={"keyword": "your term"})`,
-    `- Custom filter: lro_extract(${file}, query=${JSON.stringify(customFilter[g.detail])})`,
+    `Use the \`${tool}\` tool to query this result set. Examples:`,
+    `- Browse: ${tool}(${file}, recipe=1)`,
+    `- Filter by namespace: ${tool}(${file}, recipe=2, params=${ns})`,
+    `- Search by keyword: ${tool}(${file}, recipe=3, params={"keyword": "your term"})`,
+    `- Custom filter: ${tool}(${file}, query=${JSON.stringify(customFilter[g.detail])})`,
     "",
     "Available recipes: 1=titles+namespaces, 2=filter namespace, 3=search titles,",
     "4=IDs+titles, 5=filter type, 6=count by namespace, 7=filter tag, 8=sort by date,",

@@ -109,7 +109,7 @@ export interface MemoryDescriptorInput {
   /** Scores of the hits, when the operation has scores. */
   scores?: readonly number[] | undefined;
   /** Guidance points to `lro_extract` instead of the shell. */
-  nativeExtraction?: boolean;
+  nativeExtraction?: string | false;
 }
 
 /** The specification's `OffloadResponse`, every field, in the specification's order. */
@@ -136,6 +136,6 @@ export function buildMemoryDescriptor(input: MemoryDescriptorInput): OffloadResp
     file_path: input.filePath,
     line_schema: memoryLineSchema(input.detail),
     jq_recipes: renderMemoryRecipes(input.detail, input.filePath, params),
-    guidance: input.nativeExtraction ? nativeGuidance(g) : shellGuidance(g),
+    guidance: input.nativeExtraction ? nativeGuidance(g, input.nativeExtraction) : shellGuidance(g),
   };
 }

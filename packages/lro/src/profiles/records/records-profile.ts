@@ -94,22 +94,23 @@ export function recordsGuidance(input: DescribeInput<RecordsStats>): string {
       "The header line (line 1) contains metadata; records start at line 2.",
     ].join("\n");
   }
+  const tool = input.nativeExtraction;
   const file = `file_path=${JSON.stringify(input.filePath)}`;
   const examples = specs
     .filter((s) => s.params.length > 0)
     .slice(0, 2)
     .map((s) => {
       const p = Object.fromEntries(s.params.map((n) => [n, params[n] ?? n]));
-      return `- ${s.description}: lro_extract(${file}, recipe=${s.number}, params=${JSON.stringify(p)})`;
+      return `- ${s.description}: ${tool}(${file}, recipe=${s.number}, params=${JSON.stringify(p)})`;
     });
   return [
     head,
     fields,
     "",
-    "Use the `lro_extract` tool to query this result set. Examples:",
-    `- Browse: lro_extract(${file}, recipe=1)`,
+    `Use the \`${tool}\` tool to query this result set. Examples:`,
+    `- Browse: ${tool}(${file}, recipe=1)`,
     ...examples,
-    `- Custom filter: lro_extract(${file}, query=${JSON.stringify(customFilter(input.stats))})`,
+    `- Custom filter: ${tool}(${file}, query=${JSON.stringify(customFilter(input.stats))})`,
     "",
     `Available recipes: ${recipeNames(specs)}.`,
   ].join("\n");
