@@ -209,8 +209,11 @@ export class SqliteMemoryStore implements MemoryStore {
     );
   }
 
-  async list(query: ListQuery): Promise<ListedMemory[]> {
-    return this.listRows(query, "full");
+  async list<F extends ReadFields = "full">(
+    query: ListQuery & { fields?: F | undefined },
+  ): Promise<ListedMemory<Fielded<F>>[]> {
+    const { fields, ...rest } = query;
+    return this.listRows(rest, fields);
   }
 
   /** A page of `list` with the memories' `fields`. */
@@ -315,6 +318,19 @@ export class SqliteMemoryStore implements MemoryStore {
       return this.stmt(`SELECT count(*) FROM memories m${whereClause(where)}`)
         .pluck()
         .get(...params) as number;
+    });
+  }
+
+  /**
+   * `PRAGMA data_version` (moves when another connection commits, whatever
+   * the process) and this connection's own write count (which it does not
+   * see): together they change on every write from anywhere. About a
+   * microsecond: no table is read.
+   */
+  writeEpoch(): string {
+    return this.guard("writeEpoch", () => {
+      const external = this.stmt("PRAGMA data_version").pluck().get() as number;
+      return `${external}.${this.writer.writes}`;
     });
   }
 
