@@ -104,9 +104,11 @@ export class ListService {
     fields: F | undefined,
   ): Promise<{ rows: ListedMemory<Fielded<F>>[]; more: boolean }> {
     const { limit, offset } = window;
-    const rows = (await this.store.list({ ...query, limit: offset + limit + 1, fields })).slice(
-      offset,
-    );
+    // A store that skips in the database decodes only the page; another one
+    // returns the skipped rows too, dropped here.
+    const rows = this.store.capabilities.listOffset
+      ? await this.store.list({ ...query, limit: limit + 1, offset, fields })
+      : (await this.store.list({ ...query, limit: offset + limit + 1, fields })).slice(offset);
     return { rows: rows.slice(0, limit), more: rows.length > limit };
   }
 

@@ -35,6 +35,11 @@ export interface ListQuery {
    * case-insensitive for ASCII letters.
    */
   after?: ListPosition | undefined;
+  /**
+   * Rows to skip before the page, in the database (read, never decoded).
+   * Only for a store whose capabilities have `listOffset`.
+   */
+  offset?: number | undefined;
 }
 
 /**
@@ -182,6 +187,8 @@ export interface StoreCapabilities {
   readonly nativeQuerySyntax: boolean;
   /** The native language (meaningful when `nativeQuerySyntax`). */
   readonly querySyntax: QuerySyntax;
+  /** True when `list` honours `ListQuery.offset`; otherwise callers read the skipped rows and drop them. */
+  readonly listOffset?: boolean;
 }
 
 /**

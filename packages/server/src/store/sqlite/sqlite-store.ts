@@ -83,6 +83,7 @@ export class SqliteMemoryStore implements MemoryStore {
     fullText: "fts5",
     nativeQuerySyntax: true,
     querySyntax: FTS5_SYNTAX,
+    listOffset: true,
   };
   readonly capabilities = SqliteMemoryStore.capabilities;
   /** The schema version after migration. */
@@ -231,10 +232,10 @@ export class SqliteMemoryStore implements MemoryStore {
       }
       const dir = asc ? "ASC" : "DESC";
       const table = listTable((sql) => this.stmt(sql), query.filter, query.sort);
-      const sql = `SELECT m.seq AS seq, ${col} AS sort_key, ${columnsOf(fields)} FROM ${table}${whereClause(where)} ORDER BY ${col} ${dir}, m.seq ${dir} LIMIT ?`;
+      const sql = `SELECT m.seq AS seq, ${col} AS sort_key, ${columnsOf(fields)} FROM ${table}${whereClause(where)} ORDER BY ${col} ${dir}, m.seq ${dir} LIMIT ? OFFSET ?`;
       const rows = this.stmt(sql)
         .raw(true)
-        .all(...params, query.limit) as unknown[][];
+        .all(...params, query.limit, query.offset ?? 0) as unknown[][];
       const read = rawReader(fields, 2);
       return rows.map((row) => ({
         memory: read(row),
