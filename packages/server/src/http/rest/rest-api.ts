@@ -187,7 +187,12 @@ export function createRestApi(services: Services, options: RestApiOptions = {}):
     api.get("/memories", async (c, next) => {
       const body = wantsFresh(c.req.header("cache-control")) ? undefined : pages.get(queryOf(c));
       if (!body) return next();
-      return c.body(body as Uint8Array<ArrayBuffer>, 200, { "content-type": JSON_MIME });
+      // Plain-object headers: @hono/node-server writes them as they are,
+      // without building and walking a Headers object.
+      return new Response(body as Uint8Array<ArrayBuffer>, {
+        status: 200,
+        headers: { "content-type": JSON_MIME },
+      });
     });
   }
   api.openapi(listRoute, async (c) => {
