@@ -2,9 +2,11 @@
  * Floors for the server-http benchmark, run as their own process (like the
  * server under test): `mcp` is a minimal SDK McpServer over the same Streamable
  * HTTP transport and Hono, one session, one tool returning a constant; `hono` is
- * a bare Hono route returning a constant. Prints `PORT <n>` once listening on
+ * a bare Hono route returning a constant (and, given a file, `/page` returning
+ * its bytes). Prints `PORT <n>` once listening on
  * 127.0.0.1.
  */
+import { readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -16,6 +18,10 @@ const web = new Hono();
 if (kind === "hono") {
   const body = { items: [], limit: 50, offset: 0, next_offset: null };
   web.get("/v1/memories", (c) => c.json(body));
+  // A peer, not the floor: a constant as large as the real page (its bytes
+  // from the file argv[3] names), to show what moving those bytes costs.
+  const page = process.argv[3] ? readFileSync(process.argv[3]) : undefined;
+  if (page) web.get("/page", (c) => c.body(page, 200, { "content-type": "application/json" }));
 } else {
   const transports = new Map<string, WebStandardStreamableHTTPServerTransport>();
   web.all("/mcp", async (c) => {

@@ -9,9 +9,17 @@
  *    question is; a recall that offloads writes a file per call and is another
  *    measure. Beside it, the same server's cheapest tool (`get_memory`) splits
  *    the gap into the server's fixed cost per call and the recall's own work.
- *    The same call over stdio (SDK client, sequential) is reported too.
- * 2. `GET /v1/memories?limit=50` beside a bare Hono route returning a constant.
- *    Targets: >= 50 % of the floor, p99 <= 15 ms.
+ *    The three runs are interleaved (see `interleaved`). The same call over
+ *    stdio (SDK client, sequential) is reported too.
+ * 2. `GET /v1/memories?limit=50` beside a bare Hono route returning a constant
+ *    (the runs of this part interleaved, see `interleaved`).
+ *    Targets: >= 50 % of the floor, p99 <= 15 ms. The page is served from the
+ *    server's page cache after the first request (no write happens), so the
+ *    same request with `Cache-Control: no-cache` (a fresh store read each
+ *    time) is reported beside it, with peers that split the rest: a bare
+ *    Hono route returning a constant as large as the page (moving the bytes)
+ *    and the page built in this process without HTTP (store read, then
+ *    records and JSON).
  * 3. 100 concurrent sessions, each offloading a recall of every memory (LRO
  *    judges the whole result set, so the file holds every match, ~1,800
  *    records, not a `limit` page of 500): every file distinct and valid,
@@ -20,7 +28,7 @@
  * Every server is its own process, like the server under test.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -28,7 +36,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { openSqliteStore, seedStore } from "atlatl";
+import { createServices, openSqliteStore, seedStore, toRecord } from "atlatl";
 import autocannon from "autocannon";
 import { atLeast, atMost, type Benchmark, type BenchTable, summarize } from "./harness.js";
 
@@ -54,6 +62,10 @@ const NARROW = {
   limit: 5,
 };
 const MCP_ACCEPT = "application/json, text/event-stream";
+/** The REST page of the bench (the route's default detail, light). */
+const REST_PAGE = "/v1/memories?limit=50";
+/** Milliseconds per in-process page peer. */
+const IN_PROCESS_MS = 2000;
 
 /** Spawn a server process and wait for the port it prints (stderr or stdout). */
 function startProcess(
@@ -130,8 +142,8 @@ interface Load {
 /** Seconds of unmeasured load first: every server is measured warm (JIT, caches), the floors too. */
 const WARMUP_S = 3;
 
-async function load(opts: autocannon.Options): Promise<Load> {
-  await autocannon({ connections: CONNECTIONS, duration: WARMUP_S, ...opts });
+async function load(opts: autocannon.Options, warm = true): Promise<Load> {
+  if (warm) await autocannon({ connections: CONNECTIONS, ...opts, duration: WARMUP_S });
   const r = await autocannon({ connections: CONNECTIONS, duration: DURATION_S, ...opts });
   return {
     rps: r.requests.average,
@@ -143,11 +155,42 @@ async function load(opts: autocannon.Options): Promise<Load> {
   };
 }
 
-/** autocannon on `tools/call` in one warm session, a fresh JSON-RPC id per request. */
-async function mcpLoad(base: string, auth: Record<string, string>, tool: string, args: object) {
+/**
+ * Each of `runs` for half the duration, in order and then in reverse
+ * (A B C C B A): a drift in the shared machine's load falls on every run
+ * alike, so their ratios hold. Halves merge by requests over time; p99 is
+ * the worse half's.
+ */
+async function interleaved(runs: autocannon.Options[]): Promise<Load[]> {
+  const half = (o: autocannon.Options, warm: boolean) =>
+    load({ ...o, duration: DURATION_S / 2 }, warm);
+  const first: Load[] = [];
+  for (const o of runs) first.push(await half(o, true));
+  const second: Load[] = [];
+  for (const o of [...runs].reverse()) second.unshift(await half(o, false));
+  return first.map((a, i) => {
+    const b = second[i] as Load;
+    return {
+      rps: (a.rps + b.rps) / 2,
+      p50: Math.max(a.p50, b.p50),
+      p99: Math.max(a.p99, b.p99),
+      errors: a.errors + b.errors,
+      non2xx: a.non2xx + b.non2xx,
+      requests: a.requests + b.requests,
+    };
+  });
+}
+
+/** autocannon options for `tools/call` in one session, a fresh JSON-RPC id per request. */
+async function mcpCalls(
+  base: string,
+  auth: Record<string, string>,
+  tool: string,
+  args: object,
+): Promise<autocannon.Options> {
   const sid = await openSession(base, auth);
   let id = 1;
-  return load({
+  return {
     url: `${base}/mcp`,
     method: "POST",
     headers: {
@@ -169,7 +212,7 @@ async function mcpLoad(base: string, auth: Record<string, string>, tool: string,
         }),
       },
     ],
-  });
+  };
 }
 
 /** Fail unless {@link NARROW} answers inline (5 records); returns one record's id. */
@@ -248,6 +291,39 @@ function withP99(samples: number[]) {
   return { ...summarize(samples), p99 };
 }
 
+/** Pages per second of `build`, run back to back for {@link IN_PROCESS_MS} after a warm-up. */
+async function rate(build: () => Promise<unknown>): Promise<number> {
+  for (let i = 0; i < 200; i++) await build();
+  let n = 0;
+  const start = performance.now();
+  while (performance.now() - start < IN_PROCESS_MS) {
+    await build();
+    n++;
+  }
+  return (n * 1000) / (performance.now() - start);
+}
+
+/**
+ * The REST list page built in this process over the same database, no HTTP:
+ * the store read alone, then with records and JSON as the route makes them.
+ */
+async function inProcessPage(dbPath: string) {
+  const store = await openSqliteStore({ path: dbPath, mustExist: true });
+  try {
+    const services = createServices(store);
+    const page = () => services.list.page({ limit: 50 }, "light");
+    const readOnly = await rate(page);
+    const withJson = await rate(async () => {
+      const { memories, more } = await page();
+      const items = memories.map((m) => toRecord(m, "light"));
+      return JSON.stringify({ items, limit: 50, offset: 0, next_offset: more ? 50 : null });
+    });
+    return { readOnly, withJson };
+  } finally {
+    await store.close();
+  }
+}
+
 async function run(): Promise<BenchTable[]> {
   const dir = mkdtempSync(join(tmpdir(), "atlatl-bench-http-"));
   const dbPath = join(dir, "atlatl.db");
@@ -274,19 +350,30 @@ async function run(): Promise<BenchTable[]> {
     const floorArgs = (kind: string) => [...process.execArgv, floorChild, kind];
     const mcpFloor = await startProcess(floorArgs("mcp"), env, /PORT (\d+)/);
     children.push(mcpFloor.child);
-    const honoFloor = await startProcess(floorArgs("hono"), env, /PORT (\d+)/);
-    children.push(honoFloor.child);
     const base = `http://127.0.0.1:${atlatl.port}`;
     const auth = { authorization: `Bearer ${TOKEN}` };
+    // The page's bytes, for the peer returning a constant as large.
+    const pageFile = join(dir, "page.json");
+    writeFileSync(
+      pageFile,
+      await fetch(`${base}${REST_PAGE}`, { headers: auth }).then((r) => r.text()),
+    );
+    const honoFloor = await startProcess([...floorArgs("hono"), pageFile], env, /PORT (\d+)/);
+    children.push(honoFloor.child);
 
     const someId = await checkNarrow(base);
-    const floorMcp = await mcpLoad(`http://127.0.0.1:${mcpFloor.port}`, {}, "constant", {});
-    const httpMcp = await mcpLoad(base, auth, "recall_memories", NARROW);
-    const httpGet = await mcpLoad(base, auth, "get_memory", { id: someId });
-    const floorRest = await load({
-      url: `http://127.0.0.1:${honoFloor.port}/v1/memories?limit=50`,
-    });
-    const rest = await load({ url: `${base}/v1/memories?limit=50`, headers: auth });
+    const [floorMcp, httpMcp, httpGet] = (await interleaved([
+      await mcpCalls(`http://127.0.0.1:${mcpFloor.port}`, {}, "constant", {}),
+      await mcpCalls(base, auth, "recall_memories", NARROW),
+      await mcpCalls(base, auth, "get_memory", { id: someId }),
+    ])) as [Load, Load, Load];
+    const [floorRest, rest, restFresh, pagePeer] = (await interleaved([
+      { url: `http://127.0.0.1:${honoFloor.port}${REST_PAGE}` },
+      { url: `${base}${REST_PAGE}`, headers: auth },
+      { url: `${base}${REST_PAGE}`, headers: { ...auth, "cache-control": "no-cache" } },
+      { url: `http://127.0.0.1:${honoFloor.port}/page` },
+    ])) as [Load, Load, Load, Load];
+    const built = await inProcessPage(dbPath);
     const sessions = await manySessions(base);
 
     const stdio = new StdioClientTransport({
@@ -308,6 +395,7 @@ async function run(): Promise<BenchTable[]> {
 
     const mcpRatio = httpMcp.rps / floorMcp.rps;
     const restRatio = rest.rps / floorRest.rps;
+    const share = (l: Load) => (l.rps / floorRest.rps) * 100;
     const fmt = (l: Load) =>
       `${l.rps.toFixed(0)} req/s, p50 ${l.p50} ms, p99 ${l.p99} ms, ${l.requests} requests, ${l.errors} errors, ${l.non2xx} non-2xx`;
     return [
@@ -345,6 +433,30 @@ async function run(): Promise<BenchTable[]> {
           ),
           atMost("same, p99", rest.p99, "ms", 15),
           atMost("same, errors + non-2xx", rest.errors + rest.non2xx, "", 0),
+          {
+            name: "same, uncached (Cache-Control: no-cache: a store read per request), share",
+            value: share(restFresh),
+            unit: "%",
+            notes: `${restFresh.rps.toFixed(0)} req/s, p99 ${restFresh.p99} ms, ${restFresh.errors + restFresh.non2xx} errors + non-2xx`,
+          },
+          {
+            name: "peer: bare Hono route returning a constant as large as the page, share",
+            value: share(pagePeer),
+            unit: "%",
+            notes: `${readFileSync(pageFile).byteLength} bytes, ${pagePeer.rps.toFixed(0)} req/s`,
+          },
+          {
+            name: "peer: the page read in process, no HTTP (ListService.page, light)",
+            value: built.readOnly,
+            unit: "pages/s",
+            notes: `${(1e6 / built.readOnly).toFixed(0)} us a page`,
+          },
+          {
+            name: "peer: same + records + JSON.stringify (what an uncached request builds)",
+            value: built.withJson,
+            unit: "pages/s",
+            notes: `${(1e6 / built.withJson).toFixed(0)} us a page; at the uncached rate that is ${((restFresh.rps / built.withJson) * 100).toFixed(0)} % of the server's time`,
+          },
           atMost(
             `${SESSIONS} sessions offloading a whole-set recall (every memory) at once: errors`,
             sessions.errors,
@@ -361,7 +473,13 @@ async function run(): Promise<BenchTable[]> {
         ],
         details: {
           mcp: { atlatl: fmt(httpMcp), getMemory: fmt(httpGet), floor: fmt(floorMcp) },
-          rest: { atlatl: fmt(rest), floor: fmt(floorRest) },
+          rest: {
+            atlatl: fmt(rest),
+            uncached: fmt(restFresh),
+            floor: fmt(floorRest),
+            pagePeer: fmt(pagePeer),
+            inProcess: built,
+          },
           stdio: overStdio,
           sessions,
         },

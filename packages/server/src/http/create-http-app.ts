@@ -92,17 +92,22 @@ export function createHttpApp(parts: HttpAppParts): Hono<{ Variables: AuthVariab
       await next();
     });
   }
-  web.use(
-    "*",
-    bodyLimit({
-      maxSize: http.maxBodyBytes,
-      onError: () =>
-        problem({
-          title: "Content Too Large",
-          status: 413,
-          detail: `The request body is larger than ${http.maxBodyBytes} bytes ([server.http] max_body_bytes).`,
-        }),
-    }),
+  const limitBody = bodyLimit({
+    maxSize: http.maxBodyBytes,
+    onError: () =>
+      problem({
+        title: "Content Too Large",
+        status: 413,
+        detail: `The request body is larger than ${http.maxBodyBytes} bytes ([server.http] max_body_bytes).`,
+      }),
+  });
+  // In HTTP/1.1 (what `serve` speaks) a request without Content-Length or
+  // Transfer-Encoding has no body (RFC 9112 section 6.3): nothing to limit, and
+  // asking for its body would make @hono/node-server build a whole Request.
+  web.use("*", (c, next) =>
+    c.req.header("content-length") === undefined && c.req.header("transfer-encoding") === undefined
+      ? next()
+      : limitBody(c, next),
   );
   // The standing GET stream of a session waits for server messages: not work in flight.
   web.use(

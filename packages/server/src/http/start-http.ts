@@ -52,7 +52,12 @@ export async function startHttpServer(app: App, http: HttpConfig): Promise<Runni
     sessions,
     metrics,
     log: requestLog(logger),
-    routes: [{ path: "/v1", app: createRestApi(app.services) }],
+    routes: [
+      {
+        path: "/v1",
+        app: createRestApi(app.services, { writeEpoch: app.store.writeEpoch?.bind(app.store) }),
+      },
+    ],
   });
 
   // HTTP/1.1 (the default of @hono/node-server): the cast gives its connection controls.

@@ -8,6 +8,8 @@ import { encodeCursor, fingerprint } from "../model/cursor.js";
 import type { Memory } from "../model/memory.js";
 import type {
   Fielded,
+  ListedMemory,
+  ListQuery,
   ListSort,
   MemoryFilter,
   MemoryStore,
@@ -82,10 +84,9 @@ export class ListService {
     })();
   }
 
-  async list(input: ListInput = {}): Promise<ListResult> {
-    const { filter, sort, order } = this.checked(input);
+  /** Limit and offset, checked (throws `INVALID_ARGUMENT`). */
+  private window(input: ListInput, cursor: string | undefined): { limit: number; offset: number } {
     const limit = checkLimit(input.limit, DEFAULT_LIST_LIMIT);
-    const cursor = checkCursorArg(input.cursor);
     const offset = input.offset ?? 0;
     if (!Number.isInteger(offset) || offset < 0 || offset > MAX_LIST_OFFSET) {
       throw invalidArgument("offset", `offset must be an integer from 0 to ${MAX_LIST_OFFSET}.`);
@@ -93,6 +94,44 @@ export class ListService {
     if (offset > 0 && cursor !== undefined) {
       throw invalidArgument("offset", "give either offset or cursor, not both.");
     }
+    return { limit, offset };
+  }
+
+  /** `limit` rows after `offset` (and `after`), with `fields`; one more is read to tell whether more follow. */
+  private async read<F extends ReadFields>(
+    query: Omit<ListQuery, "limit">,
+    window: { limit: number; offset: number },
+    fields: F | undefined,
+  ): Promise<{ rows: ListedMemory<Fielded<F>>[]; more: boolean }> {
+    const { limit, offset } = window;
+    // A store that skips in the database decodes only the page; another one
+    // returns the skipped rows too, dropped here.
+    const rows = this.store.capabilities.listOffset
+      ? await this.store.list({ ...query, limit: limit + 1, offset, fields })
+      : (await this.store.list({ ...query, limit: offset + limit + 1, fields })).slice(offset);
+    return { rows: rows.slice(0, limit), more: rows.length > limit };
+  }
+
+  /**
+   * A page by offset (the REST API): the memories with `fields` and whether
+   * more follow. No cursor is made: offset pagination has no use for one.
+   */
+  async page<F extends ReadFields = "full">(
+    input: Omit<ListInput, "cursor"> = {},
+    fields?: F,
+  ): Promise<{ memories: Fielded<F>[]; more: boolean }> {
+    const { rows, more } = await this.read(
+      this.checked(input),
+      this.window(input, undefined),
+      fields,
+    );
+    return { memories: rows.map((r) => r.memory), more };
+  }
+
+  async list(input: ListInput = {}): Promise<ListResult> {
+    const { filter, sort, order } = this.checked(input);
+    const cursor = checkCursorArg(input.cursor);
+    const window = this.window(input, cursor);
     const print = fingerprint({ op: "list", filter, sort, order });
 
     let after: { key: string | number; seq: number } | undefined;
@@ -103,15 +142,12 @@ export class ListService {
         seq: member(p, "q", "number"),
       };
     }
-    const rows = (
-      await this.store.list({ filter, sort, order, limit: offset + limit + 1, after })
-    ).slice(offset);
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
+    const { rows, more } = await this.read({ filter, sort, order, after }, window, "full");
+    const last = rows[rows.length - 1];
     const next_cursor =
-      rows.length > limit && last
+      more && last
         ? encodeCursor("list", print, { k: last.position.key, q: last.position.seq })
         : null;
-    return { memories: page.map((r) => r.memory), next_cursor };
+    return { memories: rows.map((r) => r.memory), next_cursor };
   }
 }

@@ -35,6 +35,11 @@ export interface ListQuery {
    * case-insensitive for ASCII letters.
    */
   after?: ListPosition | undefined;
+  /**
+   * Rows to skip before the page, in the database (read, never decoded).
+   * Only for a store whose capabilities have `listOffset`.
+   */
+  offset?: number | undefined;
 }
 
 /**
@@ -182,6 +187,8 @@ export interface StoreCapabilities {
   readonly nativeQuerySyntax: boolean;
   /** The native language (meaningful when `nativeQuerySyntax`). */
   readonly querySyntax: QuerySyntax;
+  /** True when `list` honours `ListQuery.offset`; otherwise callers read the skipped rows and drop them. */
+  readonly listOffset?: boolean;
 }
 
 /**
@@ -213,7 +220,13 @@ export interface MemoryStore {
   update(memory: Memory, options?: UpdateOptions): Promise<boolean>;
   /** False when the id is unknown. */
   delete(id: string): Promise<boolean>;
-  list(query: ListQuery): Promise<ListedMemory[]>;
+  /**
+   * A page of memories in the query's order. With `fields: "light"` only a
+   * light record's fields need be read (a backend may still fill in more).
+   */
+  list<F extends ReadFields = "full">(
+    query: ListQuery & { fields?: F | undefined },
+  ): Promise<ListedMemory<Fielded<F>>[]>;
   /** Full-text hits by raw relevance desc, then insertion order. */
   search(query: TextQuery): Promise<TextHit[]>;
   /** Hits by combined score desc, then insertion order (see {@link Scoring}). */
@@ -234,6 +247,13 @@ export interface MemoryStore {
     query: WholeQuery<ListQuery, F>,
   ): AsyncIterable<ListedMemory<Fielded<F>>>;
   count(filter?: MemoryFilter): Promise<number>;
+  /**
+   * A value that differs after any process commits a write to the store, so a
+   * result read at one value may be reused while it holds. Present only on
+   * backends that can tell cheaply and synchronously (SQLite); its absence
+   * (PostgreSQL) means nothing read may be reused across calls.
+   */
+  writeEpoch?(): string;
   /** Every matching memory, in (created, insertion) order, read in pages. */
   iterate(filter?: MemoryFilter): AsyncIterable<Memory>;
   /**

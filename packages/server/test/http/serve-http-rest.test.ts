@@ -1,9 +1,14 @@
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serverRoot } from "../e2e/spawn-server.js";
 import { raw } from "./raw-request.js";
 import { type HttpServer, startHttpServer } from "./spawn-http.js";
 
 const TOKEN = "rest-token";
+const cliMain = join(serverRoot, "src/cli/main.ts");
 const auth = { authorization: `Bearer ${TOKEN}` };
 type Page = {
   items: { id: string; content?: string; namespace: string; memory_type: string; tags: string[] }[];
@@ -188,5 +193,47 @@ describe("atlatl serve --http: REST API under /v1", () => {
         "GET /search",
       ].sort(),
     );
+  });
+
+  it("GET /v1/memories sees a write at once, from this server or from another process", async () => {
+    const path = "/v1/memories?limit=5&detail=medium";
+    const first = await get(path);
+    expect(first.status).toBe(200);
+    // A repeat read is answered the same (from the page cache, when it has one).
+    expect((await get(path)).body).toBe(first.body);
+    const ids = () => get(path).then((r) => r.json<Page>().items.map((m) => m.id));
+
+    // Through this server: a newer memory leads the page.
+    const created = await raw(s.url, "/v1/memories", {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: { content: "page cache probe written over REST", namespace: "_semantic/probe" },
+    });
+    expect(created.status).toBe(201);
+    const ownId = created.json<{ id: string }>().id;
+    expect((await ids())[0]).toBe(ownId);
+
+    // Through another process (`atlatl import` on the same database file), while
+    // this server runs: the next read shows it, with no wait and no reload.
+    const doc = join(s.dir, "probe.json");
+    writeFileSync(
+      doc,
+      JSON.stringify({
+        "@context": "https://mif-spec.dev/schema/context.jsonld",
+        "@type": "Memory",
+        "@id": "urn:mif:page-cache-probe",
+        memoryType: "semantic",
+        content: "page cache probe written by another process",
+        created: "2099-01-01T00:00:00Z",
+      }),
+    );
+    execFileSync(
+      process.execPath,
+      ["--conditions=source", "--import", "tsx", cliMain, "--db", s.dbPath, "import", doc],
+      { cwd: serverRoot, stdio: "ignore" },
+    );
+    const after = (await get(path)).json<Page>().items;
+    expect(after[0]?.content).toBe("page cache probe written by another process");
+    expect(after[1]?.id).toBe(ownId);
   });
 });

@@ -167,4 +167,24 @@ describe.each(BACKENDS)("ListService ($name)", (backend) => {
       field: "tags",
     });
   });
+
+  it("pages by offset: each page is that slice of the whole listing, light when asked", async () => {
+    await ctx.store.upsertMany(Array.from({ length: 13 }, () => makeMemory()));
+    const whole = (await ctx.services.list.list({ limit: 1000 })).memories.map((m) => m.id);
+    expect(whole).toHaveLength(13);
+    for (const offset of [0, 5, 10, 12, 13]) {
+      const { memories, more } = await ctx.services.list.page({ limit: 5, offset }, "light");
+      expect(memories.map((m) => m.id)).toEqual(whole.slice(offset, offset + 5));
+      expect(more).toBe(offset + 5 < 13);
+      for (const m of memories)
+        expect(m).toMatchObject({ title: expect.any(String), tags: expect.any(Array) });
+    }
+    const full = await ctx.services.list.page({ limit: 2, offset: 3 });
+    expect(full.memories.map((m) => m.content)).toEqual(
+      (await ctx.services.list.list({ limit: 5 })).memories.slice(3).map((m) => m.content),
+    );
+    expect(await failure(ctx.services.list.page({ offset: -1 }))).toMatchObject({
+      field: "offset",
+    });
+  });
 });

@@ -47,17 +47,33 @@ export function createHttpMetrics(events: LroEvents): HttpMetrics {
     events.on("OffloadWriteFailed", () => offloads.inc({ outcome: "failed" })),
   ];
 
+  // One labelled child per (route, method, status), made on first use: the
+  // label values are bounded (route patterns, methods, statuses), and a child
+  // skips prom-client's per-call label validation and hashing of a label object.
+  const children = new Map<string, { observe(s: number): void; inc(): void }>();
+  const child = (route: string, method: string, status: string) => {
+    const key = `${route} ${method} ${status}`;
+    let found = children.get(key);
+    if (!found) {
+      const timed = latency.labels(route, method);
+      const counted = requests.labels(route, method, status);
+      found = { observe: (s) => timed.observe(s), inc: () => counted.inc() };
+      children.set(key, found);
+    }
+    return found;
+  };
+
   const middleware: MiddlewareHandler = async (c, next) => {
-    const end = latency.startTimer();
+    const start = performance.now();
     try {
       await next();
     } finally {
       // The matched pattern (`/v1/memories/:id`), not the path: bounded label values.
       const route =
         matchedRoutes(c).findLast((r) => r.path !== "*" && r.path !== "/*")?.path ?? "unmatched";
-      const labels = { route, method: c.req.method };
-      end(labels);
-      requests.inc({ ...labels, status: String(c.res.status) });
+      const m = child(route, c.req.method, String(c.res.status));
+      m.observe((performance.now() - start) / 1000);
+      m.inc();
     }
   };
   return {

@@ -14,6 +14,8 @@ export function createLogger(level = process.env.ATLATL_LOG_LEVEL ?? "info"): Lo
  */
 export function requestLog(logger: Logger): MiddlewareHandler<{ Variables: AuthVariables }> {
   return async (c, next) => {
+    // Nothing to build when the level is above info (the line would be dropped).
+    if (!logger.isLevelEnabled("info")) return next();
     const start = performance.now();
     try {
       await next();

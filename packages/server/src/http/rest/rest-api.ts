@@ -8,6 +8,7 @@ import type { Services } from "../../services/create-services.js";
 import { isServiceError } from "../../services/errors.js";
 import { problemResponse } from "../problem.js";
 import type { AuthVariables } from "../security/bearer-auth.js";
+import { PageCache, wantsFresh } from "./page-cache.js";
 import {
   CaptureBody,
   IdParam,
@@ -21,6 +22,13 @@ import {
 } from "./schemas.js";
 
 type Env = { Variables: AuthVariables };
+
+const JSON_MIME = "application/json";
+
+export interface RestApiOptions {
+  /** The store's write epoch (`MemoryStore.writeEpoch`): list pages are cached when given. */
+  writeEpoch?: (() => string) | undefined;
+}
 
 /** What the ranked reads (recall, search) take from a REST query. */
 type RankedInput = {
@@ -146,7 +154,7 @@ const ranked = (hits: readonly { memory: Memory; score: number }[], detail: Deta
  * (query 400, body 422, both RFC 9457 problem+json naming the field), and its
  * OpenAPI 3.1 document at `/v1/openapi.json`, generated from the routes.
  */
-export function createRestApi(services: Services): OpenAPIHono<Env> {
+export function createRestApi(services: Services, options: RestApiOptions = {}): OpenAPIHono<Env> {
   const api = new OpenAPIHono<Env>({
     defaultHook: (result, c) => {
       if (result.success) return;
@@ -166,24 +174,45 @@ export function createRestApi(services: Services): OpenAPIHono<Env> {
     scheme: "bearer",
   });
 
+  // A page is read at the detail asked for (a light page reads no content and
+  // parses no document) and, where the store has a write epoch, its encoded
+  // body is reused until any process writes (see PageCache).
+  const pages = options.writeEpoch ? new PageCache(options.writeEpoch) : undefined;
+  const queryOf = (c: Context) => {
+    const url = c.req.url;
+    const at = url.indexOf("?");
+    return at < 0 ? "" : url.slice(at + 1);
+  };
+  if (pages) {
+    api.get("/memories", async (c, next) => {
+      const body = wantsFresh(c.req.header("cache-control")) ? undefined : pages.get(queryOf(c));
+      if (!body) return next();
+      // Plain-object headers: @hono/node-server writes them as they are,
+      // without building and walking a Headers object.
+      return new Response(body as Uint8Array<ArrayBuffer>, {
+        status: 200,
+        headers: { "content-type": JSON_MIME },
+      });
+    });
+  }
   api.openapi(listRoute, async (c) => {
     const q = c.req.valid("query");
-    try {
-      const { memories, next_cursor } = await services.list.list({
-        filter: pickFilter(q),
+    const build = async () => {
+      const input = { filter: pickFilter(q), limit: q.limit, offset: q.offset };
+      const fields = q.detail === "light" ? "light" : "full";
+      const { memories, more } = await services.list.page(input, fields);
+      // Read light for a light page, full otherwise: what `detail` needs.
+      const items = memories.map((m) => toRecord(m as Memory, q.detail));
+      return JSON.stringify({
+        items,
         limit: q.limit,
         offset: q.offset,
+        next_offset: more ? q.offset + items.length : null,
       });
-      const items = memories.map((m) => toRecord(m, q.detail));
-      return c.json(
-        {
-          items,
-          limit: q.limit,
-          offset: q.offset,
-          next_offset: next_cursor === null ? null : q.offset + items.length,
-        },
-        200,
-      );
+    };
+    try {
+      const body = pages ? await pages.fill(queryOf(c), build) : await build();
+      return c.body(body as never, 200, { "content-type": JSON_MIME }) as never;
     } catch (err) {
       return serviceProblem(c, err, 400) as never;
     }

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from "node:crypto";
+import { hash, timingSafeEqual } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import { problem } from "../problem.js";
 
@@ -7,7 +7,8 @@ export interface AuthVariables {
   tokenId: string;
 }
 
-const digest = (token: string) => createHash("sha256").update(token, "utf8").digest();
+/** SHA-256 of a token (one-shot `crypto.hash`: half the cost of a `Hash` object per request). */
+const digest = (token: string): Buffer => hash("sha256", token, "buffer") as unknown as Buffer;
 
 /**
  * Bearer token authentication. Tokens are kept and compared as SHA-256 digests

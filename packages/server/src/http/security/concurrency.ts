@@ -1,10 +1,14 @@
+import type { ServerResponse } from "node:http";
 import type { MiddlewareHandler } from "hono";
 import { problem } from "../problem.js";
 import type { AuthVariables } from "./bearer-auth.js";
 
 /**
  * Release `done` once `res`'s body has been sent or abandoned (a streamed
- * response, e.g. SSE, keeps its slot until it ends).
+ * response, e.g. SSE, keeps its slot until it ends), by wrapping the body in
+ * a stream that reports its end. Only where there is no Node response to
+ * watch (see {@link perTokenConcurrency}): the wrapper costs a web stream per
+ * response and takes @hono/node-server off its direct path for string bodies.
  */
 function onBodyEnd(res: Response, done: () => void): Response {
   if (!res.body) {
@@ -79,6 +83,12 @@ export function perTokenConcurrency(
       release();
       throw err;
     }
-    c.res = onBodyEnd(c.res, release);
+    // Under @hono/node-server the Node response is at hand: its `close` comes
+    // once the body has been written out or the connection has gone.
+    const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+    if (outgoing) {
+      if (outgoing.closed) release();
+      else outgoing.once("close", release);
+    } else c.res = onBodyEnd(c.res, release);
   };
 }

@@ -83,6 +83,7 @@ export class SqliteMemoryStore implements MemoryStore {
     fullText: "fts5",
     nativeQuerySyntax: true,
     querySyntax: FTS5_SYNTAX,
+    listOffset: true,
   };
   readonly capabilities = SqliteMemoryStore.capabilities;
   /** The schema version after migration. */
@@ -209,8 +210,11 @@ export class SqliteMemoryStore implements MemoryStore {
     );
   }
 
-  async list(query: ListQuery): Promise<ListedMemory[]> {
-    return this.listRows(query, "full");
+  async list<F extends ReadFields = "full">(
+    query: ListQuery & { fields?: F | undefined },
+  ): Promise<ListedMemory<Fielded<F>>[]> {
+    const { fields, ...rest } = query;
+    return this.listRows(rest, fields);
   }
 
   /** A page of `list` with the memories' `fields`. */
@@ -228,10 +232,10 @@ export class SqliteMemoryStore implements MemoryStore {
       }
       const dir = asc ? "ASC" : "DESC";
       const table = listTable((sql) => this.stmt(sql), query.filter, query.sort);
-      const sql = `SELECT m.seq AS seq, ${col} AS sort_key, ${columnsOf(fields)} FROM ${table}${whereClause(where)} ORDER BY ${col} ${dir}, m.seq ${dir} LIMIT ?`;
+      const sql = `SELECT m.seq AS seq, ${col} AS sort_key, ${columnsOf(fields)} FROM ${table}${whereClause(where)} ORDER BY ${col} ${dir}, m.seq ${dir} LIMIT ? OFFSET ?`;
       const rows = this.stmt(sql)
         .raw(true)
-        .all(...params, query.limit) as unknown[][];
+        .all(...params, query.limit, query.offset ?? 0) as unknown[][];
       const read = rawReader(fields, 2);
       return rows.map((row) => ({
         memory: read(row),
@@ -315,6 +319,19 @@ export class SqliteMemoryStore implements MemoryStore {
       return this.stmt(`SELECT count(*) FROM memories m${whereClause(where)}`)
         .pluck()
         .get(...params) as number;
+    });
+  }
+
+  /**
+   * `PRAGMA data_version` (moves when another connection commits, whatever
+   * the process) and this connection's own write count (which it does not
+   * see): together they change on every write from anywhere. About a
+   * microsecond: no table is read.
+   */
+  writeEpoch(): string {
+    return this.guard("writeEpoch", () => {
+      const external = this.stmt("PRAGMA data_version").pluck().get() as number;
+      return `${external}.${this.writer.writes}`;
     });
   }
 

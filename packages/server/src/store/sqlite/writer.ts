@@ -94,8 +94,12 @@ export class RowWriter {
     this.bumpEpoch = db.prepare("UPDATE store_meta SET value = value + 1 WHERE key = 'epoch'");
   }
 
+  /** Write transactions this connection began (its own commits do not move `PRAGMA data_version`). */
+  writes = 0;
+
   /** Mark a write transaction (call once inside each). */
   touch(): void {
+    this.writes++;
     this.bumpEpoch.run();
   }
 
