@@ -46,7 +46,7 @@ import {
   textHit,
   writeValues,
 } from "./pg-rows.js";
-import { type RankedSelect, rankedInner, rankedPage } from "./ranked-sql.js";
+import { type RankedSelect, rankedInner, rankedPage, TEXT_READ_SETTINGS } from "./ranked-sql.js";
 import { columnsOf, filterConditions, MEMORY_COLUMNS, Params, whereClause } from "./sql.js";
 import { plainTsQuery, WEBSEARCH_SYNTAX } from "./text-query.js";
 
@@ -223,7 +223,7 @@ export class PostgresMemoryStore implements MemoryStore {
     const p = new Params();
     const text = rankedPage("score", select, undefined, undefined, p, columnsOf(query.fields));
     const read = rowReader(query.fields);
-    for await (const row of this.stream<PageRow>("rank", text, p.values)) {
+    for await (const row of this.stream<PageRow>("rank", text, p.values, !!select.text)) {
       yield rankedHit(row, read);
     }
   }
@@ -235,7 +235,7 @@ export class PostgresMemoryStore implements MemoryStore {
     const p = new Params();
     const text = rankedPage("relevance", select, undefined, undefined, p, columnsOf(query.fields));
     const read = rowReader(query.fields);
-    for await (const row of this.stream<PageRow>("search", text, p.values)) {
+    for await (const row of this.stream<PageRow>("search", text, p.values, !!select.text)) {
       yield textHit(row, read);
     }
   }
@@ -254,13 +254,20 @@ export class PostgresMemoryStore implements MemoryStore {
   /**
    * Rows of `text` through a server-side cursor on one pooled connection,
    * fetched {@link PAGE} at a time: one consistent snapshot, bounded memory.
+   * `textRead`: the statement has a text condition ({@link TEXT_READ_SETTINGS}).
    */
-  private async *stream<R>(context: string, text: string, values: unknown[]): AsyncIterable<R> {
+  private async *stream<R>(
+    context: string,
+    text: string,
+    values: unknown[],
+    textRead = false,
+  ): AsyncIterable<R> {
     const client = await this.run(context, () => this.pool.connect());
     let cursor: Cursor<R> | undefined;
     try {
+      const settings = textRead ? `; ${TEXT_READ_SETTINGS}` : "";
       await this.run(context, () =>
-        client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"),
+        client.query(`BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY${settings}`),
       );
       cursor = client.query(new Cursor<R>(text, values));
       for (;;) {
@@ -338,7 +345,27 @@ export class PostgresMemoryStore implements MemoryStore {
   ): Promise<PageRow[]> {
     const p = new Params();
     const text = rankedPage(key, select, after, limit, p);
-    return this.rows<PageRow>(text, p.values);
+    if (!select.text) return this.rows<PageRow>(text, p.values);
+    return this.textRead<PageRow>(text, p.values);
+  }
+
+  /** One statement with a text condition, in a transaction with {@link TEXT_READ_SETTINGS}. */
+  private async textRead<R extends pg.QueryResultRow>(
+    text: string,
+    values: unknown[],
+  ): Promise<R[]> {
+    const client = await this.pool.connect();
+    try {
+      await client.query(`BEGIN READ ONLY; ${TEXT_READ_SETTINGS}`);
+      const { rows } = await client.query<R>(text, values);
+      await client.query("COMMIT");
+      return rows;
+    } catch (err) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
   }
 
   async count(filter?: MemoryFilter): Promise<number> {
