@@ -65,6 +65,30 @@ describe.skipIf(!enabled)("PostgreSQL store", () => {
     expect((err as Error).message).toMatch(/upgrade atlatl/);
   });
 
+  it("afterBulkWrite merges the GIN pending lists text queries would scan, keeping every hit", async () => {
+    const s = schema();
+    const store = await openPostgresStore({ url: pgUrl(), schema: s });
+    try {
+      const memories = Array.from({ length: 300 }, (_, i) =>
+        makeMemory({ title: `pending ${i}`, content: `kafka lag ${i}`, tags: [`t${i % 7}`] }),
+      );
+      await store.upsertMany(memories);
+      const pending = () =>
+        sql<{ fts: number; tags: number }>(
+          `SELECT gin_clean_pending_list('${s}.memories_fts'::regclass)::int AS fts, gin_clean_pending_list('${s}.memories_tags'::regclass)::int AS tags`,
+        );
+      // Writes leave pending entries (this call merges them); write again for afterBulkWrite.
+      expect((await pending())[0]?.fts).toBeGreaterThan(0);
+      await store.upsertMany(memories.map((m) => ({ ...m, content: `${m.content} again` })));
+      await store.afterBulkWrite();
+      expect(await pending()).toEqual([{ fts: 0, tags: 0 }]);
+      const hits = await store.search({ text: "again", syntax: "plain", limit: 1000 });
+      expect(hits).toHaveLength(300);
+    } finally {
+      await store.close();
+    }
+  });
+
   it("reports an unreachable server as OPEN_FAILED without the password", async () => {
     const err = await openPostgresStore({
       url: "postgres://atlatl:hunter2@127.0.0.1:1/nowhere",

@@ -67,6 +67,9 @@ CREATE INDEX memories_tags      ON memories USING gin (tags);
 CREATE INDEX memories_fts       ON memories USING gin (fts);
 `;
 
+/** The GIN indexes (fastupdate, the default: inserts go to a pending list). */
+export const GIN_INDEXES = ["memories_fts", "memories_tags"] as const;
+
 /** Every migration, ascending. */
 export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: "initial schema", sql: V1 }];
 

@@ -36,6 +36,7 @@ import type {
   WholeQuery,
 } from "../store.js";
 import { copyUpsert, WRITE_COLUMNS } from "./copy-upsert.js";
+import { GIN_INDEXES } from "./migrations.js";
 import { pgStoreError } from "./pg-errors.js";
 import {
   CAST,
@@ -398,6 +399,27 @@ export class PostgresMemoryStore implements MemoryStore {
         [],
       );
       return row?.h ?? 0;
+    });
+  }
+
+  /**
+   * Merge the GIN pending lists into their indexes. Inserts append to a
+   * pending list (fastupdate: an import is several times faster than with
+   * in-place index updates) that is merged once it passes
+   * gin_pending_list_limit (4 MB by default) or at vacuum; until then every
+   * text query scans it whole: right after a 100,000-memory import the GIN
+   * part of a two-word query took 22 ms instead of 5 ms. Merging what is left
+   * takes tens of milliseconds. Not the owner of the indexes (a
+   * read-write role on a shared schema): autovacuum merges them later.
+   */
+  async afterBulkWrite(): Promise<void> {
+    await this.run("afterBulkWrite", async () => {
+      try {
+        const merges = GIN_INDEXES.map((name) => `gin_clean_pending_list('${name}'::regclass)`);
+        await this.pool.query(`SELECT ${merges.join(", ")}`);
+      } catch (err) {
+        if ((err as { code?: string }).code !== "42501") throw err;
+      }
     });
   }
 
