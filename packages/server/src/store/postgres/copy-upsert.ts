@@ -154,19 +154,17 @@ async function copyIn(
 
 /**
  * A batch of new ids only (a fresh import): COPY straight into `memories`, one
- * pass over the data. Undefined, with nothing written, when an id exists (or
- * appears meanwhile: another writer's insert then fails ours on the unique id).
+ * pass over the data. Optimistic: an id that exists already fails the COPY at
+ * its row (unique violation), which is rolled back to a savepoint, and the
+ * caller merges the batch instead (undefined). Asking first cost an index probe
+ * per id on every batch (~6 ms per 2,000, 4% of an import), where a re-import
+ * of known ids fails at its first row and wastes nearly nothing.
  */
 async function copyNew(
   client: PoolClient,
   memories: readonly Memory[],
   order: readonly number[],
 ): Promise<number | undefined> {
-  const ids = order.map((i) => memories[i]?.id);
-  const existing = await client.query("SELECT 1 FROM memories WHERE id = ANY($1::text[]) LIMIT 1", [
-    ids,
-  ]);
-  if ((existing.rowCount ?? 0) > 0) return undefined;
   await client.query("SAVEPOINT atlatl_copy");
   try {
     await copyIn(client, `COPY memories (${list}) FROM STDIN`, memories, order, false);
