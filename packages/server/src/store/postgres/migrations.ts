@@ -72,7 +72,10 @@ CREATE INDEX memories_fts       ON memories USING gin (fts);
  * first (seq, status, confidence, modified_ms, fts), the rest in V1's order.
  * PostgreSQL decodes a row's columns left to right up to the last one a query
  * reads, and V1 had `fts` last: every hit of a text query walked all 17
- * columns (12% of a recall's server time, measured with perf). Same names for
+ * columns (12% of a recall's server time, measured with perf). `id` takes the
+ * "C" collation: ids are only ever compared for equality, which a
+ * deterministic collation decides byte-wise anyway, and every insert's unique
+ * check then compares bytes instead of calling strcoll. Same names for
  * the table, its constraints and indexes; `seq` values are kept, and the
  * identity continues where V1's left off (a deleted memory's number is not reused).
  */
@@ -87,7 +90,7 @@ CREATE TABLE memories_v2 (
     setweight(to_tsvector('atlatl'::regconfig, tags_json), 'B') ||
     setweight(to_tsvector('atlatl'::regconfig, content), 'D')
   ) STORED,
-  id           text   NOT NULL,
+  id           text   COLLATE "C" NOT NULL,
   memory_type  text   NOT NULL CONSTRAINT memories_memory_type_check CHECK (memory_type IN ('semantic', 'episodic', 'procedural')),
   namespace    text   COLLATE "C" NOT NULL CONSTRAINT memories_namespace_check CHECK (length(namespace) > 0),
   created_ms   bigint NOT NULL,
