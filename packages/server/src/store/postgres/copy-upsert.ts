@@ -155,17 +155,17 @@ async function copyIn(
 /**
  * A batch of new ids only (a fresh import): COPY straight into `memories`, one
  * pass over the data. Optimistic: an id that exists already fails the COPY at
- * its row (unique violation), which is rolled back to a savepoint, and the
- * caller merges the batch instead (undefined). Asking first cost an index probe
- * per id on every batch (~6 ms per 2,000, 4% of an import), where a re-import
- * of known ids fails at its first row and wastes nearly nothing.
+ * its row (unique violation), which is rolled back to the savepoint set with
+ * BEGIN, and the caller merges the batch instead (undefined). Asking first
+ * cost an index probe per id on every batch (~6 ms per 2,000, 4% of an
+ * import), where a re-import of known ids fails at its first row and wastes
+ * nearly nothing.
  */
 async function copyNew(
   client: PoolClient,
   memories: readonly Memory[],
   order: readonly number[],
 ): Promise<number | undefined> {
-  await client.query("SAVEPOINT atlatl_copy");
   try {
     await copyIn(client, `COPY memories (${list}) FROM STDIN`, memories, order, false);
   } catch (err) {
@@ -194,7 +194,8 @@ export async function copyUpsert(
   memories: readonly Memory[],
 ): Promise<UpsertReport> {
   const { order, duplicates } = uniqueOrder(memories);
-  await client.query("BEGIN");
+  // One round trip: the savepoint copyNew rolls back to when an id is known.
+  await client.query("BEGIN; SAVEPOINT atlatl_copy");
   try {
     const inserted =
       (await copyNew(client, memories, order)) ?? (await stageAndMerge(client, memories, order));
