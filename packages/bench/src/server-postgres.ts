@@ -61,6 +61,8 @@ async function measureStore(store: MemoryStore, memories: readonly Memory[]): Pr
   for (let i = 0; i < memories.length; i += DEFAULT_IMPORT_BATCH_SIZE) {
     await store.upsertMany(memories.slice(i, i + DEFAULT_IMPORT_BATCH_SIZE));
   }
+  // As `atlatl import` ends (importPath): the reads that follow meet settled indexes.
+  await store.afterBulkWrite?.();
   const importRate = memories.length / ((performance.now() - start) / 1000);
   const services = createServices(store);
   const queries = titleQueries(memories);

@@ -162,6 +162,17 @@ export async function importPath(
     progress();
   }
   await flush();
+  if (report.imported + report.updated > 0) {
+    try {
+      await store.afterBulkWrite?.();
+    } catch (err) {
+      throw new MifError(
+        "STORE_FAILED",
+        `all ${report.imported + report.updated} memories were committed, but the store's upkeep after the import failed: ${String(err)}`,
+        { cause: err },
+      );
+    }
+  }
   return report;
 }
 

@@ -32,5 +32,6 @@ export async function seedStore(store: MemoryStore, options: SeedOptions): Promi
     if (batch.length >= batchSize) await flush();
   }
   await flush();
+  if (done > 0) await store.afterBulkWrite?.();
   return done;
 }

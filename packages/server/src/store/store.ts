@@ -262,5 +262,12 @@ export interface MemoryStore {
    * `horizon` so memories added mid-walk do not shift later pages.
    */
   horizon(): Promise<number>;
+  /**
+   * Upkeep after a bulk write (an import, a seed): fold into the read
+   * structures what the backend deferred while writing, so the reads that
+   * follow are as fast as later ones. Optional: a backend that defers nothing
+   * leaves it out. Everything written stays written whatever this does.
+   */
+  afterBulkWrite?(): Promise<void>;
   close(): Promise<void>;
 }

@@ -6,8 +6,10 @@
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { isStoreError } from "../../src/store/errors.js";
+import { WRITE_COLUMNS } from "../../src/store/postgres/copy-upsert.js";
 import { LATEST_VERSION, MIGRATIONS } from "../../src/store/postgres/migrations.js";
 import { openPostgresStore } from "../../src/store/postgres/open-postgres.js";
+import { writeValues } from "../../src/store/postgres/pg-rows.js";
 import type { ListPosition } from "../../src/store/store.js";
 import { BACKENDS, dropSchema, freshSchema, pgUrl } from "../backends/backends.js";
 import { makeMemory } from "./fixtures.js";
@@ -63,6 +65,74 @@ describe.skipIf(!enabled)("PostgreSQL store", () => {
     const err = await openPostgresStore({ url: pgUrl(), schema: s }).catch((e: unknown) => e);
     expect(isStoreError(err, "SCHEMA_TOO_NEW")).toBe(true);
     expect((err as Error).message).toMatch(/upgrade atlatl/);
+  });
+
+  it("afterBulkWrite merges the GIN pending lists text queries would scan, keeping every hit", async () => {
+    const s = schema();
+    const store = await openPostgresStore({ url: pgUrl(), schema: s });
+    try {
+      const memories = Array.from({ length: 300 }, (_, i) =>
+        makeMemory({ title: `pending ${i}`, content: `kafka lag ${i}`, tags: [`t${i % 7}`] }),
+      );
+      await store.upsertMany(memories);
+      const pending = () =>
+        sql<{ fts: number; tags: number }>(
+          `SELECT gin_clean_pending_list('${s}.memories_fts'::regclass)::int AS fts, gin_clean_pending_list('${s}.memories_tags'::regclass)::int AS tags`,
+        );
+      // Writes leave pending entries (this call merges them); write again for afterBulkWrite.
+      expect((await pending())[0]?.fts).toBeGreaterThan(0);
+      await store.upsertMany(memories.map((m) => ({ ...m, content: `${m.content} again` })));
+      await store.afterBulkWrite();
+      expect(await pending()).toEqual([{ fts: 0, tags: 0 }]);
+      const hits = await store.search({ text: "again", syntax: "plain", limit: 1000 });
+      expect(hits).toHaveLength(300);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("migrates a version 1 database with memories to the latest schema, keeping them and their order", async () => {
+    const s = schema();
+    const v1 = MIGRATIONS[0] as (typeof MIGRATIONS)[number];
+    await sql(`CREATE SCHEMA ${s}`);
+    await sql(
+      `SET search_path = ${s}; ${v1.sql}; CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now()); INSERT INTO schema_migrations (version, name) VALUES (1, 'initial schema')`,
+    );
+    const old = [
+      makeMemory({ title: "Kafka consumer lag", content: "first" }),
+      makeMemory({ title: "Redis eviction", content: "second", confidence: 0.9 }),
+      makeMemory({ title: "Deleted before the upgrade", content: "third" }),
+    ];
+    for (const m of old) {
+      const values = writeValues(m);
+      await sql(
+        `INSERT INTO ${s}.memories (${WRITE_COLUMNS.join(", ")}) VALUES (${values.map((_, i) => `$${i + 1}`).join(", ")})`,
+        values,
+      );
+    }
+    await sql(`DELETE FROM ${s}.memories WHERE id = $1`, [old[2]?.id]);
+    const store = await openPostgresStore({ url: pgUrl(), schema: s });
+    try {
+      const versions = await sql<{ version: number }>(
+        `SELECT version FROM ${s}.schema_migrations ORDER BY version`,
+      );
+      expect(versions.map((r) => r.version)).toEqual(MIGRATIONS.map((m) => m.version));
+      expect(await store.getMany([old[0]?.id ?? "", old[1]?.id ?? ""])).toEqual(old.slice(0, 2));
+      const hits = await store.search({ text: "kafka", syntax: "plain", limit: 10 });
+      expect(hits.map((h) => h.memory.id)).toEqual([old[0]?.id]);
+      // The identity continues after V1's: the deleted memory's number is not handed out again.
+      const before = await store.horizon();
+      expect(before).toBe(2);
+      const fresh = makeMemory({ title: "After the upgrade" });
+      await store.insert(fresh);
+      expect(await store.horizon()).toBe(4);
+      const dup = await store.insert(fresh).catch((e: unknown) => e);
+      expect(isStoreError(dup, "DUPLICATE_ID")).toBe(true);
+      const listed = await store.list({ sort: "created", order: "asc", limit: 10 });
+      expect(listed.map((l) => l.memory.id)).toEqual([old[0]?.id, old[1]?.id, fresh.id]);
+    } finally {
+      await store.close();
+    }
   });
 
   it("reports an unreachable server as OPEN_FAILED without the password", async () => {

@@ -204,6 +204,19 @@ export function describeMemoryStoreContract(backend: {
         expect(await store.count()).toBe(4);
       });
 
+      it("stores a batch whose known id comes after new ones whole, each memory once", async () => {
+        const known = makeMemory();
+        await store.upsertMany([known]);
+        const fresh = Array.from({ length: 50 }, () => makeMemory());
+        const batch = [...fresh, { ...known, title: "Known, updated" }];
+        expect(await store.upsertMany(batch)).toEqual({ inserted: 50, updated: 1 });
+        expect(await store.count()).toBe(51);
+        expect((await store.get(known.id))?.title).toBe("Known, updated");
+        expect((await store.getMany(fresh.map((m) => m.id))).map((m) => m.id)).toEqual(
+          fresh.map((m) => m.id),
+        );
+      });
+
       it("stores nothing when one row is bad (one transaction)", async () => {
         const existing = makeMemory({ title: "Existing" });
         await store.insert(existing);

@@ -67,8 +67,71 @@ CREATE INDEX memories_tags      ON memories USING gin (tags);
 CREATE INDEX memories_fts       ON memories USING gin (fts);
 `;
 
+/**
+ * Version 2: `memories` rebuilt with the columns a ranked text read needs
+ * first (seq, status, confidence, modified_ms, fts), the rest in V1's order.
+ * PostgreSQL decodes a row's columns left to right up to the last one a query
+ * reads, and V1 had `fts` last: every hit of a text query walked all 17
+ * columns (12% of a recall's server time, measured with perf). `id` takes the
+ * "C" collation: ids are only ever compared for equality, which a
+ * deterministic collation decides byte-wise anyway, and every insert's unique
+ * check then compares bytes instead of calling strcoll. Same names for
+ * the table, its constraints and indexes; `seq` values are kept, and the
+ * identity continues where V1's left off (a deleted memory's number is not reused).
+ */
+const V2 = `
+CREATE TABLE memories_v2 (
+  seq          bigint GENERATED ALWAYS AS IDENTITY,
+  status       text   NOT NULL CONSTRAINT memories_status_check CHECK (status IN ('active', 'archived', 'superseded')),
+  confidence   double precision CONSTRAINT memories_confidence_check CHECK (confidence IS NULL OR (confidence >= 0 AND confidence <= 1)),
+  modified_ms  bigint NOT NULL,
+  fts          tsvector GENERATED ALWAYS AS (
+    setweight(to_tsvector('atlatl'::regconfig, title), 'A') ||
+    setweight(to_tsvector('atlatl'::regconfig, tags_json), 'B') ||
+    setweight(to_tsvector('atlatl'::regconfig, content), 'D')
+  ) STORED,
+  id           text   COLLATE "C" NOT NULL,
+  memory_type  text   NOT NULL CONSTRAINT memories_memory_type_check CHECK (memory_type IN ('semantic', 'episodic', 'procedural')),
+  namespace    text   COLLATE "C" NOT NULL CONSTRAINT memories_namespace_check CHECK (length(namespace) > 0),
+  created_ms   bigint NOT NULL,
+  created      text   NOT NULL,
+  modified     text   NOT NULL,
+  title        text   NOT NULL,
+  title_key    text   COLLATE "C" GENERATED ALWAYS AS (lower(title COLLATE "C")) STORED,
+  tags         text[] NOT NULL,
+  tags_json    text   NOT NULL,
+  content      text   NOT NULL,
+  doc          text   NOT NULL
+);
+INSERT INTO memories_v2 (seq, status, confidence, modified_ms, id, memory_type, namespace, created_ms,
+    created, modified, title, tags, tags_json, content, doc)
+  OVERRIDING SYSTEM VALUE
+  SELECT seq, status, confidence, modified_ms, id, memory_type, namespace, created_ms,
+    created, modified, title, tags, tags_json, content, doc
+  FROM memories ORDER BY seq;
+SELECT setval(pg_get_serial_sequence('memories_v2', 'seq'), greatest(
+  coalesce(pg_sequence_last_value(pg_get_serial_sequence('memories', 'seq')::regclass), 0),
+  (SELECT coalesce(max(seq), 0) FROM memories_v2)) + 1, false);
+DROP TABLE memories;
+ALTER TABLE memories_v2 RENAME TO memories;
+ALTER TABLE memories ADD CONSTRAINT memories_pkey PRIMARY KEY (seq);
+ALTER TABLE memories ADD CONSTRAINT memories_id_key UNIQUE (id);
+CREATE INDEX memories_created   ON memories (created_ms, seq);
+CREATE INDEX memories_modified  ON memories (modified_ms, seq);
+CREATE INDEX memories_title     ON memories (title_key, seq);
+CREATE INDEX memories_namespace ON memories (namespace, seq);
+CREATE INDEX memories_tags      ON memories USING gin (tags);
+CREATE INDEX memories_fts       ON memories USING gin (fts);
+`;
+
+/** The GIN indexes (fastupdate, the default: inserts go to a pending list). */
+export const GIN_INDEXES = ["memories_fts", "memories_tags"] as const;
+
 /** Every migration, ascending. */
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: "initial schema", sql: V1 }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: "initial schema", sql: V1 },
+  { version: 2, name: "ranked-read columns first", sql: V2 },
+];
 
 /** The newest schema this code knows. */
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -19,7 +19,30 @@ export interface RankedSelect {
   onlySeqs?: readonly number[] | undefined;
 }
 
-/** The inner SELECT yielding `seq`, `relevance` and optionally `score`. */
+/**
+ * Planner setting of every read with a text condition, SET LOCAL in its
+ * transaction. PostgreSQL prices `@@` like a trivial operator, so once
+ * statistics show a common word matching a fifth of the memories it prefers a
+ * sequential scan evaluating `@@` on every row (100,000 tsvectors: ~60 ms)
+ * over the GIN bitmap of the hits (~5 ms) plus their heap pages. Without
+ * sequential scans the planner still picks between the GIN index and a
+ * selective filter's btree index, which is the choice that matters.
+ */
+export const TEXT_READ_SETTINGS = "SET LOCAL enable_seqscan = off";
+
+/**
+ * The inner SELECT yielding `seq`, `relevance` and optionally `score`.
+ *
+ * Relevance is computed once per hit in a fenced subquery (`OFFSET 0` keeps
+ * the planner from pulling it up and inlining the ts_rank expression into
+ * every use: the score reads it twice, the outer page once more, and ts_rank
+ * is the costliest step per hit after the heap visit).
+ *
+ * The horizon is a filter, never an index condition (`seq + 0`): it excludes
+ * only the few memories written since a walk began, so an index range on it
+ * never narrows anything, yet without statistics (right after a bulk import)
+ * the planner would AND a bitmap of the whole primary key into every text read.
+ */
 export function rankedInner(select: RankedSelect, p: Params): string {
   const conditions: string[] = [];
   let relevance = "0.0::float8";
@@ -29,10 +52,15 @@ export function rankedInner(select: RankedSelect, p: Params): string {
     relevance = relevanceSql(query, p.add(select.text.terms));
     conditions.push(`m.fts @@ ${query}`);
   }
+  conditions.push(...filterConditions(select.filter, p));
+  if (select.horizon !== undefined) conditions.push(`m.seq + 0 <= ${p.add(select.horizon)}`);
+  if (select.onlySeqs !== undefined)
+    conditions.push(`m.seq = ANY(${p.add(select.onlySeqs)}::bigint[])`);
+  const hits = `SELECT m.seq, m.confidence, m.modified_ms, ${relevance} AS relevance FROM memories m${whereClause(conditions)} OFFSET 0`;
   const score = select.scoring
     ? scoreSql(
-        relevance,
-        { confidence: "m.confidence", modifiedMs: "m.modified_ms" },
+        "h.relevance",
+        { confidence: "h.confidence", modifiedMs: "h.modified_ms" },
         select.scoring,
         {
           param: (value) => `${p.add(value)}::float8`,
@@ -41,12 +69,7 @@ export function rankedInner(select: RankedSelect, p: Params): string {
         },
       )
     : undefined;
-  conditions.push(...filterConditions(select.filter, p));
-  if (select.horizon !== undefined) conditions.push(`m.seq <= ${p.add(select.horizon)}`);
-  if (select.onlySeqs !== undefined)
-    conditions.push(`m.seq = ANY(${p.add(select.onlySeqs)}::bigint[])`);
-  const columns = `m.seq, ${relevance} AS relevance${score ? `, ${score} AS score` : ""}`;
-  return `SELECT ${columns} FROM memories m${whereClause(conditions)}`;
+  return `SELECT h.seq, h.relevance${score ? `, ${score} AS score` : ""} FROM (${hits}) h`;
 }
 
 /**
