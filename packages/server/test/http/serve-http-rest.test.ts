@@ -236,4 +236,27 @@ describe("atlatl serve --http: REST API under /v1", () => {
     expect(after[0]?.content).toBe("page cache probe written by another process");
     expect(after[1]?.id).toBe(ownId);
   });
+
+  it("counts and times requests by route pattern, method and status in /metrics", async () => {
+    const count = async (series: string) => {
+      const text = (await get("/metrics")).body;
+      const line = text.split("\n").find((l) => l.startsWith(`${series} `));
+      return line ? Number(line.slice(series.length + 1)) : 0;
+    };
+    const ok = 'atlatl_http_requests_total{route="/v1/memories",method="GET",status="200"}';
+    const bad = 'atlatl_http_requests_total{route="/v1/memories",method="GET",status="400"}';
+    const refused = 'atlatl_http_requests_total{route="/v1/memories",method="GET",status="401"}';
+    const byId = 'atlatl_http_requests_total{route="/v1/memories/:id",method="GET",status="404"}';
+    const none = 'atlatl_http_requests_total{route="unmatched",method="GET",status="404"}';
+    const timed = 'atlatl_http_request_duration_seconds_count{route="/v1/memories",method="GET"}';
+    const before = await Promise.all([ok, bad, refused, byId, none, timed].map(count));
+    await get("/v1/memories?limit=1");
+    await get("/v1/memories?limit=1");
+    await get("/v1/memories?limit=0");
+    await raw(s.url, "/v1/memories?limit=1");
+    await get("/v1/memories/no-such-id");
+    await get("/no-such-route");
+    const after = await Promise.all([ok, bad, refused, byId, none, timed].map(count));
+    expect(after.map((n, i) => n - (before[i] ?? 0))).toEqual([2, 1, 1, 1, 1, 4]);
+  });
 });

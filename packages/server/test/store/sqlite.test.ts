@@ -75,6 +75,35 @@ describe("SQLite store on disk", () => {
     expect((err as Error).message).toContain(blocker);
   });
 
+  it("moves its write epoch on every commit from any connection, and only then", async () => {
+    const path = join(dir, "epoch.db");
+    const a = await openSqliteStore({ path });
+    const b = await openSqliteStore({ path });
+    const start = a.writeEpoch();
+    await a.list({ sort: "created", order: "desc", limit: 5 });
+    expect(a.writeEpoch()).toBe(start);
+    await b.insert(makeMemory());
+    const afterOther = a.writeEpoch();
+    expect(afterOther).not.toBe(start);
+    expect(a.writeEpoch()).toBe(afterOther);
+    await a.insert(makeMemory());
+    const afterOwn = a.writeEpoch();
+    expect(afterOwn).not.toBe(afterOther);
+    // Any SQLite writer, not only an atlatl store.
+    const plain = new Database(path);
+    plain.prepare("UPDATE memories SET title = 'changed' WHERE seq = 1").run();
+    plain.close();
+    expect(a.writeEpoch()).not.toBe(afterOwn);
+    await b.close();
+    await a.close();
+
+    const memory = await openSqliteStore({ path: ":memory:" });
+    const before = memory.writeEpoch();
+    await memory.insert(makeMemory());
+    expect(memory.writeEpoch()).not.toBe(before);
+    await memory.close();
+  });
+
   it("fails with CLOSED after close", async () => {
     const store = await openSqliteStore({ path: ":memory:" });
     await store.close();

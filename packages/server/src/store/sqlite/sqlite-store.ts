@@ -325,8 +325,9 @@ export class SqliteMemoryStore implements MemoryStore {
   /**
    * `PRAGMA data_version` (moves when another connection commits, whatever
    * the process) and this connection's own write count (which it does not
-   * see): together they change on every write from anywhere. About a
-   * microsecond: no table is read.
+   * see): together they change on every write from anywhere. No table is
+   * read, but the pragma opens a read transaction (file locks, a stat):
+   * 2-3 us in a loop, the largest single cost of a cached REST page.
    */
   writeEpoch(): string {
     return this.guard("writeEpoch", () => {
