@@ -62,6 +62,7 @@ export class PostgresMemoryStore implements MemoryStore {
     fullText: "tsvector",
     nativeQuerySyntax: true,
     querySyntax: WEBSEARCH_SYNTAX,
+    listOffset: true,
   };
   readonly capabilities = PostgresMemoryStore.capabilities;
   private closed = false;
@@ -183,19 +184,24 @@ export class PostgresMemoryStore implements MemoryStore {
     }
     const dir = asc ? "ASC" : "DESC";
     const cap = limit === undefined ? "" : ` LIMIT ${p.add(limit)}`;
+    const skip = query.offset ? ` OFFSET ${p.add(query.offset)}` : "";
     return {
-      text: `SELECT m.seq, ${col} AS sort_key, ${columns} FROM memories m${whereClause(where)} ORDER BY ${col} ${dir}, m.seq ${dir}${cap}`,
+      text: `SELECT m.seq, ${col} AS sort_key, ${columns} FROM memories m${whereClause(where)} ORDER BY ${col} ${dir}, m.seq ${dir}${cap}${skip}`,
       values: p.values,
     };
   }
 
-  async list(query: ListQuery): Promise<ListedMemory[]> {
+  async list<F extends ReadFields = "full">(
+    query: ListQuery & { fields?: F | undefined },
+  ): Promise<ListedMemory<Fielded<F>>[]> {
     return this.run("list", async () => {
-      const { text, values } = this.listSql(query, query.limit);
+      const { fields, ...rest } = query;
+      const { text, values } = this.listSql(rest, rest.limit, columnsOf(fields));
       // Prepared: a keyset page has one good plan (walk the sort index), and
       // skipping the planner is a fair share of a sub-millisecond page.
       const rows = await this.rows<ListRow>(text, values ?? [], true);
-      return rows.map((row) => listed(row, fromRow));
+      const read = rowReader(fields);
+      return rows.map((row) => listed(row, read));
     });
   }
 
