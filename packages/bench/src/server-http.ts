@@ -38,7 +38,14 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { createServices, openSqliteStore, seedStore, toRecord } from "atlatl";
 import autocannon from "autocannon";
-import { atLeast, atMost, type Benchmark, type BenchTable, summarize } from "./harness.js";
+import {
+  atLeast,
+  atMost,
+  type Benchmark,
+  type BenchRow,
+  type BenchTable,
+  summarize,
+} from "./harness.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const bin = resolve(here, "../../server/bin/atlatl.js");
@@ -283,6 +290,31 @@ async function manySessions(base: string) {
   return { timing: withP99(samples), errors, distinct: new Set(valid).size, valid: valid.length };
 }
 
+/** `l`'s throughput as a percentage of `floor`'s. */
+function shareOf(l: Load, floor: Load): number {
+  return (l.rps / floor.rps) * 100;
+}
+
+/** The issue's three rows for a measure: share of its floor, p99, and no errors. */
+function targetRows(
+  name: string,
+  l: Load,
+  floor: Load,
+  targets: { share: number; p99: number },
+): BenchRow[] {
+  return [
+    atLeast(
+      name,
+      shareOf(l, floor),
+      "%",
+      targets.share,
+      `atlatl ${l.rps.toFixed(0)} vs floor ${floor.rps.toFixed(0)} req/s`,
+    ),
+    atMost("same, p99", l.p99, "ms", targets.p99),
+    atMost("same, errors + non-2xx", l.errors + l.non2xx, "", 0),
+  ];
+}
+
 /** p50/p95/mean of `samples` plus their p99 (the harness's summary stops at p95). */
 function withP99(samples: number[]) {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -393,9 +425,7 @@ async function run(): Promise<BenchTable[]> {
     const overStdio = withP99(stdioSamples);
     await client.close();
 
-    const mcpRatio = httpMcp.rps / floorMcp.rps;
-    const restRatio = rest.rps / floorRest.rps;
-    const share = (l: Load) => (l.rps / floorRest.rps) * 100;
+    const share = (l: Load) => shareOf(l, floorRest);
     const fmt = (l: Load) =>
       `${l.rps.toFixed(0)} req/s, p50 ${l.p50} ms, p99 ${l.p99} ms, ${l.requests} requests, ${l.errors} errors, ${l.non2xx} non-2xx`;
     return [
@@ -403,18 +433,15 @@ async function run(): Promise<BenchTable[]> {
         name: "server-http",
         title: `atlatl serve --http, loopback, autocannon ${CONNECTIONS} connections x ${DURATION_S} s (2,000-memory store)`,
         rows: [
-          atLeast(
+          ...targetRows(
             "MCP tools/call narrow recall over HTTP, share of the SDK floor",
-            mcpRatio * 100,
-            "%",
-            70,
-            `atlatl ${httpMcp.rps.toFixed(0)} vs floor ${floorMcp.rps.toFixed(0)} req/s`,
+            httpMcp,
+            floorMcp,
+            { share: 70, p99: 25 },
           ),
-          atMost("same, p99", httpMcp.p99, "ms", 25),
-          atMost("same, errors + non-2xx", httpMcp.errors + httpMcp.non2xx, "", 0),
           {
             name: "peer: get_memory on the same server, share of the SDK floor",
-            value: (httpGet.rps / floorMcp.rps) * 100,
+            value: shareOf(httpGet, floorMcp),
             unit: "%",
             notes: `${httpGet.rps.toFixed(0)} req/s, p99 ${httpGet.p99} ms: the server's fixed cost per call; the rest of the gap is the recall's own work`,
           },
@@ -424,15 +451,10 @@ async function run(): Promise<BenchTable[]> {
             unit: "ms",
             notes: `p99 ${overStdio.p99.toFixed(2)} ms, ${(1000 / overStdio.mean).toFixed(0)} calls/s serial`,
           },
-          atLeast(
-            "GET /v1/memories?limit=50, share of a bare Hono route",
-            restRatio * 100,
-            "%",
-            50,
-            `atlatl ${rest.rps.toFixed(0)} vs floor ${floorRest.rps.toFixed(0)} req/s`,
-          ),
-          atMost("same, p99", rest.p99, "ms", 15),
-          atMost("same, errors + non-2xx", rest.errors + rest.non2xx, "", 0),
+          ...targetRows("GET /v1/memories?limit=50, share of a bare Hono route", rest, floorRest, {
+            share: 50,
+            p99: 15,
+          }),
           {
             name: "same, uncached (Cache-Control: no-cache: a store read per request), share",
             value: share(restFresh),
