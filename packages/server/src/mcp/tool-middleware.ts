@@ -52,19 +52,29 @@ export const withToolErrors: ToolMiddleware =
     }
   };
 
+type Register = (
+  name: string,
+  config: { inputSchema?: unknown },
+  cb: ToolHandler,
+) => ReturnType<McpServer["registerTool"]>;
+
+/** Route every later `registerTool` on `server` through `intercept` (which calls `register`). */
+function interceptRegisterTool(
+  server: McpServer,
+  intercept: (register: Register, ...args: Parameters<Register>) => ReturnType<Register>,
+): void {
+  const register = server.registerTool.bind(server) as Register;
+  server.registerTool = ((...args: Parameters<Register>) =>
+    intercept(register, ...args)) as McpServer["registerTool"];
+}
+
 /**
  * Apply `middlewares` (outermost first) to every tool registered on `server` from
  * now on, by wrapping `registerTool`'s callback.
  */
 export function useToolMiddleware(server: McpServer, ...middlewares: ToolMiddleware[]): void {
-  const register = server.registerTool.bind(server) as (
-    name: string,
-    config: unknown,
-    cb: ToolHandler,
-  ) => ReturnType<McpServer["registerTool"]>;
   const wrap = (cb: ToolHandler) => middlewares.reduceRight((h, m) => m(h), cb);
-  server.registerTool = ((name: string, config: unknown, cb: ToolHandler) =>
-    register(name, config, wrap(cb))) as McpServer["registerTool"];
+  interceptRegisterTool(server, (register, name, config, cb) => register(name, config, wrap(cb)));
 }
 
 /** How the SDK words a failed input-schema check (before any handler runs). */
@@ -103,15 +113,10 @@ export function useCodedValidationErrors(server: McpServer): void {
  * The listed schemas say so too (`additionalProperties: false`).
  */
 export function useStrictArguments(server: McpServer): void {
-  const register = server.registerTool.bind(server) as (
-    name: string,
-    config: { inputSchema?: unknown },
-    cb: ToolHandler,
-  ) => ReturnType<McpServer["registerTool"]>;
-  server.registerTool = ((name: string, config: { inputSchema?: unknown }, cb: ToolHandler) => {
+  interceptRegisterTool(server, (register, name, config, cb) => {
     const shape = config.inputSchema;
     const raw = shape !== undefined && !(shape instanceof z.ZodType);
     const inputSchema = raw ? z.strictObject(shape as z.ZodRawShape) : shape;
     return register(name, { ...config, inputSchema }, cb);
-  }) as McpServer["registerTool"];
+  });
 }
