@@ -21,7 +21,6 @@ import {
   type Memory,
   type MemoryStore,
   openStore,
-  type Services,
 } from "atlatl";
 import pg from "pg";
 import {
@@ -30,24 +29,11 @@ import {
   type Benchmark,
   type BenchRow,
   type BenchTable,
-  summarize,
   type Timing,
 } from "./harness.js";
-import { timeEach, titleQueries } from "./store-workload.js";
+import { timeEach, titleQueries, walkList } from "./store-workload.js";
 
 const COUNT = 100_000;
-
-async function walkList(services: Services, pages: number): Promise<Timing> {
-  const samples: number[] = [];
-  let cursor: string | undefined;
-  for (let i = 0; i < pages; i++) {
-    const start = performance.now();
-    const page = await services.list.list({ limit: 50, cursor });
-    samples.push(performance.now() - start);
-    cursor = page.next_cursor ?? undefined;
-  }
-  return summarize(samples.slice(2));
-}
 
 interface Figures {
   importRate: number;
@@ -70,7 +56,7 @@ async function measureStore(store: MemoryStore, memories: readonly Memory[]): Pr
   const search = await timeEach(queries, (query) =>
     services.search.search({ query, syntax: "plain", limit: 50 }),
   );
-  const list = await walkList(services, 60);
+  const list = await walkList(services, { limit: 50 }, 60);
   return { importRate, recall, search, list };
 }
 

@@ -21,7 +21,6 @@ import {
   generateCorpus,
   type Memory,
   openSqliteStore,
-  type Services,
   type SqliteMemoryStore,
 } from "atlatl";
 import {
@@ -30,10 +29,9 @@ import {
   type Benchmark,
   type BenchRow,
   type BenchTable,
-  summarize,
   type Timing,
 } from "./harness.js";
-import { timeEach, titleQueries } from "./store-workload.js";
+import { timeEach, titleQueries, walkList } from "./store-workload.js";
 
 const COUNT = 100_000;
 /** The import and seed default: what `atlatl import` and `atlatl seed` use. */
@@ -52,24 +50,6 @@ function timingRow(name: string, t: Timing, limit?: number): BenchRow {
   return limit === undefined
     ? { name, value: t.p50, unit: "ms p50", notes }
     : atMost(name, t.p50, "ms p50", limit, notes);
-}
-
-/** Walk `pages` consecutive pages of a listing, timing each. */
-async function walkList(
-  services: Services,
-  input: Parameters<Services["list"]["list"]>[0],
-  pages: number,
-): Promise<Timing> {
-  const samples: number[] = [];
-  let cursor: string | null | undefined;
-  for (let i = 0; i < pages; i++) {
-    const start = performance.now();
-    const page = await services.list.list({ ...input, cursor });
-    samples.push(performance.now() - start);
-    cursor = page.next_cursor;
-    if (!cursor) cursor = undefined;
-  }
-  return summarize(samples.slice(2));
 }
 
 async function upsertAll(

@@ -2,7 +2,7 @@
  * The read workload of the store benchmarks (`server-store`, `server-postgres`),
  * defined once so both backends are timed on the same queries the same way.
  */
-import type { Memory } from "atlatl";
+import type { Memory, Services } from "atlatl";
 import { summarize, type Timing } from "./harness.js";
 
 /** Recall/search queries per run. */
@@ -46,4 +46,21 @@ export async function timeEach<T>(
     }
   }
   return summarize(samples);
+}
+
+/** Walk `pages` consecutive pages of a listing, timing each (the first two warm up). */
+export async function walkList(
+  services: Services,
+  input: Parameters<Services["list"]["list"]>[0],
+  pages: number,
+): Promise<Timing> {
+  const samples: number[] = [];
+  let cursor: string | undefined;
+  for (let i = 0; i < pages; i++) {
+    const start = performance.now();
+    const page = await services.list.list({ ...input, cursor });
+    samples.push(performance.now() - start);
+    cursor = page.next_cursor ?? undefined;
+  }
+  return summarize(samples.slice(2));
 }
