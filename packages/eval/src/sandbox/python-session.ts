@@ -3,19 +3,48 @@
  * baseline): one sandboxed `python3` per sample, fed one JSON request a line.
  * A call that runs past the time limit kills the interpreter; the next call
  * starts a fresh one and says that state was lost.
+ *
+ * Replies cannot be forged by the code under test: everything the code writes,
+ * by any route (print, sys.__stdout__, fd 1 or 2, child processes), goes to a
+ * capture file and is the call's output; replies travel on a separate pipe
+ * (fd 3), and each carries the call's random nonce. The harness takes only the
+ * first reply with the current nonce, so a line the code writes to fd 3 is
+ * dropped, and even code that digs the nonce out of the interpreter's memory
+ * can only choose its own call's output (as printing does): a later answer is
+ * never shifted, since the true reply then carries a stale nonce.
  */
-import type { ChildProcess } from "node:child_process";
-import { createInterface, type Interface } from "node:readline";
-import { killGroup, type Sandbox } from "./sandbox.js";
 
-/** The REPL loop: exec the code, echo the last expression like a notebook. */
+import type { ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import type { Readable } from "node:stream";
+import { killGroup } from "./child.js";
+import { DEFAULT_MAX_OUTPUT_BYTES, QUOTA_NOTICE, type Sandbox, type Workspace } from "./types.js";
+
+/**
+ * The REPL loop: exec the code, echo the last expression like a notebook. The
+ * capture file is in /tmp (inside the sandbox's quota); at most argv[1] bytes
+ * of it are sent back. The loop lives in a function so the nonce is not a
+ * module global the code could simply import.
+ */
 const REPL = `
-import ast, contextlib, io, json, sys, traceback
-ns = {"__name__": "__main__"}
-for line in sys.stdin:
-    code = json.loads(line)["code"]
-    buf = io.StringIO()
-    with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf):
+import ast, io, json, os, sys, tempfile, traceback
+def main():
+    limit = int(sys.argv[1])
+    home = os.getcwd()
+    reply = os.fdopen(3, "w", encoding="utf-8")
+    capture = tempfile.TemporaryFile(buffering=0)
+    cap = capture.fileno()
+    out = io.TextIOWrapper(io.FileIO(cap, "w", closefd=False), encoding="utf-8", errors="backslashreplace", write_through=True)
+    ns = {"__name__": "__main__"}
+    for line in sys.stdin:
+        request = json.loads(line)
+        nonce, code = request["nonce"], request["code"]
+        del line, request
+        os.ftruncate(cap, 0)
+        os.lseek(cap, 0, 0)
+        os.dup2(cap, 1)
+        os.dup2(cap, 2)
+        sys.stdout = sys.stderr = out
         try:
             tree = ast.parse(code, "<python_exec>")
             last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
@@ -25,81 +54,162 @@ for line in sys.stdin:
                 if value is not None:
                     print(repr(value))
         except BaseException:
-            traceback.print_exc()
-    sys.__stdout__.write(json.dumps({"output": buf.getvalue()}) + "\\n")
-    sys.__stdout__.flush()
+            try:
+                traceback.print_exc()
+            except BaseException:
+                pass
+        for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+            try:
+                stream.flush()
+            except BaseException:
+                pass
+        size = os.fstat(cap).st_size
+        output = os.pread(cap, min(size, limit), 0).decode("utf-8", "replace")
+        try:
+            full = any(os.statvfs(p).f_bavail == 0 for p in (home, "/tmp"))
+        except OSError:
+            full = False
+        reply.write("\\n" + json.dumps({"nonce": nonce, "output": output, "full": full}) + "\\n")
+        reply.flush()
+main()
 `;
+
+/** Longest reply line read from fd 3 (JSON can escape each output byte to 6 characters). */
+const MAX_REPLY_CHARS = 8 * DEFAULT_MAX_OUTPUT_BYTES;
 
 export interface PythonResult {
   output: string;
   timedOut: boolean;
   /** The interpreter was restarted before this call (earlier state is gone). */
   restarted: boolean;
+  /** The sandbox's own word on the call (its disk quota was reached). */
+  notice?: string;
+}
+
+interface Reply {
+  output: string;
+  full: boolean;
+}
+
+/** Call `onLine` for each line of `stream`; a line longer than `max` is dropped whole. */
+function onLines(stream: Readable, max: number, onLine: (line: string) => void): void {
+  let buffered = "";
+  let skipping = false;
+  stream.setEncoding("utf8");
+  stream.on("error", () => {});
+  stream.on("data", (chunk: string) => {
+    const parts = (buffered + chunk).split("\n");
+    buffered = parts.pop() ?? "";
+    for (const line of parts) {
+      if (!skipping) onLine(line);
+      skipping = false;
+    }
+    if (buffered.length > max) {
+      buffered = "";
+      skipping = true;
+    }
+  });
 }
 
 export class PythonSession {
+  private readonly workspace: Workspace;
   private child: ChildProcess | undefined;
-  private lines: Interface | undefined;
-  private pending: ((line: string | undefined) => void) | undefined;
+  private pending: { nonce: string; settle: (reply: Reply | undefined) => void } | undefined;
   private started = 0;
+  private stderrTail = "";
+  /** Calls run one at a time; a request is written only after the last reply. */
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
-    private readonly sandbox: Sandbox,
-    private readonly dir: string,
+    sandbox: Sandbox,
+    dir: string,
     private readonly timeoutMs: number,
-  ) {}
+  ) {
+    this.workspace = sandbox.open(dir);
+  }
 
-  private start(): void {
-    const child = this.sandbox.spawn(["python3", "-I", "-u", "-c", REPL], this.dir);
+  private async start(): Promise<ChildProcess> {
+    const argv = ["python3", "-I", "-u", "-c", REPL, String(DEFAULT_MAX_OUTPUT_BYTES)];
+    const child = await this.workspace.spawn(argv);
     this.child = child;
     this.started++;
-    child.stderr?.resume();
+    this.stderrTail = "";
+    child.stdout?.resume();
+    child.stderr?.on("data", (b: Buffer) => {
+      this.stderrTail = (this.stderrTail + b.toString("utf8")).slice(-2000);
+    });
     child.stdin?.on("error", () => {});
-    this.lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-    this.lines.on("line", (l) => this.settle(l));
-    child.on("close", () => {
-      if (this.child === child) {
-        this.child = undefined;
-        this.settle(undefined);
-      }
-    });
+    onLines(child.stdio[3] as Readable, MAX_REPLY_CHARS, (line) => this.onReply(line));
+    const gone = () => {
+      if (this.child !== child) return;
+      this.child = undefined;
+      this.settle(undefined);
+    };
+    child.on("close", gone);
+    child.on("error", gone);
+    return child;
   }
 
-  private settle(line: string | undefined): void {
-    const p = this.pending;
+  private onReply(line: string): void {
+    const pending = this.pending;
+    if (!pending || line === "") return;
+    let reply: { nonce?: unknown; output?: unknown; full?: unknown };
+    try {
+      reply = JSON.parse(line);
+    } catch {
+      return;
+    }
+    if (reply?.nonce !== pending.nonce || typeof reply.output !== "string") return;
+    this.settle({ output: reply.output, full: reply.full === true });
+  }
+
+  private settle(reply: Reply | undefined): void {
+    const pending = this.pending;
     this.pending = undefined;
-    p?.(line);
+    pending?.settle(reply);
   }
 
-  async exec(code: string): Promise<PythonResult> {
+  exec(code: string): Promise<PythonResult> {
+    const result = this.queue.then(() => this.execNow(code));
+    this.queue = result.catch(() => {});
+    return result;
+  }
+
+  private async execNow(code: string): Promise<PythonResult> {
     const restarted = this.started > 0 && this.child === undefined;
-    if (!this.child) this.start();
-    const child = this.child as ChildProcess;
-    const line = await new Promise<string | undefined>((resolve) => {
-      this.pending = resolve;
-      const timer = setTimeout(() => {
-        this.close();
-      }, this.timeoutMs);
-      this.pending = (l) => {
-        clearTimeout(timer);
-        resolve(l);
+    const child = this.child ?? (await this.start());
+    const nonce = randomUUID();
+    const reply = await new Promise<Reply | undefined>((resolve) => {
+      const timer = setTimeout(() => this.close(), this.timeoutMs);
+      this.pending = {
+        nonce,
+        settle: (r) => {
+          clearTimeout(timer);
+          resolve(r);
+        },
       };
-      child.stdin?.write(`${JSON.stringify({ code })}\n`);
+      if (this.child !== child) this.settle(undefined);
+      else child.stdin?.write(`${JSON.stringify({ nonce, code })}\n`);
     });
-    if (line === undefined) {
+    if (reply === undefined) {
+      const why = this.stderrTail.trim();
       return {
-        output: `python_exec: the interpreter was stopped (time limit ${this.timeoutMs} ms or crash); its variables are lost`,
+        output: `python_exec: the interpreter was stopped (time limit ${this.timeoutMs} ms or crash); its variables are lost${why ? `\n${why}` : ""}`,
         timedOut: true,
         restarted,
       };
     }
-    return { output: (JSON.parse(line) as { output: string }).output, timedOut: false, restarted };
+    return {
+      output: reply.output,
+      timedOut: false,
+      restarted,
+      ...(reply.full ? { notice: QUOTA_NOTICE } : {}),
+    };
   }
 
   close(): void {
     const child = this.child;
     this.child = undefined;
-    this.lines?.close();
     if (child) killGroup(child);
     this.settle(undefined);
   }

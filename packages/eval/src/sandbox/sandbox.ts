@@ -1,186 +1,73 @@
 /**
  * Where `bash` and `python_exec` run. Two modes, chosen once per run:
  *
- * - `bwrap` (bubblewrap): a fresh mount/pid/net/ipc/uts namespace; only /usr
- *   (read-only, with the /bin and /lib symlinks), a private /proc, /dev and
- *   /tmp, and the task directory (read-write, at its own path) are visible. No
- *   network (--unshare-net: only a down loopback), no environment but PATH,
+ * - `bwrap` (bubblewrap, ./bwrap.ts): fresh user, mount, pid, net, ipc and uts
+ *   namespaces; only /usr (read-only, with the /bin and /lib symlinks), a
+ *   private /proc and /dev, and size-limited tmpfs mounts at /tmp and at the
+ *   task directory's path (holding a copy of the harness's files) are visible.
+ *   No network, no capabilities, never host root, no environment but PATH,
  *   HOME and LANG, killed with its parent, wall-clock limit per call.
- * - `process` (fallback when bwrap is missing or cannot create namespaces): a
- *   child process with the task directory as cwd and HOME, a scrubbed
- *   environment and the same time and output limits. It does NOT stop reads
- *   outside the directory nor network access: use it only with trusted models.
+ * - `process` (./fallback.ts, when bwrap is missing or cannot create
+ *   namespaces): a child process in the task directory with a scrubbed
+ *   environment, the same time and output limits and a per-file size limit. It
+ *   does NOT stop reads outside the directory nor network access: use it only
+ *   with trusted models. It refuses to run as root.
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { bwrapWorks, openBwrapWorkspace } from "./bwrap.js";
+import { killGroup } from "./child.js";
+import { openProcessWorkspace } from "./fallback.js";
+import {
+  DEFAULT_MAX_OUTPUT_BYTES,
+  DEFAULT_TIMEOUT_MS,
+  DISK_QUOTA_BYTES,
+  QUOTA_NOTICE,
+  type RunOptions,
+  type RunResult,
+  SANDBOX_UID,
+  type Sandbox,
+  type SandboxMode,
+  type Workspace,
+} from "./types.js";
 
-export type SandboxMode = "bwrap" | "process";
-
-export interface RunResult {
-  stdout: string;
-  stderr: string;
-  /** Exit code, or null when killed. */
-  code: number | null;
-  timedOut: boolean;
-  /** Output beyond the cap was dropped. */
-  clipped: boolean;
-}
-
-export interface Sandbox {
-  readonly mode: SandboxMode;
-  /** What this mode guarantees, for transcripts and docs. */
-  readonly guarantees: string;
-  /** Start `argv` in the sandbox with `dir` as its only writable, visible data. */
-  spawn(argv: readonly string[], dir: string): ChildProcess;
-  /** Run to completion with a time limit. */
-  run(argv: readonly string[], dir: string, options?: RunOptions): Promise<RunResult>;
-}
-
-export interface RunOptions {
-  timeoutMs?: number;
-  /** Bytes kept of stdout and of stderr each. */
-  maxOutputBytes?: number;
-  stdin?: string;
-}
-
-export const DEFAULT_TIMEOUT_MS = 20_000;
-export const DEFAULT_MAX_OUTPUT_BYTES = 256 * 1024;
-const PATH = "/usr/local/bin:/usr/bin:/bin";
-
+const MIB = DISK_QUOTA_BYTES / 1024 / 1024;
 const GUARANTEES: Record<SandboxMode, string> = {
-  bwrap:
-    "bubblewrap: only /usr (read-only) and the task directory are visible; no network; private /proc, /dev, /tmp; scrubbed environment; time limit",
-  process:
-    "process (weak fallback): cwd and HOME are the task directory, scrubbed environment, time limit; reads outside the directory and network are NOT blocked",
+  bwrap: `bubblewrap: only /usr (read-only) and a copy of the task directory are visible; no network; no capabilities, never host root; private /proc, /dev, /tmp; task directory and /tmp ${MIB} MiB each; scrubbed environment; time limit`,
+  process: `process (weak fallback): cwd and HOME are the task directory, scrubbed environment, time limit, files up to ${MIB} MiB each; reads outside the directory and network are NOT blocked, total disk use is NOT bounded`,
 };
 
-function bwrapArgs(argv: readonly string[], dir: string): string[] {
-  return [
-    "--unshare-all",
-    "--die-with-parent",
-    "--new-session",
-    "--ro-bind",
-    "/usr",
-    "/usr",
-    "--symlink",
-    "usr/bin",
-    "/bin",
-    "--symlink",
-    "usr/lib",
-    "/lib",
-    "--symlink",
-    "usr/lib64",
-    "/lib64",
-    "--proc",
-    "/proc",
-    "--dev",
-    "/dev",
-    "--tmpfs",
-    "/tmp",
-    "--bind",
-    dir,
-    dir,
-    "--chdir",
-    dir,
-    "--clearenv",
-    "--setenv",
-    "PATH",
-    PATH,
-    "--setenv",
-    "HOME",
-    dir,
-    "--setenv",
-    "LANG",
-    "C.UTF-8",
-    "--",
-    ...argv,
-  ];
-}
+const ROOT_REFUSED =
+  "the process sandbox would run model code as root: install bubblewrap (Debian: apt-get install bubblewrap) or run atlatl-eval as an unprivileged user";
 
-/** True when `bwrap` exists and can create its namespaces here. */
-export function bwrapWorks(): boolean {
-  const r = spawnSync("bwrap", bwrapArgs(["/usr/bin/true"], "/tmp"), { timeout: 10_000 });
-  return r.status === 0;
-}
-
-function killGroup(child: ChildProcess): void {
-  try {
-    if (child.pid) process.kill(-child.pid, "SIGKILL");
-  } catch {
-    child.kill("SIGKILL");
-  }
-}
-
-class SpawnSandbox implements Sandbox {
-  readonly guarantees: string;
-  constructor(readonly mode: SandboxMode) {
-    this.guarantees = GUARANTEES[mode];
-  }
-
-  spawn(argv: readonly string[], dir: string): ChildProcess {
-    const [cmd, args] =
-      this.mode === "bwrap" ? ["bwrap", bwrapArgs(argv, dir)] : [argv[0] as string, argv.slice(1)];
-    return spawn(cmd, args, {
-      cwd: dir,
-      env: { PATH, HOME: dir, LANG: "C.UTF-8" },
-      // Own process group, so a timeout kills the whole pipeline.
-      detached: true,
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-  }
-
-  run(argv: readonly string[], dir: string, options: RunOptions = {}): Promise<RunResult> {
-    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const cap = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
-    return new Promise((resolve) => {
-      const child = this.spawn(argv, dir);
-      const out: Buffer[] = [];
-      const err: Buffer[] = [];
-      let outBytes = 0;
-      let errBytes = 0;
-      let clipped = false;
-      let timedOut = false;
-      child.stdout?.on("data", (b: Buffer) => {
-        if (outBytes < cap) out.push(b.subarray(0, cap - outBytes));
-        else clipped = true;
-        outBytes += b.length;
-      });
-      child.stderr?.on("data", (b: Buffer) => {
-        if (errBytes < cap) err.push(b.subarray(0, cap - errBytes));
-        else clipped = true;
-        errBytes += b.length;
-      });
-      const timer = setTimeout(() => {
-        timedOut = true;
-        killGroup(child);
-      }, timeoutMs);
-      child.on("error", (e) => {
-        err.push(Buffer.from(String(e.message)));
-      });
-      child.on("close", (code) => {
-        clearTimeout(timer);
-        resolve({
-          stdout: Buffer.concat(out).toString("utf8"),
-          stderr: Buffer.concat(err).toString("utf8"),
-          code: timedOut ? null : code,
-          timedOut,
-          clipped: clipped || outBytes > cap || errBytes > cap,
-        });
-      });
-      child.stdin?.on("error", () => {});
-      child.stdin?.end(options.stdin ?? "");
-    });
-  }
-}
-
-/** `auto` picks bwrap when it works, else the process fallback. */
+/** `auto` picks bwrap when it works, else the process fallback (never as root). */
 export function createSandbox(mode: SandboxMode | "auto" = "auto"): Sandbox {
-  if (mode === "auto") return new SpawnSandbox(bwrapWorks() ? "bwrap" : "process");
-  if (mode === "bwrap" && !bwrapWorks()) {
+  const works = mode === "process" ? false : bwrapWorks();
+  if (mode === "bwrap" && !works) {
     throw new Error(
       "--sandbox bwrap: bubblewrap is missing or cannot create namespaces here (Debian: apt-get install bubblewrap)",
     );
   }
-  return new SpawnSandbox(mode);
+  const chosen: SandboxMode = works ? "bwrap" : "process";
+  if (chosen === "process" && process.getuid?.() === 0) {
+    throw new Error(`--sandbox ${mode}: ${ROOT_REFUSED}`);
+  }
+  return {
+    mode: chosen,
+    guarantees: GUARANTEES[chosen],
+    open: chosen === "bwrap" ? openBwrapWorkspace : openProcessWorkspace,
+  };
 }
 
-export { killGroup };
+export {
+  bwrapWorks,
+  DEFAULT_MAX_OUTPUT_BYTES,
+  DEFAULT_TIMEOUT_MS,
+  DISK_QUOTA_BYTES,
+  killGroup,
+  QUOTA_NOTICE,
+  type RunOptions,
+  type RunResult,
+  SANDBOX_UID,
+  type Sandbox,
+  type SandboxMode,
+  type Workspace,
+};

@@ -3,7 +3,14 @@ import type { PythonSession } from "../sandbox/python-session.js";
 import type { Sandbox } from "../sandbox/sandbox.js";
 import { clip, fail, ok, type Tool } from "./types.js";
 
+/** The sandbox's notice (if any) on a line of its own, first so no clip hides it. */
+function withNotice(text: string, notice: string | undefined): string {
+  return notice ? `${notice}\n${text}` : text;
+}
+
 export function bashTool(sandbox: Sandbox, dir: string, timeoutMs: number): Tool {
+  // One workspace per sample: files written in the directory last between calls.
+  const workspace = sandbox.open(dir);
   return {
     spec: {
       name: "bash",
@@ -19,9 +26,10 @@ export function bashTool(sandbox: Sandbox, dir: string, timeoutMs: number): Tool
       if (typeof args.command !== "string" || args.command.trim() === "") {
         return fail("BAD_ARGUMENTS", 'bash needs {"command": "<a command line>"}');
       }
-      const r = await sandbox.run(["bash", "-c", args.command], dir, { timeoutMs });
+      const r = await workspace.run(["bash", "-c", args.command], { timeoutMs });
       let text = r.stdout;
       if (r.stderr) text += `${text && !text.endsWith("\n") ? "\n" : ""}[stderr]\n${r.stderr}`;
+      text = withNotice(text, r.notice);
       if (r.timedOut)
         return fail("TIMEOUT", `command stopped after ${timeoutMs} ms\n${clip(text)}`);
       if (r.code !== 0) text += `\n[exit code ${r.code}]`;
@@ -51,7 +59,8 @@ export function pythonTool(session: PythonSession): Tool {
         ? "[note: the interpreter was restarted; earlier variables are gone]\n"
         : "";
       if (r.timedOut) return fail("TIMEOUT", r.output);
-      return ok(clip(`${note}${r.output === "" ? "(no output)" : r.output}`));
+      const output = withNotice(r.output === "" ? "(no output)" : r.output, r.notice);
+      return ok(clip(`${note}${output}`));
     },
   };
 }
