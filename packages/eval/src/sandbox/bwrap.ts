@@ -1,6 +1,6 @@
 /**
  * The bubblewrap sandbox. Each call is a fresh bwrap with new user, mount, pid,
- * net, ipc and uts namespaces, no capabilities and no nested user namespaces.
+ * net, ipc and uts namespaces and no capabilities.
  *
  * Never host root: when the harness is root, bwrap itself is started as
  * SANDBOX_UID, so everything inside is that unprivileged host uid. Inside a
@@ -46,7 +46,6 @@ function bwrapArgs(dir: string, dirBytes: number): string[] {
   return [
     "--unshare-all",
     "--unshare-user",
-    "--disable-userns",
     "--cap-drop",
     "ALL",
     "--die-with-parent",
