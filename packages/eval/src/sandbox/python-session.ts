@@ -24,11 +24,12 @@ import { DEFAULT_MAX_OUTPUT_BYTES, QUOTA_NOTICE, type Sandbox, type Workspace } 
  * The REPL loop: exec the code, echo the last expression like a notebook. The
  * capture file is in /tmp (inside the sandbox's quota); at most argv[1] bytes
  * of it are sent back. The loop lives in a function so the nonce is not a
- * module global the code could simply import.
+ * module global the code could simply import, and holds its own references to
+ * json's functions so patching the json module does not rewrite replies.
  */
 const REPL = `
 import ast, io, json, os, sys, tempfile, traceback
-def main():
+def main(dumps=json.dumps, loads=json.loads):
     limit = int(sys.argv[1])
     home = os.getcwd()
     reply = os.fdopen(3, "w", encoding="utf-8")
@@ -37,7 +38,7 @@ def main():
     out = io.TextIOWrapper(io.FileIO(cap, "w", closefd=False), encoding="utf-8", errors="backslashreplace", write_through=True)
     ns = {"__name__": "__main__"}
     for line in sys.stdin:
-        request = json.loads(line)
+        request = loads(line)
         nonce, code = request["nonce"], request["code"]
         del line, request
         os.ftruncate(cap, 0)
@@ -69,7 +70,7 @@ def main():
             full = any(os.statvfs(p).f_bavail == 0 for p in (home, "/tmp"))
         except OSError:
             full = False
-        reply.write("\\n" + json.dumps({"nonce": nonce, "output": output, "full": full}) + "\\n")
+        reply.write("\\n" + dumps({"nonce": nonce, "output": output, "full": full}) + "\\n")
         reply.flush()
 main()
 `;
