@@ -70,8 +70,8 @@ describe("a stdio upstream sending a line longer than V8's longest string", () =
   }, 180_000);
 });
 
-async function startHostile(): Promise<number> {
-  const child = spawn(process.execPath, [join(FIXTURES, "hostile-http-server.mjs")], {
+async function startHostile(mode: "streamable" | "sse" = "streamable"): Promise<number> {
+  const child = spawn(process.execPath, [join(FIXTURES, "hostile-http-server.mjs"), mode], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   children.push(child);
@@ -129,6 +129,24 @@ describe("a --url upstream whose response never ends", () => {
       expect(peakRss(pid)).toBeLessThan(PEAK_RSS_LIMIT);
     }, 180_000);
   }
+});
+
+describe("a --url upstream on the older HTTP+SSE transport", () => {
+  it("fails a call whose response event is over the bound with MESSAGE_TOO_LARGE, and the session goes on", async () => {
+    const port = await startHostile("sse");
+    const { client, pid } = await viaProxy(`http://127.0.0.1:${port}/mcp`);
+    expect(client.getServerVersion()?.name).toBe("hostile-sse");
+    // Every response comes on the one GET stream: the dropped event's id names its call.
+    const err = await rejection(
+      client.callTool({ name: "huge-event", arguments: { mib: 520 } }, undefined, {
+        timeout: 120_000,
+      }),
+    );
+    expectTooLarge(err);
+    const r = await client.callTool({ name: "echo", arguments: { message: "still here" } });
+    expect(r.content).toEqual([{ type: "text", text: "still here" }]);
+    expect(peakRss(pid)).toBeLessThan(PEAK_RSS_LIMIT);
+  }, 180_000);
 });
 
 describe("a --url with secrets in its query and userinfo", () => {
