@@ -28,7 +28,7 @@ export interface BoundedFetchOptions {
   maxBytes: number;
   /** `message` without secrets of the upstream's URL. */
   redact: (message: string) => string;
-  /** Diagnostics (dropped events that answered no known request). */
+  /** Diagnostics (each event dropped over the bound). */
   log: (message: string) => void;
 }
 
@@ -134,8 +134,6 @@ function boundedBody(
   );
 }
 
-const REDIRECT = /^3\d\d$/;
-
 /** `fetch` (or `base`) with every response body bounded, for the SDK's HTTP transports. */
 export function boundedFetch(options: BoundedFetchOptions, base: FetchLike = fetch): FetchLike {
   return async (url, init) => {
@@ -146,7 +144,7 @@ export function boundedFetch(options: BoundedFetchOptions, base: FetchLike = fet
       throw redactedError(err, options.redact);
     }
     // Redirects keep their own Response (the SDK reads its url and type).
-    if (!response.body || REDIRECT.test(String(response.status))) return response;
+    if (!response.body || (response.status >= 300 && response.status < 400)) return response;
     const head = {
       status: response.status,
       statusText: response.statusText,
