@@ -164,7 +164,7 @@ export function boundedFetch(options: BoundedFetchOptions, base: FetchLike = fet
   };
 }
 
-/** `err` without the URL's secrets in its message or its cause's (fetch's messages draw on both). */
+/** `err` without the URL's secrets in its message or its cause's (fetch quotes both). */
 function redactedError(err: unknown, redact: (message: string) => string): unknown {
   if (!(err instanceof Error)) return err;
   const cause = err.cause instanceof Error ? err.cause.message : undefined;

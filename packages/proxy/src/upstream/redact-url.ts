@@ -23,7 +23,7 @@ export function redactUrl(url: URL): string {
 /** Shorter values are left alone: hiding `1` or `en` would garble a message and hide nothing. */
 const MIN_SECRET_CHARS = 4;
 
-/** The secret parts of `url`: userinfo, query values (or valueless parameters), fragment; raw and decoded. */
+/** `url`'s secrets: userinfo, query values (or valueless parameters), fragment; raw and decoded. */
 function secretsOf(url: URL): string[] {
   const raw = [url.username, url.password, url.hash.slice(1)];
   for (const p of url.search.slice(1).split("&"))
@@ -41,7 +41,7 @@ function secretsOf(url: URL): string[] {
   return [...all].filter((s) => s.length >= MIN_SECRET_CHARS).sort((a, b) => b.length - a.length);
 }
 
-/** `message` with `url`'s secrets hidden wherever they appear (in the URL or echoed on their own). */
+/** `message` with `url`'s secrets hidden wherever they appear (in the URL or on their own). */
 export function redactUrlSecrets(message: string, url: URL): string {
   let out = message.split(url.href).join(redactUrl(url));
   for (const secret of secretsOf(url)) out = out.split(secret).join(HIDDEN);

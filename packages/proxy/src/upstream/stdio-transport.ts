@@ -4,8 +4,9 @@
  * came before (quadratic: a 50 MB result takes tens of seconds) and closes the
  * upstream on a message over its limit; the proxy exists for large results, so
  * it reads with a chunk list joined once per line (`message-framer.ts`), and
- * answers the call of a response over the bound with an error. Spawning, stderr passed
- * through, and closing (stdin end, then SIGTERM, then SIGKILL) follow the SDK's.
+ * answers the call of a response over the bound with an error. Spawning, stderr
+ * passed through, and closing (stdin end, then SIGTERM, then SIGKILL) follow the
+ * SDK's.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -19,7 +20,7 @@ export interface ChildStdioOptions {
   args: string[];
   env: Record<string, string>;
   cwd?: string | undefined;
-  /** Largest message accepted; a larger one is dropped, its call answered with an error (the upstream lives on). */
+  /** Largest message accepted; a larger one is dropped and its call fails (the upstream lives on). */
   maxMessageBytes: number;
 }
 
