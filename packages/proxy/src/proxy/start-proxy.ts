@@ -139,7 +139,7 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
   };
   let upstreamKind: UpstreamTransportKind;
   try {
-    ({ kind: upstreamKind } = await connectUpstream(upstream, target));
+    ({ kind: upstreamKind } = await connectUpstream(upstream, target, log));
   } catch (err) {
     const message = `cannot connect to the upstream MCP server ${describeTarget(target)}: ${(err as Error).message}`;
     log(message);

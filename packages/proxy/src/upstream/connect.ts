@@ -1,20 +1,20 @@
 /**
  * Connect the SDK `Client` to the upstream: a child process over stdio (its
- * stderr passed through to ours; see `stdio-transport.ts` for why not the SDK's), or a URL over Streamable HTTP with the SDK's
- * fallback to the older HTTP+SSE transport when the server only has that.
+ * stderr passed through to ours; see `stdio-transport.ts` for why not the SDK's),
+ * or a URL over Streamable HTTP with the SDK's fallback to the older HTTP+SSE
+ * transport when the server only has that. Either way no message read from the
+ * upstream is over `MAX_MESSAGE_BYTES` (`bounded-fetch.ts` for HTTP), and no
+ * message shows the URL's secrets.
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { boundedFetch } from "./bounded-fetch.js";
+import { MAX_MESSAGE_BYTES } from "./message-bound.js";
+import { redactUrl, redactUrlSecrets } from "./redact-url.js";
 import { ChildStdioTransport } from "./stdio-transport.js";
 import type { UpstreamTarget } from "./target.js";
-
-/**
- * Largest message read from a stdio upstream. The SDK's default (10 MiB) would
- * close the upstream on a large result, the very results the proxy is for.
- */
-export const MAX_MESSAGE_BYTES = 1024 * 1024 * 1024;
 
 /** Which transport reached the upstream. */
 export type UpstreamTransportKind = "stdio" | "streamable-http" | "sse";
@@ -30,6 +30,7 @@ function childEnv(extra: Record<string, string> | undefined): Record<string, str
 export async function connectUpstream(
   client: Client,
   target: UpstreamTarget,
+  log: (message: string) => void,
 ): Promise<{ transport: Transport; kind: UpstreamTransportKind }> {
   if (target.kind === "stdio") {
     const transport = new ChildStdioTransport({
@@ -42,20 +43,25 @@ export async function connectUpstream(
     await client.connect(transport);
     return { transport, kind: "stdio" };
   }
-  const requestInit = { headers: target.headers };
+  const url = target.url;
+  const redact = (message: string) => redactUrlSecrets(message, url);
+  const fetch = boundedFetch({ maxBytes: MAX_MESSAGE_BYTES, redact, log });
+  const options = { requestInit: { headers: target.headers }, fetch };
   try {
-    const transport = new StreamableHTTPClientTransport(target.url, { requestInit });
+    const transport = new StreamableHTTPClientTransport(url, options);
     await client.connect(transport);
     return { transport, kind: "streamable-http" };
   } catch (err) {
     // The SDK's documented fallback: a server without Streamable HTTP answers the
     // POST with 4xx; try the HTTP+SSE transport of protocol version 2024-11-05.
-    const transport = new SSEClientTransport(target.url, { requestInit });
+    const transport = new SSEClientTransport(url, options);
     try {
       await client.connect(transport);
     } catch (sseErr) {
       throw new Error(
-        `neither Streamable HTTP (${(err as Error).message}) nor SSE (${(sseErr as Error).message}) reached ${target.url.href}`,
+        redact(
+          `neither Streamable HTTP (${(err as Error).message}) nor SSE (${(sseErr as Error).message}) reached ${redactUrl(url)}`,
+        ),
       );
     }
     return { transport, kind: "sse" };

@@ -3,12 +3,16 @@
  * `StdioClientTransport` buffers a message by concatenating every chunk to what
  * came before (quadratic: a 50 MB result takes tens of seconds) and closes the
  * upstream on a message over its limit; the proxy exists for large results, so
- * it reads with a chunk list joined once per line. Spawning, stderr passed
- * through, and closing (stdin end, then SIGTERM, then SIGKILL) follow the SDK's.
+ * it reads with a chunk list joined once per line (`message-framer.ts`), and
+ * answers the call of a response over the bound with an error. Spawning, stderr
+ * passed through, and closing (stdin end, then SIGTERM, then SIGKILL) follow the
+ * SDK's.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import { droppedNotice, droppedResponseId, tooLargeResponse } from "./message-bound.js";
+import { lineBoundary, MessageFramer } from "./message-framer.js";
 
 /** Options of {@link ChildStdioTransport}. */
 export interface ChildStdioOptions {
@@ -16,7 +20,7 @@ export interface ChildStdioOptions {
   args: string[];
   env: Record<string, string>;
   cwd?: string | undefined;
-  /** Largest message accepted; a larger one is dropped with an error (the upstream lives on). */
+  /** Largest message accepted; a larger one is dropped and its call fails (the upstream lives on). */
   maxMessageBytes: number;
 }
 
@@ -27,12 +31,16 @@ export class ChildStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   private child: ChildProcess | undefined;
-  private pending: Buffer[] = [];
-  private pendingBytes = 0;
-  /** Dropping the rest of an oversized message, up to its newline. */
-  private skipping = false;
+  private readonly framer: MessageFramer;
 
-  constructor(private readonly options: ChildStdioOptions) {}
+  constructor(private readonly options: ChildStdioOptions) {
+    this.framer = new MessageFramer(options.maxMessageBytes, lineBoundary, {
+      message: (parts) =>
+        this.deliver(parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts)),
+      overflow: () => this.onerror?.(droppedNotice(options.maxMessageBytes)),
+      dropped: (head, tail) => this.dropped(head, tail),
+    });
+  }
 
   /** The child's process id, once started. */
   get pid(): number | undefined {
@@ -58,50 +66,25 @@ export class ChildStdioTransport implements Transport {
         this.onclose?.();
       });
       child.stdin?.on("error", (err) => this.onerror?.(err));
-      child.stdout?.on("data", (chunk: Buffer) => this.read(chunk));
+      child.stdout?.on("data", (chunk: Buffer) => this.framer.push(chunk));
     });
   }
 
-  private read(chunk: Buffer): void {
-    let start = 0;
-    for (;;) {
-      const nl = chunk.indexOf(10, start);
-      if (nl < 0) {
-        if (!this.skipping) this.hold(chunk.subarray(start));
-        return;
-      }
-      if (this.skipping) this.skipping = false;
-      else {
-        const part = chunk.subarray(start, nl);
-        const line = this.pending.length === 0 ? part : Buffer.concat([...this.pending, part]);
-        this.pending = [];
-        this.pendingBytes = 0;
-        this.deliver(line);
-      }
-      start = nl + 1;
-    }
-  }
-
-  private hold(part: Buffer): void {
-    if (part.length === 0) return;
-    this.pendingBytes += part.length;
-    if (this.pendingBytes > this.options.maxMessageBytes) {
-      this.pending = [];
-      this.pendingBytes = 0;
-      this.skipping = true;
-      this.onerror?.(
-        new Error(
-          `a message from the upstream exceeds ${this.options.maxMessageBytes} bytes and was dropped`,
-        ),
-      );
-      return;
-    }
-    this.pending.push(part);
+  /**
+   * A line over the bound was dropped: when it was a response, its call is
+   * answered with an error in its place (the upstream and the session go on).
+   */
+  private dropped(head: Buffer, tail: Buffer): void {
+    const id = droppedResponseId(head.toString("utf8"), tail.toString("utf8"));
+    if (id !== undefined) this.dispatch(tooLargeResponse(id, this.options.maxMessageBytes));
   }
 
   private deliver(line: Buffer): void {
-    let text = line.toString("utf8");
-    if (text.endsWith("\r")) text = text.slice(0, -1);
+    // The bound keeps the line within V8's longest string (see MAX_MESSAGE_BYTES).
+    let end = line.length;
+    if (line[end - 1] === 10) end--;
+    if (line[end - 1] === 13) end--;
+    const text = line.toString("utf8", 0, end);
     if (text.trim() === "") return;
     let message: JSONRPCMessage;
     try {
@@ -110,6 +93,10 @@ export class ChildStdioTransport implements Transport {
       this.onerror?.(err as Error);
       return;
     }
+    this.dispatch(message);
+  }
+
+  private dispatch(message: JSONRPCMessage): void {
     // The SDK handles a notification a microtask later but a response at once,
     // and forgets a request's progress token with its response: a progress
     // notification read together with its response would be dropped. Messages

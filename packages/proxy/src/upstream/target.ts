@@ -1,13 +1,15 @@
+import { redactUrl } from "./redact-url.js";
+
 /** Where the upstream MCP server is: a command to spawn, or a URL. */
 export type UpstreamTarget =
   | { kind: "stdio"; command: string; args: string[]; cwd?: string; env?: Record<string, string> }
   | { kind: "http"; url: URL; headers: Record<string, string> };
 
-/** A short description for messages (no header values: they may be secrets). */
+/** A short description for messages (no header values nor the URL's secrets). */
 export function describeTarget(target: UpstreamTarget): string {
   return target.kind === "stdio"
     ? [target.command, ...target.args].join(" ")
-    : `${target.url.origin}${target.url.pathname}`;
+    : redactUrl(target.url);
 }
 
 /** Parse `--header "Name: value"` into a header map; throws a message naming the bad one. */

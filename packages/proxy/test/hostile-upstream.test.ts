@@ -1,0 +1,178 @@
+/**
+ * Hostile upstreams (issue 18, items 1, 2 and 8): a stdio line longer than V8's
+ * longest string, an SSE event and a JSON body that never end, and a URL whose
+ * query and userinfo hold secrets. The call gets a clear coded error, the same
+ * session goes on, the proxy's memory stays within the bound, and no message
+ * shows the secrets.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { MAX_MESSAGE_BYTES, MESSAGE_TOO_LARGE } from "../src/upstream/message-bound.js";
+import { FIXTURES, type Peer, PROXY_MAIN, proxied, tempDir } from "./helpers.js";
+
+const out = tempDir("atlatl-proxy-hostile-");
+const children: ChildProcess[] = [];
+const peers: Peer[] = [];
+
+afterAll(async () => {
+  await Promise.all(peers.map((p) => p.close()));
+  for (const c of children) c.kill();
+  out.remove();
+});
+
+async function rejection(promise: Promise<unknown>): Promise<McpError> {
+  try {
+    await promise;
+  } catch (err) {
+    return err as McpError;
+  }
+  throw new Error("expected a rejection");
+}
+
+/** The proxy process's peak resident memory, in bytes (Linux). */
+function peakRss(pid: number): number {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  if (!m) throw new Error(`no VmHWM for process ${pid}`);
+  return Number(m[1]) * 1024;
+}
+
+/** A response over the bound fails its call with MESSAGE_TOO_LARGE naming the bound. */
+function expectTooLarge(err: McpError): void {
+  expect(err.code).toBe(MESSAGE_TOO_LARGE);
+  expect(err.message).toContain("MESSAGE_TOO_LARGE");
+  expect(err.message).toContain(`exceeds ${MAX_MESSAGE_BYTES} bytes`);
+  expect(err.data).toEqual({ code: "MESSAGE_TOO_LARGE", max_message_bytes: MAX_MESSAGE_BYTES });
+}
+
+/** The proxy held at most the bound once, plus the runtime (not the 520 MiB sent). */
+const PEAK_RSS_LIMIT = MAX_MESSAGE_BYTES + 512 * 1024 * 1024;
+
+describe("a stdio upstream sending a line longer than V8's longest string", () => {
+  it("fails that call with MESSAGE_TOO_LARGE and the session goes on", async () => {
+    const p = await proxied([join(FIXTURES, "faulty-server.mjs")], ["--output-dir", out.dir]);
+    peers.push(p);
+    // 520 MiB: over 2^29 - 24 characters, which no string can hold.
+    const err = await rejection(
+      p.client.callTool({ name: "long-line", arguments: { mib: 520 } }, undefined, {
+        timeout: 120_000,
+      }),
+    );
+    expectTooLarge(err);
+    const r = await p.client.callTool({ name: "echo", arguments: { after: "the long line" } });
+    expect(r.content).toEqual([{ type: "text", text: '{"after":"the long line"}' }]);
+    expect(peakRss(p.transport.pid as number)).toBeLessThan(PEAK_RSS_LIMIT);
+  }, 180_000);
+});
+
+async function startHostile(mode: "streamable" | "sse" = "streamable"): Promise<number> {
+  const child = spawn(process.execPath, [join(FIXTURES, "hostile-http-server.mjs"), mode], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  children.push(child);
+  const [chunk] = (await once(child.stdout as NodeJS.ReadableStream, "data")) as [Buffer];
+  return Number(chunk.toString().trim());
+}
+
+/** The proxy on `--url url`, its stderr collected. */
+async function viaProxy(
+  url: string,
+): Promise<{ client: Client; pid: number; stderr: () => string }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [
+      "--conditions=source",
+      "--import",
+      "tsx",
+      PROXY_MAIN,
+      "--output-dir",
+      out.dir,
+      "--url",
+      url,
+    ],
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (c: Buffer) => {
+    stderr += c.toString();
+  });
+  const client = new Client({ name: "hostile-test", version: "1.0.0" });
+  const result = { client, pid: 0, stderr: () => stderr };
+  try {
+    await client.connect(transport);
+  } catch (err) {
+    // Let stderr arrive before the caller reads it.
+    await new Promise((r) => setTimeout(r, 200));
+    throw Object.assign(err as Error, { stderr });
+  }
+  peers.push({ client, transport, close: () => client.close() });
+  result.pid = transport.pid as number;
+  return result;
+}
+
+describe("a --url upstream whose response never ends", () => {
+  for (const tool of ["endless-sse", "endless-json"]) {
+    it(`${tool}: fails that call with MESSAGE_TOO_LARGE, memory stays bounded, the session goes on`, async () => {
+      const port = await startHostile();
+      const { client, pid } = await viaProxy(`http://127.0.0.1:${port}/mcp`);
+      const err = await rejection(
+        client.callTool({ name: tool, arguments: {} }, undefined, { timeout: 120_000 }),
+      );
+      expectTooLarge(err);
+      const r = await client.callTool({ name: "echo", arguments: { message: "still here" } });
+      expect(r.content).toEqual([{ type: "text", text: "still here" }]);
+      expect(peakRss(pid)).toBeLessThan(PEAK_RSS_LIMIT);
+    }, 180_000);
+  }
+});
+
+describe("a --url upstream on the older HTTP+SSE transport", () => {
+  it("fails a call whose response event is over the bound with MESSAGE_TOO_LARGE, and the session goes on", async () => {
+    const port = await startHostile("sse");
+    const { client, pid } = await viaProxy(`http://127.0.0.1:${port}/mcp`);
+    expect(client.getServerVersion()?.name).toBe("hostile-sse");
+    // Every response comes on the one GET stream: the dropped event's id names its call.
+    const err = await rejection(
+      client.callTool({ name: "huge-event", arguments: { mib: 520 } }, undefined, {
+        timeout: 120_000,
+      }),
+    );
+    expectTooLarge(err);
+    const r = await client.callTool({ name: "echo", arguments: { message: "still here" } });
+    expect(r.content).toEqual([{ type: "text", text: "still here" }]);
+    expect(peakRss(pid)).toBeLessThan(PEAK_RSS_LIMIT);
+  }, 180_000);
+});
+
+describe("a --url with secrets in its query and userinfo", () => {
+  const cases = [
+    // The upstream's 404 echoes the path and query it was asked for.
+    [
+      "an error body echoing the URL",
+      (port: number) => `http://127.0.0.1:${port}/nope?api_key=SECRETKEY123&v=1`,
+    ],
+    // fetch refuses a URL with credentials, quoting it whole.
+    [
+      "userinfo, which fetch quotes",
+      (port: number) => `http://bob:PASSWORD987@127.0.0.1:${port}/mcp?api_key=SECRETKEY123`,
+    ],
+  ] as const;
+  for (const [name, urlOf] of cases) {
+    it(`${name}: neither the initialize error nor stderr shows them`, async () => {
+      const port = await startHostile();
+      const err = (await rejection(viaProxy(urlOf(port)))) as McpError & { stderr: string };
+      expect(err.message).toContain("cannot connect to the upstream MCP server");
+      expect(err.message).toContain("api_key=***");
+      expect(err.stderr).toContain("cannot connect to the upstream MCP server");
+      for (const text of [err.message, err.stderr]) {
+        expect(text).not.toContain("SECRETKEY123");
+        expect(text).not.toContain("PASSWORD987");
+      }
+    });
+  }
+});
