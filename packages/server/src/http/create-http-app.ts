@@ -2,6 +2,7 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { App } from "../app/open-app.js";
 import { type HttpConfig, isLoopbackHost, LOOPBACK_NAMES } from "./http-config.js";
+import { jsonRpcBody } from "./mcp/json-rpc-body.js";
 import type { McpSessions } from "./mcp/sessions.js";
 import type { HttpMetrics } from "./ops/metrics.js";
 import { problem } from "./problem.js";
@@ -118,6 +119,10 @@ export function createHttpApp(parts: HttpAppParts): Hono<{ Variables: AuthVariab
     ),
   );
 
+  // A JSON POST is parsed once here (an empty batch refused), then handed to the transport.
+  web.on(["POST"], MCP_PATH, jsonRpcBody(), (c) =>
+    sessions.handle(c.req.raw, c.get("tokenId"), c.get("mcpBody")),
+  );
   web.all(MCP_PATH, (c) => sessions.handle(c.req.raw, c.get("tokenId")));
   web.get("/metrics", async (c) => {
     c.header("content-type", metrics.registry.contentType);
