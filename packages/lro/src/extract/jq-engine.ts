@@ -9,6 +9,7 @@ import { LroError } from "../errors.js";
 import {
   buildInvocation,
   busyError,
+  checkRequest,
   jqFailure,
   splitLines,
   stoppedError,
@@ -34,9 +35,6 @@ interface Job {
   /** Times it was stopped for waiting runs; the first time it waits again. */
   preempted: number;
 }
-
-/** Names a jq variable may take here: identifiers, not jq's own `$ENV` / `$__loc__`. */
-const ARG_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
 /** What one worker returned for one chunk: a reply, a timeout, a preemption, or a crash. */
 type Attempt = WorkerReply | "timeout" | "preempted" | Error;
@@ -129,7 +127,7 @@ export class JqEngine {
         error: new LroError("FILTER_ABORTED", "the jq engine has been closed"),
       });
     }
-    const refused = this.check(request);
+    const refused = checkRequest(request, this.options.maxInputBytes);
     if (refused) return Promise.resolve({ ok: false, error: refused });
     const principal = request.principal ?? "";
     const waiting = this.queue.waiting(principal);
@@ -150,27 +148,6 @@ export class JqEngine {
     }
     const workers = this.slots.splice(0).filter((w): w is JqWorker => w !== null);
     await Promise.all(workers.map((w) => w.worker.terminate()));
-  }
-
-  private check(request: JqRunRequest): LroError | undefined {
-    if (request.input.bytes.byteLength > this.options.maxInputBytes) {
-      return new LroError(
-        "INPUT_TOO_LARGE",
-        `the input is ${request.input.bytes.byteLength} bytes, above the ${this.options.maxInputBytes}-byte limit of in-process jq`,
-      );
-    }
-    if (request.filter.includes("\0")) {
-      return new LroError("FILTER_INVALID", "the jq filter contains a NUL byte");
-    }
-    for (const name of Object.keys(request.args ?? {})) {
-      if (!ARG_NAME.test(name) || name === "ENV" || name.startsWith("__")) {
-        return new LroError(
-          "BAD_ARGUMENTS",
-          `parameter name ${JSON.stringify(name)} cannot be a jq variable: use letters, digits and _ (not ENV, not a leading __)`,
-        );
-      }
-    }
-    return undefined;
   }
 
   /** The wall-clock limit of a run over `bytes` of input. */
