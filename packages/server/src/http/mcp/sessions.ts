@@ -74,11 +74,6 @@ export class McpSessions {
     return this.sessions.size;
   }
 
-  /** True while `dir` is the offload directory of a live session. */
-  isLiveDir(dir: string): boolean {
-    return this.dirs.has(dir);
-  }
-
   /** The event hub of the live session owning `dir`, if any (the sweeper reports there). */
   eventsOfDir(dir: string): LroEvents | undefined {
     return this.dirs.get(dir);
