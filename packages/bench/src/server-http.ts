@@ -369,8 +369,9 @@ async function run(): Promise<BenchTable[]> {
       ATLATL_CONFIG: "",
       ATLATL_LOG_LEVEL: "warn",
       ATLATL_SERVER__HTTP__TOKENS: TOKEN,
-      // 100 sessions call at once with one token: above the default per-token limit.
+      // 100 sessions call at once with one token: above the default per-token limits.
       ATLATL_SERVER__HTTP__MAX_CONCURRENT: String(SESSIONS * 2),
+      ATLATL_SERVER__HTTP__MAX_SESSIONS_PER_TOKEN: String(SESSIONS * 2),
       ATLATL_PROMPT__OFFLOAD__OUTPUT_DIR: join(dir, "offload"),
     };
     const atlatl = await startProcess(

@@ -62,6 +62,12 @@ export interface LroExtractorOptions {
   resourcePrefix?: string;
   /** The jq engine (default: a new one with default limits). */
   engine?: JqEngine;
+  /**
+   * Whose extractions these are (e.g. a server's token): a shared engine
+   * shares its workers fairly between principals. Set by the server that
+   * knows the caller; default: one principal for every run.
+   */
+  principal?: string;
   /** Parsed-file cache (default: a new one). */
   cache?: OffloadFileCache;
   /** Clock, epoch ms (expiry). */
@@ -134,9 +140,12 @@ export class LroExtractor {
   readonly cache: OffloadFileCache;
   private readonly options: LroExtractorOptions;
   private readonly ownsEngine: boolean;
+  /** The runs' principal, spread into each engine request. */
+  private readonly principal: { principal?: string };
 
   constructor(options: LroExtractorOptions) {
     this.options = options;
+    this.principal = options.principal !== undefined ? { principal: options.principal } : {};
     this.ownsEngine = options.engine === undefined;
     this.engine = options.engine ?? new JqEngine();
     this.cache = options.cache ?? new OffloadFileCache();
@@ -252,6 +261,7 @@ export class LroExtractor {
       input: { key: `oracle:${this.oracleRuns++}`, bytes: Buffer.from(JSON.stringify(texts)) },
       filter: '.[] | test($pattern; "i")',
       args: { pattern },
+      ...this.principal,
     });
     if (!result.ok) return undefined;
     return result.lines.map((l) => l === "true");
@@ -286,6 +296,7 @@ export class LroExtractor {
       slurp,
       args: params,
       ...(limit !== undefined ? { limit: limit + 1 } : {}),
+      ...this.principal,
     });
     if (!result.ok) throw result.error;
     return result.lines;

@@ -9,6 +9,7 @@ import { LroError } from "../errors.js";
 import {
   buildInvocation,
   busyError,
+  checkRequest,
   jqFailure,
   splitLines,
   stoppedError,
@@ -19,21 +20,21 @@ import {
   type JqRunRequest,
   type JqRunResult,
 } from "./jq-options.js";
+import { FairQueue } from "./jq-queue.js";
 import { JqWorker, type WorkerReply } from "./jq-worker.js";
 
 export type { JqEngineOptions, JqRunRequest, JqRunResult, JsonValue } from "./jq-options.js";
 
 interface Job {
   request: JqRunRequest;
+  /** `request.principal`, or the shared default. */
+  principal: string;
   resolve: (result: JqRunResult) => void;
   /** `performance.now()` when it was queued. */
   queuedAt: number;
   /** Times it was stopped for waiting runs; the first time it waits again. */
   preempted: number;
 }
-
-/** Names a jq variable may take here: identifiers, not jq's own `$ENV` / `$__loc__`. */
-const ARG_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
 /** What one worker returned for one chunk: a reply, a timeout, a preemption, or a crash. */
 type Attempt = WorkerReply | "timeout" | "preempted" | Error;
@@ -64,17 +65,22 @@ interface RunningAttempt {
  * - The newest waiting run starts first, unless the oldest has waited a whole
  *   limit: the run a user waits on is most likely the latest, and it should
  *   not pay a slice and a worker restart per runaway ahead of it.
- * - At most `maxQueued` runs wait; one more is refused at once with `BUSY`.
+ * - Between principals (`request.principal`, e.g. a server's tokens), the
+ *   one with the fewest runs on workers goes first, and at most `maxQueued`
+ *   runs of each principal wait (one more of it is refused at once with
+ *   `BUSY`): one principal's flood of runaways fills its own places only, and
+ *   another's harmless run starts at the next free worker (a slice away).
  * So a harmless run answers in about a slice and a restart, an older one
  * within about one limit, and a run alone keeps its full limit. Not chosen:
  * more workers (each may hold up to `maxMemoryBytes` + `maxHeapMb`, so memory
- * bounds them long before runaways do), and per-session fairness (a stdio
- * server has one session, the trial's case).
+ * bounds them long before runaways do).
  */
 export class JqEngine {
   private readonly options: Required<JqEngineOptions>;
   private readonly slots: (JqWorker | null)[];
-  private readonly queue: Job[] = [];
+  private readonly queue = new FairQueue<Job>();
+  /** Runs on workers now, per principal (for the choice between principals). */
+  private readonly runningOf = new Map<string, number>();
   /** Slots with a job on them. */
   private readonly inUse: boolean[];
   private readonly running = new Set<RunningAttempt>();
@@ -121,16 +127,15 @@ export class JqEngine {
         error: new LroError("FILTER_ABORTED", "the jq engine has been closed"),
       });
     }
-    const refused = this.check(request);
+    const refused = checkRequest(request, this.options.maxInputBytes);
     if (refused) return Promise.resolve({ ok: false, error: refused });
-    if (!this.inUse.includes(false) && this.queue.length >= this.options.maxQueued) {
-      return Promise.resolve({
-        ok: false,
-        error: busyError(this.inUse.length, this.queue.length),
-      });
+    const principal = request.principal ?? "";
+    const waiting = this.queue.waiting(principal);
+    if (!this.inUse.includes(false) && waiting >= this.options.maxQueued) {
+      return Promise.resolve({ ok: false, error: busyError(this.inUse.length, waiting) });
     }
     return new Promise((resolve) => {
-      this.queue.push({ request, resolve, queuedAt: performance.now(), preempted: 0 });
+      this.queue.push({ request, principal, resolve, queuedAt: performance.now(), preempted: 0 });
       this.pump();
     });
   }
@@ -138,32 +143,11 @@ export class JqEngine {
   /** Stop the workers; later runs fail. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.queue.splice(0)) {
+    for (const job of this.queue.drain()) {
       job.resolve({ ok: false, error: new LroError("FILTER_ABORTED", "the jq engine was closed") });
     }
     const workers = this.slots.splice(0).filter((w): w is JqWorker => w !== null);
     await Promise.all(workers.map((w) => w.worker.terminate()));
-  }
-
-  private check(request: JqRunRequest): LroError | undefined {
-    if (request.input.bytes.byteLength > this.options.maxInputBytes) {
-      return new LroError(
-        "INPUT_TOO_LARGE",
-        `the input is ${request.input.bytes.byteLength} bytes, above the ${this.options.maxInputBytes}-byte limit of in-process jq`,
-      );
-    }
-    if (request.filter.includes("\0")) {
-      return new LroError("FILTER_INVALID", "the jq filter contains a NUL byte");
-    }
-    for (const name of Object.keys(request.args ?? {})) {
-      if (!ARG_NAME.test(name) || name === "ENV" || name.startsWith("__")) {
-        return new LroError(
-          "BAD_ARGUMENTS",
-          `parameter name ${JSON.stringify(name)} cannot be a jq variable: use letters, digits and _ (not ENV, not a leading __)`,
-        );
-      }
-    }
-    return undefined;
   }
 
   /** The wall-clock limit of a run over `bytes` of input. */
@@ -196,16 +180,20 @@ export class JqEngine {
   }
 
   /**
-   * The next job to start: the newest, unless the oldest has waited a whole
-   * time limit. Behind a burst of runaways the run a user is waiting for is
-   * most likely the latest, and it should not pay one restart per runaway
-   * ahead of it; an older run still starts within about one limit.
+   * The next job to start: of the principal with the fewest runs on workers,
+   * the newest, unless its oldest has waited a whole time limit. Behind a
+   * burst of runaways the run a user is waiting for is most likely the latest,
+   * and it should not pay one restart per runaway ahead of it; an older run
+   * still starts within about one limit.
    */
   private nextJob(): Job | undefined {
-    const oldest = this.queue[0];
-    if (!oldest) return undefined;
-    const waited = performance.now() - oldest.queuedAt;
-    return waited >= this.options.timeoutMs ? this.queue.shift() : this.queue.pop();
+    return this.queue.next((p) => this.runningOf.get(p) ?? 0, this.options.timeoutMs);
+  }
+
+  private countRunning(principal: string, delta: 1 | -1): void {
+    const n = (this.runningOf.get(principal) ?? 0) + delta;
+    if (n > 0) this.runningOf.set(principal, n);
+    else this.runningOf.delete(principal);
   }
 
   /**
@@ -224,6 +212,7 @@ export class JqEngine {
       const all = free.length === this.slots.length && this.queue.length === 0;
       const slots = all && this.splittable(job.request) ? free : free.slice(0, 1);
       for (const slot of slots) this.inUse[slot] = true;
+      this.countRunning(job.principal, 1);
       void this.execute(job.request, slots)
         .catch(
           (err: unknown): JqRunResult => ({
@@ -233,6 +222,7 @@ export class JqEngine {
         )
         .then((result) => {
           for (const slot of slots) this.inUse[slot] = false;
+          this.countRunning(job.principal, -1);
           // Stopped for waiting runs the first time: back to the oldest end of
           // the queue, so a harmless run merely starved of CPU (a busy host)
           // gets a second slice; a runaway is answered BUSY the second time.

@@ -142,3 +142,28 @@ export function busyError(running: number, waiting: number): LroError {
     `jq is busy: ${running} queries running and ${waiting} waiting (the most that may wait); run this one again in a few seconds`,
   );
 }
+
+/** Names a jq variable may take here: identifiers, not jq's own `$ENV` / `$__loc__`. */
+const ARG_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+
+/** Why `request` cannot run at all (too large, a NUL in the filter, a bad variable name), if so. */
+export function checkRequest(request: JqRunRequest, maxInputBytes: number): LroError | undefined {
+  if (request.input.bytes.byteLength > maxInputBytes) {
+    return new LroError(
+      "INPUT_TOO_LARGE",
+      `the input is ${request.input.bytes.byteLength} bytes, above the ${maxInputBytes}-byte limit of in-process jq`,
+    );
+  }
+  if (request.filter.includes("\0")) {
+    return new LroError("FILTER_INVALID", "the jq filter contains a NUL byte");
+  }
+  for (const name of Object.keys(request.args ?? {})) {
+    if (!ARG_NAME.test(name) || name === "ENV" || name.startsWith("__")) {
+      return new LroError(
+        "BAD_ARGUMENTS",
+        `parameter name ${JSON.stringify(name)} cannot be a jq variable: use letters, digits and _ (not ENV, not a leading __)`,
+      );
+    }
+  }
+  return undefined;
+}

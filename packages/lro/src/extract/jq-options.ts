@@ -36,8 +36,8 @@ export interface JqEngineOptions {
   /** Split only when the 1-minute load average leaves a core idle (default true). */
   splitOnlyWhenIdle?: boolean;
   /**
-   * Runs waiting for a free worker at most (default 16); one more is refused
-   * at once with `BUSY`.
+   * Runs of one principal waiting for a free worker at most (default 16); one
+   * more of that principal is refused at once with `BUSY`.
    */
   maxQueued?: number;
   /**
@@ -72,6 +72,11 @@ export interface JqRunRequest {
    * document, see `buildInvocation`), never spliced into the program.
    */
   args?: Readonly<Record<string, JsonValue>>;
+  /**
+   * Who asked (e.g. a server's token): workers and waiting places are shared
+   * fairly between principals (see `JqEngine`). Default: one shared principal.
+   */
+  principal?: string;
 }
 
 /** The outcome of a run: jq's output values (one compact JSON text each), or an error. */

@@ -36,6 +36,8 @@ export interface RegisterLroExtractOptions {
   config?: OffloadConfig;
   /** A jq engine to share (default: a new one owned by the registration). */
   engine?: JqEngine;
+  /** Whose calls these are, when the engine is shared (see `LroExtractorOptions.principal`). */
+  principal?: string;
   /** A parsed-file cache to share (default: a new one). */
   cache?: OffloadFileCache;
   /** Add `resource_link`s to derived files of re-offloaded outputs. */
@@ -209,6 +211,7 @@ export function registerLroExtract(
     config: offloader.config,
     resourcePrefix: names.resourcePrefix,
     ...(options.engine ? { engine: options.engine } : {}),
+    ...(options.principal !== undefined ? { principal: options.principal } : {}),
     ...(options.cache ? { cache: options.cache } : {}),
     ...(options.now ? { now: options.now } : {}),
     reoffload: offloaderReoffload(offloader),

@@ -89,8 +89,10 @@ export interface WithOffloadOptions {
    * For a client that offloads on its own disk (an LRO proxy): a whole result
    * set above the threshold comes back inline, every match (up to `maxRecords`)
    * and no cursor, instead of being written here; below it, the usual page.
+   * With `maxBytes`, an inline set longer than that (JSON text) is cut to its
+   * leading records with `truncated`, `total_count` and a `warning`.
    */
-  inlineWholeSet?: boolean;
+  inlineWholeSet?: boolean | { maxBytes: number };
 }
 
 export { OFFLOAD_MIME_TYPE } from "./offload-resource-uri.js";
@@ -113,6 +115,38 @@ function pageWithTotal(page: InlinePage, total: number): CallToolResult {
   const cursor =
     page.nextCursor === undefined ? "" : `,"next_cursor":${JSON.stringify(page.nextCursor)}`;
   return text(`{"count":${lines.length},"total":${total},"records":[${lines.join(",")}]${cursor}}`);
+}
+
+/** Room left for the envelope and the notice of a cut whole set. */
+const CUT_NOTICE_BYTES = 512;
+
+/** A whole set inline (for a proxy), cut to `maxBytes` of JSON text with a notice when longer. */
+function wholeSetInline(
+  lines: readonly string[],
+  total: number,
+  maxBytes?: number,
+): CallToolResult {
+  let kept = lines.length;
+  if (maxBytes !== undefined) {
+    let bytes = 0;
+    for (let i = 0; i < lines.length; i++) {
+      bytes += Buffer.byteLength(lines[i] as string) + 1;
+      if (bytes > maxBytes - CUT_NOTICE_BYTES) {
+        kept = i;
+        break;
+      }
+    }
+  }
+  const records = `"records":[${(kept === lines.length ? lines : lines.slice(0, kept)).join(",")}]`;
+  if (kept === lines.length) return text(`{"count":${kept},"total":${total},${records}}`);
+  const warning =
+    `cut to the first ${kept} of ${total} records: the whole result set is larger than the ` +
+    `${maxBytes}-byte bound on inline results for LRO proxy clients; narrow the query ` +
+    "(filters, a lower detail level) to receive every match";
+  return text(
+    `{"count":${kept},"total":${total},${records},"truncated":true,"total_count":${total},` +
+      `"warning":${JSON.stringify(warning)}}`,
+  );
 }
 
 function text(t: string): CallToolResult {
@@ -229,9 +263,8 @@ export function withOffload(options: WithOffloadOptions): OffloadMiddleware {
           outcome.kind === "inline" &&
           outcome.estimatedTokens > offloader.config.thresholdTokens
         ) {
-          return text(
-            `{"count":${outcome.lines.length},"total":${total},"records":[${outcome.lines.join(",")}]}`,
-          );
+          const bound = options.inlineWholeSet;
+          return wholeSetInline(outcome.lines, total, bound === true ? undefined : bound.maxBytes);
         }
         return pageWithTotal(await result.whole.page(), total);
       }

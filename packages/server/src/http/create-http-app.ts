@@ -2,10 +2,11 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { App } from "../app/open-app.js";
 import { type HttpConfig, isLoopbackHost, LOOPBACK_NAMES } from "./http-config.js";
+import { jsonRpcBody } from "./mcp/json-rpc-body.js";
 import type { McpSessions } from "./mcp/sessions.js";
 import type { HttpMetrics } from "./ops/metrics.js";
 import { problem } from "./problem.js";
-import { type AuthVariables, bearerAuth } from "./security/bearer-auth.js";
+import { type AuthVariables, bearerAuth, MIN_TOKEN_CHARS } from "./security/bearer-auth.js";
 import { perTokenConcurrency } from "./security/concurrency.js";
 import { hostOriginGuard } from "./security/host-origin.js";
 
@@ -20,15 +21,29 @@ export function allowedHosts(http: HttpConfig): string[] {
 }
 
 /**
- * Refuse a configuration that would serve the store to the network unguarded.
+ * Refuse a configuration that would serve the store to the network unguarded:
+ * beyond loopback, no token or a short one.
  * Returns the message to print, or undefined when the configuration is fine.
  */
 export function insecureBindMessage(http: HttpConfig): string | undefined {
-  if (http.tokens.length > 0 || isLoopbackHost(http.host)) return undefined;
+  if (isLoopbackHost(http.host)) return undefined;
+  if (http.tokens.length > 0) return shortTokenMessage(http);
   return (
     `refusing to listen on ${http.host} without a bearer token: anyone who can reach the port ` +
     "could read and change every memory. Set ATLATL_SERVER__HTTP__TOKENS=<token>[,<token>...] " +
     "or [server.http] tokens / token_file in the config file (e.g. a token from `openssl rand -hex 32`)."
+  );
+}
+
+/** Beyond loopback, a token shorter than {@link MIN_TOKEN_CHARS} (named by position, never by value). */
+function shortTokenMessage(http: HttpConfig): string | undefined {
+  const short = http.tokens.findIndex((t) => t.length < MIN_TOKEN_CHARS);
+  if (short < 0) return undefined;
+  return (
+    `refusing to listen on ${http.host}: bearer token ${short + 1} of ${http.tokens.length} has ` +
+    `${http.tokens[short]?.length} characters; beyond loopback every token needs at least ` +
+    `${MIN_TOKEN_CHARS}, or it could be guessed. Replace it in ATLATL_SERVER__HTTP__TOKENS or ` +
+    "[server.http] tokens / token_file (e.g. with `openssl rand -hex 32`)."
   );
 }
 
@@ -118,6 +133,10 @@ export function createHttpApp(parts: HttpAppParts): Hono<{ Variables: AuthVariab
     ),
   );
 
+  // A JSON POST is parsed once here (an empty batch refused), then handed to the transport.
+  web.on(["POST"], MCP_PATH, jsonRpcBody(), (c) =>
+    sessions.handle(c.req.raw, c.get("tokenId"), c.get("mcpBody")),
+  );
   web.all(MCP_PATH, (c) => sessions.handle(c.req.raw, c.get("tokenId")));
   web.get("/metrics", async (c) => {
     c.header("content-type", metrics.registry.contentType);

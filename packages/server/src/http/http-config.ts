@@ -49,6 +49,39 @@ const HTTP_KEYS = {
     default: 64,
     description: "Requests in flight per token before 429",
   },
+  max_sessions_per_token: {
+    type: "integer",
+    min: 1,
+    max: 100_000,
+    default: 64,
+    description: "Open MCP sessions per token before 429",
+  },
+  max_sessions: {
+    type: "integer",
+    min: 1,
+    max: 1_000_000,
+    default: 1024,
+    description: "Open MCP sessions in all before 429",
+  },
+  session_idle_seconds: {
+    type: "integer",
+    min: 1,
+    max: 7 * 24 * 3600,
+    default: 900,
+    description: "An MCP session not used for this long is closed",
+  },
+  resume_bytes: {
+    type: "integer",
+    min: 0,
+    default: 1024 * 1024,
+    description: "Bytes of recent server messages a session keeps for resumption",
+  },
+  proxy_inline_bytes: {
+    type: "integer",
+    min: 1024,
+    default: 8 * 1024 * 1024,
+    description: "Largest whole result set sent inline to an LRO proxy client",
+  },
 } as const;
 
 /** The resolved `[server.http]` section. */
@@ -61,8 +94,20 @@ export interface HttpConfig {
   allowedOrigins: string[];
   maxBodyBytes: number;
   maxConcurrent: number;
+  sessions: SessionLimits;
   /** For listings: the token values replaced by their count. */
   entries: ConfigEntry[];
+}
+
+/** How many MCP sessions, for how long, keeping how much (`[server.http]`). */
+export interface SessionLimits {
+  maxPerToken: number;
+  maxTotal: number;
+  idleMs: number;
+  /** Bytes of server messages each session's event store keeps for resumption. */
+  resumeBytes: number;
+  /** Largest inline whole result set for a `clientInfo.proxy` client, in bytes of JSON text. */
+  proxyInlineBytes: number;
 }
 
 export interface HttpConfigOverrides {
@@ -105,6 +150,13 @@ export function loadHttpConfig(
     allowedOrigins: list(v.allowed_origins),
     maxBodyBytes: v.max_body_bytes,
     maxConcurrent: v.max_concurrent,
+    sessions: {
+      maxPerToken: v.max_sessions_per_token,
+      maxTotal: v.max_sessions,
+      idleMs: v.session_idle_seconds * 1000,
+      resumeBytes: v.resume_bytes,
+      proxyInlineBytes: v.proxy_inline_bytes,
+    },
     entries: section.entries.map((e) =>
       e.key.endsWith(".tokens") ? { ...e, value: `(${list(v.tokens).length} tokens)` } : e,
     ),

@@ -35,13 +35,14 @@ export async function startHttpServer(app: App, http: HttpConfig): Promise<Runni
   const sessions = new McpSessions({
     app,
     extraction,
+    limits: http.sessions,
     onChange: (n) => metrics.setActiveSessions(n),
   });
   const sweeper = app.config.offload.enabled
     ? startSessionSweeper({
         config: app.config.offload,
         events: app.events,
-        isLive: (dir) => sessions.isLiveDir(dir),
+        ownerEvents: (dir) => sessions.eventsOfDir(dir),
       })
     : undefined;
   let closing: Promise<void> | undefined;

@@ -53,6 +53,16 @@ export interface AtlatlServerDeps {
   extraction?: SharedExtraction;
   /** The offloader's directory is this session's own: other paths are "not found". */
   sessionScoped?: boolean;
+  /**
+   * Who the client is (an HTTP token): the shared jq engine shares its workers
+   * fairly between principals, so one cannot starve another's `lro_extract`.
+   */
+  principal?: string;
+  /**
+   * Largest whole result set, in bytes of JSON text, a proxy client gets inline
+   * (`[server.http] proxy_inline_bytes`); the rest is cut with a notice. Default: no bound.
+   */
+  proxyInlineBytes?: number;
 }
 
 /**
@@ -60,10 +70,18 @@ export interface AtlatlServerDeps {
  * that announced itself as an LRO proxy, always inline (the proxy offloads on
  * its own disk). Decided per call, since `initialize` comes after registration.
  */
-function proxyAwareOffload(server: ProxyAwareMcpServer, offloader: Offloader) {
+function proxyAwareOffload(
+  server: ProxyAwareMcpServer,
+  offloader: Offloader,
+  inlineMaxBytes: number | undefined,
+) {
   const lro = withOffload({ offloader, resourceLinks: offloader.config.enabled });
-  // A proxy gets every match of a large result inline and offloads it on its own disk.
-  const inline = withOffload({ offloader, inlineWholeSet: true });
+  // A proxy gets every match of a large result inline (up to a bound) and
+  // offloads it on its own disk.
+  const inline = withOffload({
+    offloader,
+    inlineWholeSet: inlineMaxBytes === undefined ? true : { maxBytes: inlineMaxBytes },
+  });
   const offload: ToolContext["offload"] = (next) => {
     const steps = progressSteps(next);
     const offloaded = lro(steps.handler);
@@ -105,7 +123,7 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
   const lroEnabled = deps.offloader.config.enabled;
   const ctx: ToolContext = {
     services: deps.services,
-    offload: proxyAwareOffload(server, deps.offloader),
+    offload: proxyAwareOffload(server, deps.offloader, deps.proxyInlineBytes),
   };
   registerMemoryCrud(server, ctx);
   registerRecallMemories(server, ctx);
@@ -119,17 +137,15 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
   }
 
   const closers: (() => Promise<void>)[] = [];
-  const stopLogging = forwardLroEvents(
-    server,
-    deps.offloader.events,
-    deps.offloader.config.outputDir,
-  );
+  // The offloader's hub carries this client's events only (an HTTP session's own).
+  const stopLogging = forwardLroEvents(server, deps.offloader.events);
   closers.push(async () => stopLogging());
   closers.push(async () => taskStore.cleanup());
   if (lroEnabled) {
     const extract = registerLroExtract(server, {
       offloader: deps.offloader,
       resourceLinks: true,
+      ...(deps.principal !== undefined ? { principal: deps.principal } : {}),
       ...(deps.extraction ? { engine: deps.extraction.engine, cache: deps.extraction.cache } : {}),
     });
     // One parsed-file cache for extraction and resource reads; offloader events

@@ -1,4 +1,3 @@
-import { dirname } from "node:path";
 import type { LroEvent, LroEvents } from "@atlatl/lro";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
@@ -10,26 +9,17 @@ const LEVELS: Record<LroEvent["type"], LoggingLevel> = {
   OffloadSweepCompleted: "debug",
 };
 
-/** The directory an event is about (a file's, or a sweep's), if any. */
-function eventDir(event: LroEvent): string | undefined {
-  if ("path" in event) return event.path ? dirname(event.path) : undefined;
-  return "dir" in event ? event.dir : undefined;
-}
-
 /**
- * The `logging` capability: LRO events of this server's offload directory
- * become `notifications/message` (logger `atlatl.lro`), filtered by the level the
- * client set with `logging/setLevel` (the SDK applies it per session). Events of
- * other sessions' directories are not this client's business and are not sent.
+ * The `logging` capability: LRO events become `notifications/message` (logger
+ * `atlatl.lro`), filtered by the level the client set with `logging/setLevel`
+ * (the SDK applies it per session). `events` must be the hub of this client's
+ * own work only, the offloader of its session (and the sweeper's reports on its
+ * directory): every event there is this client's, whatever it names, and no
+ * other client's reaches it. Routing is by owner, never by an event's path (a
+ * failure may have none).
  */
-export function forwardLroEvents(
-  server: McpServer,
-  events: LroEvents,
-  outputDir: string,
-): () => void {
+export function forwardLroEvents(server: McpServer, events: LroEvents): () => void {
   return events.on("*", (event) => {
-    const dir = eventDir(event);
-    if (dir !== undefined && dir !== outputDir) return;
     if (!server.isConnected()) return;
     void server.server
       .sendLoggingMessage(

@@ -9,7 +9,7 @@ describe("[server.http] configuration", () => {
   const dir = mkdtempSync(join(tmpdir(), "atlatl-http-config-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const file = join(dir, "config.toml");
-  writeFileSync(join(dir, "tokens"), "# team tokens\nfile-token-1\n\nfile-token-2\n");
+  writeFileSync(join(dir, "tokens"), "# team tokens\nfile-token-number-1\n\nfile-token-number-2\n");
   writeFileSync(
     file,
     '[server.http]\nhost = "0.0.0.0"\nport = 9000\ntoken_file = "tokens"\nallowed_hosts = "memory.internal, mem2"\n',
@@ -21,7 +21,7 @@ describe("[server.http] configuration", () => {
     expect(fromFile).toMatchObject({
       host: "0.0.0.0",
       port: 9000,
-      tokens: ["file-token-1", "file-token-2"],
+      tokens: ["file-token-number-1", "file-token-number-2"],
       allowedHosts: ["memory.internal", "mem2"],
     });
     const fromEnv = loadHttpConfig(file, {
@@ -29,7 +29,7 @@ describe("[server.http] configuration", () => {
       ATLATL_SERVER__HTTP__TOKENS: "a,b",
     });
     expect(fromEnv.port).toBe(9100);
-    expect(fromEnv.tokens).toEqual(["a", "b", "file-token-1", "file-token-2"]);
+    expect(fromEnv.tokens).toEqual(["a", "b", "file-token-number-1", "file-token-number-2"]);
     expect(
       loadHttpConfig(file, { ATLATL_SERVER__HTTP__PORT: "9100" }, { port: 0, host: "127.0.0.1" }),
     ).toMatchObject({
@@ -56,5 +56,43 @@ describe("[server.http] configuration", () => {
     expect(insecureBindMessage(open)).toMatch(/ATLATL_SERVER__HTTP__TOKENS/);
     expect(insecureBindMessage(loadHttpConfig(null, {}))).toBeUndefined();
     expect(insecureBindMessage(loadHttpConfig(file, {}))).toBeUndefined();
+  });
+
+  it("refuses a token shorter than 16 characters beyond loopback, naming it by position only", () => {
+    const short = loadHttpConfig(file, {
+      ATLATL_SERVER__HTTP__TOKENS: "0123456789abcdef,short-token",
+    });
+    const message = insecureBindMessage(short);
+    expect(message).toMatch(/token 2 of 4 has 11 characters; .*at least 16/);
+    expect(message).not.toContain("short-token");
+    // 16 characters are enough; on loopback any token is.
+    expect(
+      insecureBindMessage(
+        loadHttpConfig(file, { ATLATL_SERVER__HTTP__TOKENS: "0123456789abcdef" }),
+      ),
+    ).toBeUndefined();
+    expect(
+      insecureBindMessage(
+        loadHttpConfig(file, { ATLATL_SERVER__HTTP__TOKENS: "short" }, { host: "127.0.0.1" }),
+      ),
+    ).toBeUndefined();
+  });
+
+  it("reads the session bounds from [server.http]", () => {
+    expect(loadHttpConfig(null, {}).sessions).toEqual({
+      maxPerToken: 64,
+      maxTotal: 1024,
+      idleMs: 900_000,
+      resumeBytes: 1024 * 1024,
+      proxyInlineBytes: 8 * 1024 * 1024,
+    });
+    const set = loadHttpConfig(null, {
+      ATLATL_SERVER__HTTP__MAX_SESSIONS_PER_TOKEN: "3",
+      ATLATL_SERVER__HTTP__SESSION_IDLE_SECONDS: "60",
+    }).sessions;
+    expect([set.maxPerToken, set.idleMs]).toEqual([3, 60_000]);
+    expect(() => loadHttpConfig(null, { ATLATL_SERVER__HTTP__MAX_SESSIONS: "0" })).toThrow(
+      /server\.http\.max_sessions/,
+    );
   });
 });

@@ -149,8 +149,9 @@ describe("atlatl serve --http: security by default", () => {
       .toBe(200);
   });
 
-  it("refuses to listen beyond loopback without a token, saying how to set one", () => {
-    const out = spawnSync(
+  /** `serve --http --host 0.0.0.0` with these tokens: its exit status and stderr. */
+  const serveBeyondLoopback = (tokens: string) =>
+    spawnSync(
       process.execPath,
       [
         "--conditions=source",
@@ -168,11 +169,22 @@ describe("atlatl serve --http: security by default", () => {
       ],
       {
         cwd: serverRoot,
-        env: { ...process.env, ATLATL_CONFIG: "", ATLATL_SERVER__HTTP__TOKENS: "" },
+        env: { ...process.env, ATLATL_CONFIG: "", ATLATL_SERVER__HTTP__TOKENS: tokens },
         encoding: "utf8",
         timeout: 30_000,
       },
     );
+
+  it("refuses to listen beyond loopback with a token shorter than 16 characters", () => {
+    const out = serveBeyondLoopback("0123456789abcdef0123,tooshort");
+    expect(out.status).toBe(1);
+    expect(out.stderr).toMatch(/token 2 of 2 has 8 characters; .*at least 16/);
+    expect(out.stderr).not.toContain("tooshort");
+    expect(out.stderr).not.toContain("listening on");
+  });
+
+  it("refuses to listen beyond loopback without a token, saying how to set one", () => {
+    const out = serveBeyondLoopback("");
     expect(out.status).toBe(1);
     expect(out.stderr).toContain("ATLATL_SERVER__HTTP__TOKENS");
     expect(out.stderr).not.toContain("listening on");

@@ -70,6 +70,50 @@ describe("atlatl serve --http: REST API under /v1", () => {
     }
   });
 
+  it("refuses a repeated or non-decimal limit/offset with a 400 that says why, on every read", async () => {
+    for (const [path, field, detail] of [
+      ["/v1/memories?limit=5&limit=999", "limit", /limit: given more than once/],
+      ["/v1/memories?offset=0&limit=5&offset=10", "offset", /offset: given more than once/],
+      ["/v1/recall?q=x&limit=5&limit=999", "limit", /limit: given more than once/],
+      ["/v1/memories?limit=0x10", "limit", /limit: must be a decimal integer/],
+      ["/v1/memories?limit=1e1", "limit", /limit: must be a decimal integer/],
+      ["/v1/memories?limit=%2016", "limit", /limit: must be a decimal integer/],
+      ["/v1/memories?offset=0x10", "offset", /offset: must be a decimal integer/],
+      ["/v1/search?q=x&limit=0x10", "limit", /limit: must be a decimal integer/],
+    ] as const) {
+      const res = await get(path);
+      expect(res.status, path).toBe(400);
+      const problem = res.json<{ field: string; detail: string }>();
+      expect(problem.field, path).toBe(field);
+      expect(problem.detail, path).toMatch(detail);
+    }
+    expect((await get("/v1/memories?limit=16&offset=0")).json<Page>().items).toHaveLength(16);
+  });
+
+  it("refuses a body with a field it does not know (422 naming it) and stores nothing", async () => {
+    const before = (await get("/v1/memories?limit=1000")).json<Page>().items.length;
+    const res = await raw(s.url, "/v1/memories", {
+      method: "POST",
+      headers: auth,
+      body: { content: "must not be stored", namespaces: "_semantic/x" },
+    });
+    expect(res.status).toBe(422);
+    const problem = res.json<{ field: string; detail: string }>();
+    expect(problem.field).toBe("namespaces");
+    expect(problem.detail).toMatch(/namespaces/);
+    expect((await get("/v1/memories?limit=1000")).json<Page>().items.length).toBe(before);
+    const some = (await get("/v1/memories?limit=1")).json<Page>().items[0]?.id as string;
+    const patch = await raw(s.url, `/v1/memories/${some}`, {
+      method: "PATCH",
+      headers: auth,
+      body: { title: "renamed?", satus: "archived" },
+    });
+    expect(patch.status).toBe(422);
+    expect(patch.json<{ field: string }>().field).toBe("satus");
+    const unchanged = (await get(`/v1/memories/${some}`)).json<{ title: string }>();
+    expect(unchanged.title).not.toBe("renamed?");
+  });
+
   it("POST, GET, PATCH and DELETE one memory", async () => {
     const created = await raw(s.url, "/v1/memories", {
       method: "POST",

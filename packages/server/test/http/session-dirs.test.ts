@@ -46,7 +46,7 @@ describe("per-session offload directories and their sweeper", () => {
     expect(sessionOffloadDir("/base", "session-b")).not.toBe(a);
   });
 
-  it("expires files in every session directory and removes the directories of ended sessions", async () => {
+  it("expires files in every session directory, reporting a live session's to its own hub, and removes the directories of ended sessions", async () => {
     const base = mkdtempSync(join(tmpdir(), "atlatl-sweep-"));
     dirs.push(base);
     const events = new LroEvents({ sink: null });
@@ -59,10 +59,13 @@ describe("per-session offload directories and their sweeper", () => {
     const oldGone = await offloadAt(gone, events, Date.now() - 2 * HOUR);
     const oldBase = await offloadAt(base, events, Date.now() - 2 * HOUR);
 
+    const liveEvents = new LroEvents({ sink: null });
+    const liveExpired: string[] = [];
+    liveEvents.on("OffloadFileExpired", (e) => void liveExpired.push(e.path));
     const sweeper = startSessionSweeper({
       config: { outputDir: base, ttlSeconds: 3600 },
       events,
-      isLive: (d) => d === live,
+      ownerEvents: (d) => (d === live ? liveEvents : undefined),
       intervalMs: HOUR,
     });
     await sweeper.sweepNow();
@@ -74,6 +77,7 @@ describe("per-session offload directories and their sweeper", () => {
     expect(existsSync(oldBase)).toBe(false);
     expect(existsSync(gone)).toBe(false);
     expect(readdirSync(join(base, SESSIONS_SUBDIR))).toEqual([live.split("/").pop()]);
-    expect(expired.sort()).toEqual([oldBase, oldGone, oldLive].sort());
+    expect(expired.sort()).toEqual([oldBase, oldGone].sort());
+    expect(liveExpired).toEqual([oldLive]);
   });
 });

@@ -5,24 +5,50 @@ import type {
 } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 
-/** Events a session keeps for resumption (older ones are dropped: resume then starts later). */
+/** Events a session keeps for resumption at most, however small (older ones are dropped). */
 export const RESUME_EVENTS_KEPT = 512;
 
+interface Stored {
+  streamId: StreamId;
+  message: JSONRPCMessage;
+  bytes: number;
+}
+
 /**
- * The SDK's resumability hook, one per session: the last
- * {@link RESUME_EVENTS_KEPT} SSE events, replayed after a client's
- * `Last-Event-ID`. (The SDK's own `InMemoryEventStore` is an unbounded example.)
+ * The SDK's resumability hook, one per session: the most recent SSE events,
+ * at most {@link RESUME_EVENTS_KEPT} and `maxBytes` of JSON text together,
+ * replayed after a client's `Last-Event-ID`. Older ones are dropped, so a
+ * resume from them is refused (the SDK answers 400) rather than replayed with
+ * a gap. A message larger than `maxBytes` alone is sent but not kept, and
+ * everything before it is dropped for the same reason. (The SDK's own
+ * `InMemoryEventStore` is an unbounded example.)
  */
 export class BoundedEventStore implements EventStore {
-  private readonly events = new Map<EventId, { streamId: StreamId; message: JSONRPCMessage }>();
+  private readonly events = new Map<EventId, Stored>();
   private seq = 0;
+  private bytes = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  /** Bytes of JSON text kept now. */
+  get keptBytes(): number {
+    return this.bytes;
+  }
 
   async storeEvent(streamId: StreamId, message: JSONRPCMessage): Promise<EventId> {
     const id = `${streamId}_${(++this.seq).toString(36).padStart(10, "0")}`;
-    this.events.set(id, { streamId, message });
-    if (this.events.size > RESUME_EVENTS_KEPT) {
-      const oldest = this.events.keys().next().value;
-      if (oldest !== undefined) this.events.delete(oldest);
+    const bytes = Buffer.byteLength(JSON.stringify(message));
+    if (bytes > this.maxBytes) {
+      this.events.clear();
+      this.bytes = 0;
+      return id;
+    }
+    this.events.set(id, { streamId, message, bytes });
+    this.bytes += bytes;
+    while (this.events.size > RESUME_EVENTS_KEPT || this.bytes > this.maxBytes) {
+      const [oldest, event] = this.events.entries().next().value as [EventId, Stored];
+      this.events.delete(oldest);
+      this.bytes -= event.bytes;
     }
     return id;
   }

@@ -27,12 +27,15 @@ export async function removeSessionDir(dir: string): Promise<void> {
 /**
  * The process's one sweeper for HTTP: the base directory and every session
  * directory, expired files out (with `OffloadFileExpired` events), and the
- * empty directories of sessions that no longer exist removed.
+ * empty directories of sessions that no longer exist removed. A live
+ * session's directory is reported to that session's own event hub
+ * (`ownerEvents`), which only its client hears; the rest to `events`.
  */
 export function startSessionSweeper(options: {
   config: Pick<OffloadConfig, "outputDir" | "ttlSeconds">;
   events: LroEvents;
-  isLive: (dir: string) => boolean;
+  /** The event hub of the live session owning `dir`; undefined when none does. */
+  ownerEvents: (dir: string) => LroEvents | undefined;
   intervalMs?: number;
 }): { stop(): void; sweepNow(): Promise<void> } {
   const { config, events } = options;
@@ -43,8 +46,9 @@ export function startSessionSweeper(options: {
     const names = await readdir(root).catch(() => [] as string[]);
     for (const name of names) {
       const dir = join(root, name);
-      await sweepOffloadDir({ dir, ttlSeconds: config.ttlSeconds, events });
-      if (!options.isLive(dir)) await rmdir(dir).catch(() => {});
+      const owner = options.ownerEvents(dir);
+      await sweepOffloadDir({ dir, ttlSeconds: config.ttlSeconds, events: owner ?? events });
+      if (!owner) await rmdir(dir).catch(() => {});
     }
   };
   const sweepNow = () => {

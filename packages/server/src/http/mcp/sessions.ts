@@ -1,14 +1,16 @@
 import { randomUUID } from "node:crypto";
+import { LroEvents } from "@atlatl/lro";
 import { Offloader } from "@atlatl/lro/node";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { App } from "../../app/open-app.js";
 import { type AtlatlServer, createAtlatlServer } from "../../mcp/create-server.js";
 import type { SharedExtraction } from "../../mcp/shared-extraction.js";
+import type { SessionLimits } from "../http-config.js";
 import { BoundedEventStore } from "./bounded-event-store.js";
 import { removeSessionDir, sessionOffloadDir } from "./session-dirs.js";
 
-/** A session not used for this long is closed (its client vanished without DELETE). */
-export const SESSION_IDLE_MS = 60 * 60 * 1000;
+/** Idle sessions are looked for this often at most (more often when the idle limit is short). */
+const IDLE_CHECK_MS = 60_000;
 
 interface Session {
   id: string;
@@ -19,28 +21,52 @@ interface Session {
   lastSeen: number;
 }
 
-function jsonRpcError(status: number, code: number, message: string): Response {
-  return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status });
+function jsonRpcError(
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): Response {
+  return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status, headers });
+}
+
+/**
+ * The LRO events of one session: its offloader's and the sweeper's about its
+ * directory. Only this session's client is sent them; each is also passed on
+ * to the process's hub (metrics, the stderr log).
+ */
+function sessionEvents(process: LroEvents): LroEvents {
+  const events = new LroEvents({ sink: null });
+  events.on("*", (event) => process.emit(event));
+  return events;
 }
 
 /**
  * MCP over Streamable HTTP: one `McpServer` (and transport) per session, over
  * the process's one store, services and extraction engine. A session belongs
  * to the token that opened it; any other token gets "Session not found".
+ * Sessions are bounded per token and in all (429 past either), closed when
+ * idle, and keep a bounded tail of their messages for resumption.
  */
 export class McpSessions {
   private readonly sessions = new Map<string, Session>();
-  private readonly dirs = new Set<string>();
+  /** Live sessions' offload directories, each with its session's event hub. */
+  private readonly dirs = new Map<string, LroEvents>();
+  /** Sessions per token, counted from the start of their `initialize` (so bursts cannot overshoot). */
+  private readonly perToken = new Map<string, number>();
+  private opening = 0;
   private readonly idleTimer: NodeJS.Timeout;
 
   constructor(
     private readonly deps: {
       app: Pick<App, "services" | "config" | "events">;
       extraction: SharedExtraction;
+      limits: SessionLimits;
       onChange?: (active: number) => void;
     },
   ) {
-    this.idleTimer = setInterval(() => void this.closeIdle(), 60_000);
+    const every = Math.max(100, Math.min(IDLE_CHECK_MS, Math.floor(deps.limits.idleMs / 4)));
+    this.idleTimer = setInterval(() => void this.closeIdle(), every);
     this.idleTimer.unref();
   }
 
@@ -48,12 +74,14 @@ export class McpSessions {
     return this.sessions.size;
   }
 
-  /** True while `dir` is the offload directory of a live session. */
-  isLiveDir(dir: string): boolean {
-    return this.dirs.has(dir);
+  /** The event hub of the live session owning `dir`, if any (the sweeper reports there). */
+  eventsOfDir(dir: string): LroEvents | undefined {
+    return this.dirs.get(dir);
   }
 
-  async handle(req: Request, tokenId: string): Promise<Response> {
+  /** Serve one request of `tokenId`; `parsedBody` is its JSON body when already read. */
+  async handle(req: Request, tokenId: string, parsedBody?: unknown): Promise<Response> {
+    const body = parsedBody === undefined ? undefined : { parsedBody };
     const id = req.headers.get("mcp-session-id");
     if (id !== null) {
       const session = this.sessions.get(id);
@@ -61,35 +89,88 @@ export class McpSessions {
         return jsonRpcError(404, -32001, "Session not found");
       }
       session.lastSeen = Date.now();
-      return session.transport.handleRequest(req);
+      return session.transport.handleRequest(req, body);
     }
     if (req.method !== "POST") {
       return jsonRpcError(400, -32000, "Bad Request: Mcp-Session-Id header is required");
     }
-    return this.open(req, tokenId);
+    const refusal = this.overLimit(tokenId);
+    if (refusal) return refusal;
+    this.opening++;
+    try {
+      return await this.open(req, tokenId, body, this.countSession(tokenId));
+    } finally {
+      this.opening--;
+    }
+  }
+
+  /** 429 when `tokenId`, or the server, has as many sessions as allowed. */
+  private overLimit(tokenId: string): Response | undefined {
+    const { maxPerToken, maxTotal, idleMs } = this.deps.limits;
+    const idle = `idle sessions close after ${Math.round(idleMs / 1000)} s`;
+    const retry = {
+      "retry-after": String(Math.max(1, Math.ceil(Math.min(idleMs, 60_000) / 1000))),
+    };
+    if ((this.perToken.get(tokenId) ?? 0) >= maxPerToken) {
+      return jsonRpcError(
+        429,
+        -32000,
+        `Too many sessions: this token has ${maxPerToken} open MCP sessions ([server.http] max_sessions_per_token). ` +
+          `End unused ones (HTTP DELETE with their Mcp-Session-Id) or reuse one; ${idle}.`,
+        retry,
+      );
+    }
+    if (this.sessions.size + this.opening >= maxTotal) {
+      return jsonRpcError(
+        429,
+        -32000,
+        `Too many sessions: the server has ${maxTotal} open MCP sessions ([server.http] max_sessions). ` +
+          `Retry later; ${idle}.`,
+        retry,
+      );
+    }
+    return undefined;
+  }
+
+  /** Count a session of `tokenId`; returns its release (idempotent). */
+  private countSession(tokenId: string): () => void {
+    this.perToken.set(tokenId, (this.perToken.get(tokenId) ?? 0) + 1);
+    let counted = true;
+    return () => {
+      if (!counted) return;
+      counted = false;
+      const left = (this.perToken.get(tokenId) ?? 1) - 1;
+      if (left <= 0) this.perToken.delete(tokenId);
+      else this.perToken.set(tokenId, left);
+    };
   }
 
   /** A POST without a session: an `initialize`, answered by a new session. */
-  private async open(req: Request, tokenId: string): Promise<Response> {
+  private async open(
+    req: Request,
+    tokenId: string,
+    body: { parsedBody: unknown } | undefined,
+    release: () => void,
+  ): Promise<Response> {
     const id = randomUUID();
-    const dir = sessionOffloadDir(this.deps.app.config.offload.outputDir, id);
-    const { app, extraction } = this.deps;
-    const offloader = new Offloader({
-      config: { ...app.config.offload, outputDir: dir },
-      events: app.events,
-    });
+    const { app, extraction, limits } = this.deps;
+    const dir = sessionOffloadDir(app.config.offload.outputDir, id);
+    const events = sessionEvents(app.events);
+    const offloader = new Offloader({ config: { ...app.config.offload, outputDir: dir }, events });
     const atlatl = createAtlatlServer({
       services: app.services,
       offloader,
       extraction,
       sessionScoped: true,
+      principal: tokenId,
+      proxyInlineBytes: limits.proxyInlineBytes,
     });
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
-      eventStore: new BoundedEventStore(),
+      eventStore: new BoundedEventStore(limits.resumeBytes),
       onsessioninitialized: () => {
         this.sessions.set(id, { id, tokenId, dir, transport, atlatl, lastSeen: Date.now() });
-        this.dirs.add(dir);
+        this.dirs.set(dir, events);
         this.deps.onChange?.(this.sessions.size);
       },
     });
@@ -97,16 +178,29 @@ export class McpSessions {
     transport.onclose = () => {
       if (forgotten) return;
       forgotten = true;
-      void this.forget(id, atlatl, dir);
+      void this.forget(id, atlatl, dir, release);
     };
-    await atlatl.server.connect(transport);
-    const res = await transport.handleRequest(req);
-    // Not an initialize (or a failed one): nothing to keep.
-    if (!this.sessions.has(id)) await atlatl.close().catch(() => {});
+    let res: Response;
+    try {
+      await atlatl.server.connect(transport);
+      res = await transport.handleRequest(req, body);
+    } finally {
+      // Not an initialize (or a failed one): nothing to keep, no session to count.
+      if (!this.sessions.has(id)) {
+        release();
+        await atlatl.close().catch(() => {});
+      }
+    }
     return res;
   }
 
-  private async forget(id: string, atlatl: AtlatlServer, dir: string): Promise<void> {
+  private async forget(
+    id: string,
+    atlatl: AtlatlServer,
+    dir: string,
+    release: () => void,
+  ): Promise<void> {
+    release();
     const had = this.sessions.delete(id);
     this.dirs.delete(dir);
     if (had) this.deps.onChange?.(this.sessions.size);
@@ -115,7 +209,7 @@ export class McpSessions {
   }
 
   private async closeIdle(): Promise<void> {
-    const cutoff = Date.now() - SESSION_IDLE_MS;
+    const cutoff = Date.now() - this.deps.limits.idleMs;
     for (const s of [...this.sessions.values()]) {
       if (s.lastSeen < cutoff) await s.transport.close().catch(() => {});
     }

@@ -72,6 +72,41 @@ const unknownId = (c: Context, id: string) =>
     detail: `No memory with id ${JSON.stringify(id)}.`,
   });
 
+/** The field of a validation issue: its path, or the first unknown key of a body. */
+function issueField(issue: { path: PropertyKey[]; code?: string; keys?: string[] } | undefined) {
+  if (!issue) return undefined;
+  const path = issue.path.map(String).join(".");
+  if (issue.code === "unrecognized_keys" && issue.keys?.[0] !== undefined) {
+    return path ? `${path}.${issue.keys[0]}` : issue.keys[0];
+  }
+  return path || undefined;
+}
+
+/**
+ * Every query parameter of this API takes one value: one given twice
+ * (`limit=5&limit=999`) is refused with 400 naming it, not resolved by guessing
+ * which one was meant.
+ */
+function singleValuedQuery(c: Context): Response | undefined {
+  const url = c.req.url;
+  const at = url.indexOf("?");
+  // A repeat needs two parameters (the common one-parameter query costs a scan).
+  if (at < 0 || url.indexOf("&", at) < 0) return undefined;
+  const seen = new Set<string>();
+  for (const key of new URLSearchParams(url.slice(at + 1)).keys()) {
+    if (seen.has(key)) {
+      return problemResponse(c, {
+        title: "Bad Request",
+        status: 400,
+        detail: `${key}: given more than once; give each query parameter once`,
+        field: key,
+      });
+    }
+    seen.add(key);
+  }
+  return undefined;
+}
+
 /** Service validation failures: 400 for query parameters, 422 for bodies; the rest rethrown. */
 function serviceProblem(c: Context, err: unknown, status: 400 | 422): Response {
   if (isServiceError(err, "INVALID_ARGUMENT")) {
@@ -159,7 +194,7 @@ export function createRestApi(services: Services, options: RestApiOptions = {}):
     defaultHook: (result, c) => {
       if (result.success) return;
       const issue = result.error.issues[0];
-      const field = issue?.path.join(".") || undefined;
+      const field = issueField(issue as Parameters<typeof issueField>[0]);
       const body = result.target === "json";
       return problemResponse(c, {
         title: body ? "Unprocessable Content" : "Bad Request",
@@ -178,6 +213,7 @@ export function createRestApi(services: Services, options: RestApiOptions = {}):
   // parses no document) and, where the store has a write epoch, its encoded
   // body is reused until any process writes (see PageCache).
   const pages = options.writeEpoch ? new PageCache(options.writeEpoch) : undefined;
+  api.use("*", async (c, next) => singleValuedQuery(c) ?? next());
   const queryOf = (c: Context) => {
     const url = c.req.url;
     const at = url.indexOf("?");

@@ -15,8 +15,21 @@ import { MAX_LIST_OFFSET } from "../../services/list-service.js";
  * rule, one place); query parameters arrive as text, hence the coercions. The
  * OpenAPI document is generated from these.
  */
-const limitQuery = (fallback: number) =>
-  z.coerce.number().int().min(1).max(READ_LIMITS.pageSize).default(fallback);
+/**
+ * A whole number written in decimal digits (`16`; not `0x10`, `1e1`, ` 16`,
+ * which a bare coercion would take), from `min` to `max`.
+ */
+const decimalQuery = (min: number, max: number, fallback: number) =>
+  z
+    .string()
+    .regex(/^[0-9]+$/, `must be a decimal integer (digits only) from ${min} to ${max}`)
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max))
+    // The default is applied after parsing, as the number it stands for.
+    .default(fallback)
+    .openapi({ description: `A decimal integer from ${min} to ${max} (default ${fallback})` });
+
+const limitQuery = (fallback: number) => decimalQuery(1, READ_LIMITS.pageSize, fallback);
 
 const filterQuery = {
   namespace: namespaceArg.optional(),
@@ -28,7 +41,7 @@ const filterQuery = {
 export const ListQuery = z.object({
   ...filterQuery,
   limit: limitQuery(50),
-  offset: z.coerce.number().int().min(0).max(MAX_LIST_OFFSET).default(0),
+  offset: decimalQuery(0, MAX_LIST_OFFSET, 0),
 });
 
 export const RankedQuery = z.object({
@@ -46,7 +59,8 @@ export const IdParam = z.object({
     .openapi({ param: { name: "id", in: "path" } }),
 });
 
-export const CaptureBody = z.object({
+/** Bodies name only known fields: an unknown one is refused, as MCP tools refuse unknown arguments. */
+export const CaptureBody = z.strictObject({
   content: z.string().min(1).max(200_000),
   title: z.string().min(1).max(500).optional(),
   namespace: namespaceArg.optional(),

@@ -7,6 +7,9 @@ export interface AuthVariables {
   tokenId: string;
 }
 
+/** Shortest token accepted when listening beyond loopback (a short one could be guessed). */
+export const MIN_TOKEN_CHARS = 16;
+
 /** SHA-256 of a token (one-shot `crypto.hash`: half the cost of a `Hash` object per request). */
 const digest = (token: string): Buffer => hash("sha256", token, "buffer") as unknown as Buffer;
 

@@ -1,0 +1,41 @@
+import type { MiddlewareHandler } from "hono";
+
+/** What {@link jsonRpcBody} puts on the context: the parsed body of a JSON POST to `/mcp`. */
+export interface McpBodyVariables {
+  mcpBody?: unknown;
+}
+
+function jsonRpcError(code: number, message: string): Response {
+  return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status: 400 });
+}
+
+/** `application/json` (any parameters), as the SDK transport requires. */
+const isJson = (type: string | undefined) =>
+  type !== undefined && type.split(";")[0]?.trim().toLowerCase() === "application/json";
+
+/**
+ * Read a JSON POST to `/mcp` once, before the SDK transport: an empty batch
+ * (`[]`) is answered `-32600 Invalid Request` as JSON-RPC 2.0 requires (the
+ * transport would accept it as "no requests" with 202), and the parsed body is
+ * handed on (`parsedBody`), so it is not read twice. Other requests (GET,
+ * DELETE, another content type) pass untouched; the transport answers them.
+ */
+export function jsonRpcBody(): MiddlewareHandler<{ Variables: McpBodyVariables }> {
+  return async (c, next) => {
+    if (c.req.method !== "POST" || !isJson(c.req.header("content-type"))) return next();
+    let body: unknown;
+    try {
+      body = JSON.parse(await c.req.text());
+    } catch {
+      return jsonRpcError(-32700, "Parse error: Invalid JSON");
+    }
+    if (Array.isArray(body) && body.length === 0) {
+      return jsonRpcError(
+        -32600,
+        "Invalid Request: an empty batch ([]) is not a JSON-RPC request; send at least one message",
+      );
+    }
+    c.set("mcpBody", body);
+    return next();
+  };
+}
