@@ -100,11 +100,11 @@ describe("descriptor ablation", () => {
     expect(d.guidance).toContain("lro_extract");
     const out = await e.call("lro_extract", {
       file_path: d.file_path,
-      query: "select(.priority >= 4) | .id",
+      query: "select(.extensions.priority >= 4) | .id",
       raw: true,
     });
     expect(out.isError).toBe(false);
-    const expected = records.filter((r) => r.priority >= 4).map((r) => r.id);
+    const expected = records.filter((r) => r.extensions.priority >= 4).map((r) => r.id);
     expect(out.content.trim().split("\n")).toEqual(expected);
     const bad = await e.call("lro_extract", { file_path: "/etc/passwd", recipe: 1 });
     expect(bad.isError).toBe(true);

@@ -19,7 +19,7 @@ type ParsedTask =
 
 function parseTask(prompt: string): ParsedTask {
   const f = prompt.match(
-    /namespace `([^`]+)` have priority (>=|<=|==|>|<) (\d) and mention "([^"]+)"/,
+    /namespace (\S+) have priority (>=|<=|==|>|<) (\d) and mention product (.+?) in their content\?/,
   );
   if (f) {
     return {
@@ -41,7 +41,7 @@ const quote = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
 interface Rec {
   id: string;
   namespace?: string;
-  priority?: number;
+  extensions?: { priority?: number };
   content?: string;
 }
 
@@ -61,7 +61,7 @@ function countMatches(task: ParsedTask, records: readonly Rec[]): number {
     (r) =>
       r.namespace === task.namespace &&
       (cmp[task.op] as (a: number, b: number) => boolean)(
-        r.priority ?? Number.NaN,
+        r.extensions?.priority ?? Number.NaN,
         task.priority,
       ) &&
       (r.content ?? "").toLowerCase().includes(task.product.toLowerCase()),
@@ -71,7 +71,7 @@ function countMatches(task: ParsedTask, records: readonly Rec[]): number {
 /** The jq filter selecting the task's records (shared by the bash and lro_extract plays). */
 function jqSelect(task: ParsedTask): string {
   if (task.kind === "id") return "select(.id as $x | any($ids[]; . == $x))";
-  return `select(.namespace == $ns and .priority ${task.op} $pr and (.content | ascii_downcase | contains($p | ascii_downcase)))`;
+  return `select(.namespace == $ns and .extensions.priority ${task.op} $pr and (.content | ascii_downcase | contains($p | ascii_downcase)))`;
 }
 
 function jqParams(task: ParsedTask): Record<string, unknown> {

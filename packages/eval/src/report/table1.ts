@@ -8,6 +8,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadCorpus } from "../corpus/freeze.js";
+import { CORPUS_LINE_SCHEMA } from "../corpus/line-schema.js";
 import { offloadCorpus, tokensOf } from "../strategies/lro-descriptor.js";
 import type { Table } from "./tables.js";
 
@@ -33,7 +34,9 @@ export async function measureTable1(dataDir?: string): Promise<Table1Measure> {
   const d = new Map<number, number>();
   try {
     for (const n of TABLE1_SIZES) {
-      const { descriptor } = await offloadCorpus(records.slice(0, n), dir);
+      const { descriptor } = await offloadCorpus(records.slice(0, n), dir, {
+        lineSchema: CORPUS_LINE_SCHEMA,
+      });
       d.set(n, await tokensOf(JSON.stringify(descriptor, null, 2)));
     }
   } finally {

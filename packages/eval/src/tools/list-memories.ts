@@ -5,6 +5,7 @@
  * returns one page (`page` from 1) of full records or of id + title.
  */
 import type { Delivery } from "../conditions/conditions.js";
+import { CORPUS_LINE_SCHEMA } from "../corpus/line-schema.js";
 import type { MemoryRecord } from "../corpus/records.js";
 import { ablateDescriptor } from "../strategies/ablate.js";
 import { type OffloadedCorpus, offloadCorpus } from "../strategies/lro-descriptor.js";
@@ -37,7 +38,10 @@ export function listMemoriesTool(
       async run() {
         if (!state.offloaded) {
           const t0 = performance.now();
-          state.offloaded = await offloadCorpus(records, dir, { native: delivery.native ?? false });
+          state.offloaded = await offloadCorpus(records, dir, {
+            native: delivery.native ?? false,
+            lineSchema: CORPUS_LINE_SCHEMA,
+          });
           state.writeMs = performance.now() - t0;
         }
         const shown = ablateDescriptor(state.offloaded.descriptor, delivery.fields);
