@@ -5,7 +5,7 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { CONDITIONS, type Experiment } from "../conditions/conditions.js";
+import { CONDITIONS, type Experiment, samplesOf } from "../conditions/conditions.js";
 import { loadResults, type Results } from "./aggregate.js";
 import { PAPER_TABLES } from "./paper-values.js";
 import { reportHtml, tableMarkdown } from "./render.js";
@@ -19,17 +19,17 @@ export const HARNESS_BANNER =
 function charts(r: Results): { name: string; svg: string }[] {
   const out: { name: string; svg: string }[] = [];
   const experiments = [
-    ...new Set(CONDITIONS.filter((c) => r.has(c.id)).map((c) => c.experiment)),
+    ...new Set(CONDITIONS.filter((c) => r.has(samplesOf(c))).map((c) => c.experiment)),
   ] as Experiment[];
   for (const model of r.models) {
     const slug = model.replace(/[^A-Za-z0-9._-]+/g, "_");
     for (const e of experiments) {
-      const conditions = CONDITIONS.filter((c) => c.experiment === e && r.has(c.id));
+      const conditions = CONDITIONS.filter((c) => c.experiment === e && r.has(samplesOf(c)));
       const groups = conditions.map((c) =>
         c.label.replace(" (not in paper)", "*").replace(" (guided)", ""),
       );
       const cells = r.scales.map((scale) =>
-        conditions.map((c) => r.cell({ model, condition: c.id, scale })),
+        conditions.map((c) => r.cell({ model, condition: samplesOf(c), scale })),
       );
       const acc: BarChart = {
         title: `${e.toUpperCase()} count accuracy by ${e === "e1" ? "strategy" : "condition"} and scale — ${model}`,

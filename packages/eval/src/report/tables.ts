@@ -3,7 +3,7 @@
  * model, as columns), with Wilson 95 % intervals on every accuracy. A table
  * whose conditions were not run is left out.
  */
-import { CONDITIONS, type Experiment } from "../conditions/conditions.js";
+import { CONDITIONS, type Experiment, samplesOf } from "../conditions/conditions.js";
 import { type Cell, cellOf, type Results } from "./aggregate.js";
 
 export interface Table {
@@ -22,7 +22,7 @@ export const accuracyText = (c: Cell) =>
 const thousands = (x: number) => Math.round(x / 1000).toLocaleString("en-US");
 
 const conditionsOf = (r: Results, e: Experiment) =>
-  CONDITIONS.filter((c) => c.experiment === e && r.has(c.id));
+  CONDITIONS.filter((c) => c.experiment === e && r.has(samplesOf(c)));
 
 function grid(
   r: Results,
@@ -45,7 +45,8 @@ function grid(
   const rows = conditions.map((c) => {
     const row = [c.label];
     for (const scale of r.scales) {
-      for (const model of r.models) row.push(metric(r.cell({ model, condition: c.id, scale })));
+      for (const model of r.models)
+        row.push(metric(r.cell({ model, condition: samplesOf(c), scale })));
     }
     return row;
   });
@@ -86,7 +87,7 @@ function pooled(
   const conditions = conditionsOf(r, experiment);
   if (conditions.length === 0) return undefined;
   const cells = conditions
-    .map((c) => ({ c, cell: cellOf(r.select({ condition: c.id })) }))
+    .map((c) => ({ c, cell: cellOf(r.select({ condition: samplesOf(c) })) }))
     .sort((a, b) => b.cell.accuracy - a.cell.accuracy);
   const header = [
     "Condition",
@@ -182,15 +183,15 @@ function median(values: (number | null)[]): string {
 
 /** Mean turns and access ratio per condition: the figures the paper quotes in prose. */
 export function behaviourTable(r: Results): Table {
-  const rows = CONDITIONS.filter((c) => r.has(c.id)).map((c) => {
-    const cell = cellOf(r.select({ condition: c.id }));
+  const rows = CONDITIONS.filter((c) => r.has(samplesOf(c))).map((c) => {
+    const cell = cellOf(r.select({ condition: samplesOf(c) }));
     return [
       `${c.experiment.toUpperCase()} ${c.label}`,
       String(cell.n),
       cell.turns.toFixed(1),
       cell.accessRatio === null ? "–" : cell.accessRatio.toFixed(3),
       `$${cell.costUsd.toFixed(4)}`,
-      median(r.select({ condition: c.id }).map((s) => s.write_ms)),
+      median(r.select({ condition: samplesOf(c) }).map((s) => s.write_ms)),
     ];
   });
   return {

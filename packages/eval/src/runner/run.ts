@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import pLimit from "p-limit";
-import type { Condition } from "../conditions/conditions.js";
+import { type Condition, runnable } from "../conditions/conditions.js";
 import { type Corpus, loadCorpus, tasksOf } from "../corpus/freeze.js";
 import { type PriceTable, priceOf } from "../models/pricing.js";
 import type { ChatModel } from "../models/types.js";
@@ -26,7 +26,8 @@ export interface RunOptions {
   sandbox: Sandbox;
   prices: PriceTable;
   concurrency?: number;
-  maxTurns?: number;
+  /** Messages per sample; null for no limit (default: the paper's 20). */
+  messageLimit?: number | null;
   maxOutputTokens?: number;
   toolTimeoutMs?: number;
   dataDir?: string;
@@ -57,7 +58,8 @@ export async function runGrid(o: RunOptions): Promise<RunSummary> {
 
   const work: { condition: Condition; corpus: Corpus; taskIndex: number }[] = [];
   let skipped = 0;
-  for (const condition of o.conditions) {
+  // E2 C5 is the E1 Inline run (as in the paper): asked for, it runs that, once.
+  for (const condition of runnable(o.conditions)) {
     for (const scale of o.scales) {
       const corpus = corpora.get(scale) as Corpus;
       const tasks = tasksOf(corpus, condition.taskKind);
@@ -88,7 +90,7 @@ export async function runGrid(o: RunOptions): Promise<RunSummary> {
             model: o.model,
             sandbox: o.sandbox,
             price,
-            ...(o.maxTurns !== undefined ? { maxTurns: o.maxTurns } : {}),
+            ...(o.messageLimit !== undefined ? { messageLimit: o.messageLimit } : {}),
             ...(o.maxOutputTokens !== undefined ? { maxOutputTokens: o.maxOutputTokens } : {}),
             ...(o.toolTimeoutMs !== undefined ? { toolTimeoutMs: o.toolTimeoutMs } : {}),
           });

@@ -29,6 +29,8 @@ export interface SampleScore {
   total_tokens: number;
   cost_usd: number;
   turns: number;
+  /** Messages of the conversation (system prompt included), what the budget counts. */
+  messages: number;
   tool_calls: number;
   content_tokens: number;
   access_ratio: number | null;
@@ -54,7 +56,10 @@ function idsAt(scale: number, dataDir?: string): Promise<Set<string>> {
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 
 export async function scoreSample(s: SampleRecord, dataDir?: string): Promise<SampleScore> {
-  const answer = s.outcome === "answered" ? parseAnswer(finalText(s.messages)) : null;
+  const answer =
+    s.outcome === "answered" || s.outcome === "message_limit"
+      ? parseAnswer(finalText(s.messages))
+      : null;
   let contentTokens = 0;
   let toolCalls = 0;
   const read = new Set<string>();
@@ -89,6 +94,7 @@ export async function scoreSample(s: SampleRecord, dataDir?: string): Promise<Sa
     total_tokens: totalTokens(s.usage),
     cost_usd: s.cost_usd,
     turns: s.turns.length,
+    messages: s.message_count ?? s.messages.length + 1,
     tool_calls: toolCalls,
     content_tokens: contentTokens,
     access_ratio: s.offload ? read.size / s.offload.records : null,

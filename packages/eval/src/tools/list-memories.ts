@@ -9,6 +9,7 @@ import { CORPUS_LINE_SCHEMA } from "../corpus/line-schema.js";
 import type { MemoryRecord } from "../corpus/records.js";
 import { ablateDescriptor } from "../strategies/ablate.js";
 import { type OffloadedCorpus, offloadCorpus } from "../strategies/lro-descriptor.js";
+import { appendixBRecipes } from "../strategies/recipes.js";
 import { fail, ok, type Tool } from "./types.js";
 
 export interface ListMemoriesState {
@@ -44,7 +45,12 @@ export function listMemoriesTool(
           });
           state.writeMs = performance.now() - t0;
         }
-        const shown = ablateDescriptor(state.offloaded.descriptor, delivery.fields);
+        const { descriptor, filePath } = state.offloaded;
+        const library =
+          delivery.recipes === "appendix-b"
+            ? { ...descriptor, jq_recipes: appendixBRecipes(filePath) }
+            : descriptor;
+        const shown = ablateDescriptor(library, delivery.fields);
         return ok(JSON.stringify(shown, null, 2));
       },
     };
