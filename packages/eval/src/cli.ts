@@ -132,7 +132,7 @@ export function program(): Command {
       }).finally(() => progress.stop());
       const c = cellOf(summary.scores);
       print(
-        `${summary.dir}: ran ${summary.ran}, skipped ${summary.skipped} already done; accuracy ${accuracyText(c)}%, ${c.totalTokens} tokens, $${c.costUsd.toFixed(4)}`,
+        `${summary.dir}: ran ${summary.ran}, skipped ${summary.skipped} already done; accuracy ${accuracyText(c)}%, ${c.totalTokens} API tokens and $${c.costUsd.toFixed(4)} over the ${summary.scores.length} samples run`,
       );
     });
 

@@ -192,6 +192,28 @@ describe("report on the scripted run", () => {
     // One task per cell, all correct: 100 % with the Wilson interval of 1/1.
     expect(md).toContain("| LRO | 100.0 [20.7–100.0] |");
     expect(md).toMatch(/\| C4 Bare Pointer \| 100\.0 \[/);
+    // Tables 3 and 11 carry their basis: samples per cell, the message budget, token basis.
+    expect(md).toContain(
+      "Samples per cell: 1 (the paper: 15). Message budget: 20 (every message counts",
+    );
+    const e4c1 = underBudget.scores.filter((s) => s.condition === "e4-c1");
+    expect(e4c1).toHaveLength(3);
+    // Table 11 tokens: the mean over scale x model cells of each cell's total (the paper's basis).
+    const mean = (f: (s: (typeof e4c1)[number]) => number) =>
+      Math.round(e4c1.reduce((a, s) => a + f(s), 0) / 3).toLocaleString("en-US");
+    expect(md).toContain(
+      `| C1 Full LRO | 100.0 [43.9–100.0]% | ${mean((s) => s.content_tokens)} | ${mean((s) => s.total_tokens)} | 3 |`,
+    );
+    expect(md).toContain(
+      "averaged over the cells. LLM Cost: API tokens: the provider-reported usage",
+    );
+    // The paper's Table 6 C5 row is its Table 3 Inline row; ours too.
+    const row = (label: string, table: string) =>
+      (md.split(`**${table}`)[1] ?? "").split("\n").find((l) => l.startsWith(`| ${label} |`));
+    expect(row("C5 Inline", "Table 6.")?.replace("| C5 Inline |", "")).toBe(
+      row("Inline", "Table 3.")?.replace("| Inline |", ""),
+    );
+    expect(md).toContain("Access ratio (the paper's rho = k/n");
     // Table 1: the paper's own figures sit beside ours.
     expect(md).toContain("(88.7%)");
     expect(md).toContain("(49.0%)");

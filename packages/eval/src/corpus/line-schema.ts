@@ -1,7 +1,8 @@
 /**
  * The JSON Schema of one corpus line (a full-detail {@link MemoryRecord}),
  * exactly: every field a line has is listed and required, nothing else is
- * allowed. It is the `line_schema` of every descriptor the agents see (the
+ * allowed. Types, formats, enums and ranges only (no prose), to keep the
+ * descriptor near the paper's ~800 tokens. It is the `line_schema` of every descriptor the agents see (the
  * engine's own schema describes the full MIF record, whose optional fields
  * these lines do not carry); a test validates every frozen line against it.
  */
@@ -9,12 +10,11 @@ import type { MemoryRecord } from "./records.js";
 
 type Schema = Record<string, unknown>;
 
-const string = (description: string): Schema => ({ type: "string", description });
+const string: Schema = { type: "string" };
 
-function object(properties: Record<string, Schema>, description?: string): Schema {
+function object(properties: Record<string, Schema>): Schema {
   return {
     type: "object",
-    ...(description ? { description } : {}),
     properties,
     required: Object.keys(properties),
     additionalProperties: false,
@@ -22,25 +22,22 @@ function object(properties: Record<string, Schema>, description?: string): Schem
 }
 
 const recordProperties: Record<keyof MemoryRecord, Schema> = {
-  id: { type: "string", format: "uuid", description: "Memory id (UUID)" },
-  title: string("Short title"),
-  namespace: string("Namespace, e.g. _episodic/incidents"),
+  id: { type: "string", format: "uuid" },
+  title: string,
+  namespace: string,
   memory_type: { type: "string", enum: ["episodic", "semantic", "procedural"] },
   tags: { type: "array", items: { type: "string" } },
   created: { type: "string", format: "date-time" },
   modified: { type: "string", format: "date-time" },
   status: { type: "string", enum: ["active", "archived"] },
-  content: string("Full text of the memory"),
-  summary: string("One-line summary"),
+  content: string,
+  summary: string,
   provenance: object({
-    source: string("Where the memory came from"),
+    source: string,
     confidence: { type: "number", minimum: 0, maximum: 1 },
-    agent: string("Agent that recorded it"),
+    agent: string,
   }),
-  extensions: object(
-    { priority: { type: "integer", minimum: 1, maximum: 5, description: "1 lowest, 5 highest" } },
-    "Fields beyond the MIF core",
-  ),
+  extensions: object({ priority: { type: "integer", minimum: 1, maximum: 5 } }),
 };
 
 export const CORPUS_LINE_SCHEMA: Schema = object(recordProperties);

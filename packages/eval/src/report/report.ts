@@ -45,7 +45,7 @@ function charts(r: Results): { name: string; svg: string }[] {
       };
       const tokenValues = cells.flat().map((c) => c.totalTokens / 1000);
       const tok: BarChart = {
-        title: `${e.toUpperCase()} API tokens (thousands) by ${e === "e1" ? "strategy" : "condition"} and scale — ${model}`,
+        title: `${e.toUpperCase()} API tokens (thousands, total per cell) by ${e === "e1" ? "strategy" : "condition"} and scale — ${model}`,
         groups,
         series: r.scales.map((scale, i) => ({
           name: `n=${scale}`,
@@ -92,6 +92,7 @@ export async function writeReport(
     ...(r.scripted ? [HARNESS_BANNER] : []),
     `Models: ${r.models.join(", ")}. Scales: ${r.scales.join(", ")}. Samples: ${r.scores.length}.`,
     "Accuracy cells carry Wilson 95 % confidence intervals. Table numbers follow the paper.",
+    "Token figures: API tokens are the providers' reported usage (the paper's total_tokens); content tokens and Table 1's t and D are the engine's estimate. Each table's note states its basis.",
   ];
   await mkdir(join(outDir, "charts"), { recursive: true });
   const markdown = [

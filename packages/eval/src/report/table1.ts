@@ -61,9 +61,9 @@ export function table1(m: Table1Measure, measuredRho?: number | null): Table {
       "Table 1. Context window savings by access ratio (rows) and result set size (columns): ours (paper's).",
     header: ["ρ = k/n", ...TABLE1_SIZES.map((n) => `n=${n}`)],
     rows,
-    note: `Ours: t = ${m.t.toFixed(1)} tokens/record (frozen corpus, engine estimate), D = ${ds} tokens (full descriptor as the agent sees it). Paper: t = ${PAPER_T}, D = ${PAPER_D}.${
+    note: `Ours: t = ${m.t.toFixed(1)} tokens/record (frozen corpus; the engine's token estimate, a character heuristic), D = ${ds} tokens (full descriptor as the agent sees it, same estimate). Paper: t = ${PAPER_T}, D = ${PAPER_D}.${
       measuredRho != null
-        ? ` Measured mean access ratio of the offload conditions in these results: ${measuredRho.toFixed(3)}.`
+        ? ` Measured mean access ratio (records consumed / records offloaded) of the offload conditions in these results: ${measuredRho.toFixed(3)}.`
         : ""
     }`,
   };
