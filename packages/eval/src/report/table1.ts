@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { loadCorpus } from "../corpus/freeze.js";
 import { CORPUS_LINE_SCHEMA } from "../corpus/line-schema.js";
 import { offloadCorpus, tokensOf } from "../strategies/lro-descriptor.js";
+import { descriptorText } from "../tools/list-memories.js";
 import type { Table } from "./tables.js";
 
 export const TABLE1_RHOS = [0.01, 0.02, 0.05, 0.1, 0.25, 0.5];
@@ -37,7 +38,7 @@ export async function measureTable1(dataDir?: string): Promise<Table1Measure> {
       const { descriptor } = await offloadCorpus(records.slice(0, n), dir, {
         lineSchema: CORPUS_LINE_SCHEMA,
       });
-      d.set(n, await tokensOf(JSON.stringify(descriptor, null, 2)));
+      d.set(n, await tokensOf(descriptorText(descriptor)));
     }
   } finally {
     await rm(dir, { recursive: true, force: true });

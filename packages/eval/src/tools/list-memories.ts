@@ -18,6 +18,13 @@ export interface ListMemoriesState {
   writeMs?: number;
 }
 
+/**
+ * The descriptor as the agent receives it: compact JSON, as the engine's MCP
+ * helpers send it (`offload-call-result`), so Table 1's D is what a memory
+ * server would cost.
+ */
+export const descriptorText = (shown: object) => JSON.stringify(shown);
+
 const PAGED_PARAMS = {
   type: "object",
   properties: { page: { type: "integer", minimum: 1, description: "Page number, from 1" } },
@@ -51,7 +58,7 @@ export function listMemoriesTool(
             ? { ...descriptor, jq_recipes: appendixBRecipes(filePath) }
             : descriptor;
         const shown = ablateDescriptor(library, delivery.fields);
-        return ok(JSON.stringify(shown, null, 2));
+        return ok(descriptorText(shown));
       },
     };
   }
