@@ -200,7 +200,7 @@ export function paperTables(r: Results): Table[] {
       "Table 6. E2 count accuracy (%) by condition, scale, and model.",
       "e2",
       accuracyText,
-      ci,
+      `${ci} C5 is the E1 Inline run, as the paper's Table 6 C5 row is its Table 3 Inline row.`,
     ),
     pooled(r, "table-7", "Table 7. E2 mean count accuracy across all scales and models.", "e2"),
     grid(
@@ -250,7 +250,7 @@ export function behaviourTable(r: Results): Table {
   const rows = CONDITIONS.filter((c) => r.has(samplesOf(c))).map((c) => {
     const cell = cellOf(r.select({ condition: samplesOf(c) }));
     return [
-      `${c.experiment.toUpperCase()} ${c.label}`,
+      `${c.experiment.toUpperCase()} ${c.label}${c.samplesOf ? ` (the ${c.samplesOf} samples)` : ""}`,
       String(cell.n),
       cell.turns.toFixed(1),
       cell.accessRatio === null ? "–" : cell.accessRatio.toFixed(3),
