@@ -36,8 +36,15 @@ function scaleList(v: string): number[] {
 }
 
 /** A message budget: a positive integer, or `none` for no limit. */
-function messageLimit(v: string): number | null {
-  return v === "none" ? null : positiveInt(v);
+/** (Commander turns a parser's null into "", so `none` stays a string until the run.) */
+function messageLimit(v: string): number | "none" {
+  if (v === "none") return v;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 3) {
+    // Fewer than 3 leaves no room for a reply after the system prompt and the task.
+    throw new InvalidArgumentError("an integer >= 3, or none");
+  }
+  return n;
 }
 
 function sandboxMode(v: string): SandboxMode | "auto" {
@@ -123,7 +130,7 @@ export function program(): Command {
         sandbox,
         prices: await loadPrices(o.prices),
         concurrency: o.concurrency,
-        messageLimit: o.messageLimit,
+        messageLimit: o.messageLimit === "none" ? null : o.messageLimit,
         maxOutputTokens: o.maxOutputTokens,
         toolTimeoutMs: o.toolTimeout,
         dataDir: o.data,

@@ -102,6 +102,35 @@ describe("atlatl-eval CLI", () => {
     ).toBe(1);
     expect(stderr.join("")).toContain("provider:model");
     capture();
+    const budget = [
+      "node",
+      "atlatl-eval",
+      "run",
+      "--experiment",
+      "e3",
+      "--model",
+      "scripted:exact",
+    ];
+    expect(await main([...budget, "--message-limit", "2", "--out", dir])).toBe(1);
+    expect(stderr.join("")).toContain("an integer >= 3, or none");
+    capture();
+    // The folder of the resumable E3 run above holds 20-message samples: no mixing budgets.
+    const out = join(dir, "results");
+    expect(
+      await main([
+        ...budget,
+        "--scales",
+        "50",
+        "--tasks",
+        "2",
+        "--out",
+        out,
+        "--message-limit",
+        "none",
+      ]),
+    ).toBe(1);
+    expect(stderr.join("")).toContain("run under message limit 20, not none; use another --out");
+    capture();
     expect(await main(["node", "atlatl-eval", "report", join(dir, "nothing")])).toBe(1);
     expect(stderr.join("")).toContain("no results folder");
     vi.restoreAllMocks();

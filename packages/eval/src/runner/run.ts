@@ -11,7 +11,7 @@ import { type PriceTable, priceOf } from "../models/pricing.js";
 import type { ChatModel } from "../models/types.js";
 import type { Sandbox } from "../sandbox/sandbox.js";
 import { type SampleScore, scoreSample } from "../score/score.js";
-import { runSample } from "./sample.js";
+import { DEFAULT_MESSAGE_LIMIT, runSample } from "./sample.js";
 import { readSamples, type SampleRecord, SampleWriter, sampleId } from "./transcript.js";
 
 export const SAMPLES_FILE = "samples.jsonl";
@@ -53,6 +53,15 @@ export async function runGrid(o: RunOptions): Promise<RunSummary> {
   const writer = new SampleWriter(file);
   await writer.init();
   const done = await readSamples(file);
+  // One budget per results folder: resumed samples must be comparable with finished ones.
+  const budget = o.messageLimit === undefined ? DEFAULT_MESSAGE_LIMIT : o.messageLimit;
+  const limitOf = (s: SampleRecord) => (s.v < 2 ? "a version-1 turn limit" : s.message_limit);
+  const other = [...done.values()].find((s) => limitOf(s) !== budget);
+  if (other) {
+    throw new Error(
+      `${file} holds samples run under message limit ${limitOf(other) ?? "none"}, not ${budget ?? "none"}; use another --out`,
+    );
+  }
   const corpora = new Map<number, Corpus>();
   for (const scale of o.scales) corpora.set(scale, await loadCorpus(scale, o.dataDir));
 
