@@ -48,13 +48,12 @@ function cellsOf(r: Results, condition: string): Cell[] {
     .filter((c) => c.n > 0);
 }
 
-/** The message budgets the samples ran under, e.g. "20 messages per sample". */
+/** The message budgets the samples ran under ("20", "unlimited", ...), as a note. */
 function budgetOf(r: Results, conditions: readonly Condition[]): string {
   const ids = new Set(conditions.map(samplesOf));
-  const limits = [
-    ...new Set(r.scores.filter((s) => ids.has(s.condition)).map((s) => s.message_limit)),
-  ];
-  const text = limits.map((l) => (l === null ? "unlimited" : String(l))).join(", ");
+  const text = [...new Set(r.scores.filter((s) => ids.has(s.condition)).map((s) => s.budget))].join(
+    ", ",
+  );
   return `Message budget: ${text} (every message counts: system, user, assistant, tool; the paper: 20, Inspect AI's message_limit).`;
 }
 

@@ -30,8 +30,8 @@ export interface SampleScore {
   turns: number;
   /** Messages of the conversation (system prompt included), what the budget counts. */
   messages: number;
-  /** The sample's message budget; null when unlimited (or a version-1 turn limit). */
-  message_limit: number | null;
+  /** The sample's budget as the report names it: "20", "unlimited", or a version-1 turn limit. */
+  budget: string;
   tool_calls: number;
   content_tokens: number;
   access_ratio: number | null;
@@ -72,6 +72,14 @@ function consumed(
   }
 }
 
+function budgetLabel(s: SampleRecord): string {
+  if (s.v < 2) {
+    const turns = (s as { max_turns?: number }).max_turns;
+    return `${turns ?? "?"} model calls (a version-1 transcript, before the message budget)`;
+  }
+  return s.message_limit === null ? "unlimited" : String(s.message_limit);
+}
+
 export async function scoreSample(s: SampleRecord, dataDir?: string): Promise<SampleScore> {
   const answer =
     s.outcome === "answered" || s.outcome === "message_limit"
@@ -110,7 +118,7 @@ export async function scoreSample(s: SampleRecord, dataDir?: string): Promise<Sa
     cost_usd: s.cost_usd,
     turns: s.turns.length,
     messages: s.message_count ?? s.messages.length + 1,
-    message_limit: s.message_limit ?? null,
+    budget: budgetLabel(s),
     tool_calls: toolCalls,
     content_tokens: contentTokens,
     access_ratio: s.offload ? read.size / s.offload.records : null,
