@@ -20,7 +20,7 @@ import { createProgress } from "./runner/progress.js";
 import { DEFAULT_CONCURRENCY, runGrid } from "./runner/run.js";
 import {
   DEFAULT_MAX_OUTPUT_TOKENS,
-  DEFAULT_MAX_TURNS,
+  DEFAULT_MESSAGE_LIMIT,
   DEFAULT_TOOL_TIMEOUT_MS,
 } from "./runner/sample.js";
 import { createSandbox, type SandboxMode } from "./sandbox/sandbox.js";
@@ -33,6 +33,18 @@ function positiveInt(v: string): number {
 
 function scaleList(v: string): number[] {
   return v.split(",").map((s) => positiveInt(s.trim()));
+}
+
+/** A message budget: a positive integer, or `none` for no limit. */
+/** (Commander turns a parser's null into "", so `none` stays a string until the run.) */
+function messageLimit(v: string): number | "none" {
+  if (v === "none") return v;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 3) {
+    // Fewer than 3 leaves no room for a reply after the system prompt and the task.
+    throw new InvalidArgumentError("an integer >= 3, or none");
+  }
+  return n;
 }
 
 function sandboxMode(v: string): SandboxMode | "auto" {
@@ -75,7 +87,12 @@ export function program(): Command {
     .option("--tasks <n>", "tasks per condition and scale", positiveInt, TASKS_PER_CONDITION)
     .option("--out <dir>", "results folder", "results")
     .option("--concurrency <n>", "samples in flight", positiveInt, DEFAULT_CONCURRENCY)
-    .option("--max-turns <n>", "model calls per sample", positiveInt, DEFAULT_MAX_TURNS)
+    .option(
+      "--message-limit <n|none>",
+      "messages per sample, every message counting (system, user, assistant, tool), as Inspect AI's message_limit",
+      messageLimit,
+      DEFAULT_MESSAGE_LIMIT,
+    )
     .option(
       "--max-output-tokens <n>",
       "output token limit per model call",
@@ -113,7 +130,7 @@ export function program(): Command {
         sandbox,
         prices: await loadPrices(o.prices),
         concurrency: o.concurrency,
-        maxTurns: o.maxTurns,
+        messageLimit: o.messageLimit === "none" ? null : o.messageLimit,
         maxOutputTokens: o.maxOutputTokens,
         toolTimeoutMs: o.toolTimeout,
         dataDir: o.data,
@@ -122,16 +139,19 @@ export function program(): Command {
       }).finally(() => progress.stop());
       const c = cellOf(summary.scores);
       print(
-        `${summary.dir}: ran ${summary.ran}, skipped ${summary.skipped} already done; accuracy ${accuracyText(c)}%, ${c.totalTokens} tokens, $${c.costUsd.toFixed(4)}`,
+        `${summary.dir}: ran ${summary.ran}, skipped ${summary.skipped} already done; accuracy ${accuracyText(c)}%, ${c.totalTokens} API tokens and $${c.costUsd.toFixed(4)} over the ${summary.scores.length} samples run`,
       );
     });
 
   cli
     .command("conditions")
-    .description("list the 22 conditions: id, experiment, the paper's label, task, tools")
+    .description(
+      "list the 23 conditions: id, experiment, the paper's label, task, tools (or whose samples it reports)",
+    )
     .action(() => {
       for (const c of CONDITIONS) {
-        print([c.id, c.experiment, c.label, c.taskKind, c.tools.join(",")].join("\t"));
+        const how = c.samplesOf ? `samples of ${c.samplesOf}` : c.tools.join(",");
+        print([c.id, c.experiment, c.label, c.taskKind, how].join("\t"));
       }
     });
 

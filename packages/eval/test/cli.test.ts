@@ -49,12 +49,12 @@ describe("atlatl-eval CLI", () => {
     const run = ["node", "atlatl-eval", "run", "--experiment", "e3", "--model", "scripted:exact"];
     capture();
     expect(await main([...run, "--scales", "50", "--tasks", "2", "--out", out])).toBe(0);
-    expect(stdout.join("")).toContain("ran 4, skipped 0");
+    expect(stdout.join("")).toContain("ran 6, skipped 0");
     // stderr is not a terminal here: no progress bar.
     expect(stderr.join("")).not.toContain("samples |");
     capture();
     expect(await main([...run, "--scales", "50", "--tasks", "2", "--out", out])).toBe(0);
-    expect(stdout.join("")).toContain("ran 0, skipped 4");
+    expect(stdout.join("")).toContain("ran 0, skipped 6");
     capture();
     expect(await main(["node", "atlatl-eval", "score", out])).toBe(0);
     expect(stdout.join("")).toContain("scripted:exact\te3-recipe\t100.0");
@@ -62,17 +62,21 @@ describe("atlatl-eval CLI", () => {
     vi.restoreAllMocks();
     expect(await readFile(join(out, "report.md"), "utf8")).toContain("Table 9.");
     const scores = (await readFile(join(out, "scores.jsonl"), "utf8")).trim().split("\n");
-    expect(scores).toHaveLength(4);
+    expect(scores).toHaveLength(6);
   });
 
-  it("conditions lists all 22, Native marked", async () => {
+  it("conditions lists all 23, Native and the spec-library E3 marked, C5 from E1 Inline", async () => {
     capture();
     expect(await main(["node", "atlatl-eval", "conditions"])).toBe(0);
     vi.restoreAllMocks();
     const lines = stdout.join("").trim().split("\n");
-    expect(lines).toHaveLength(22);
+    expect(lines).toHaveLength(23);
     expect(lines).toContain(
       "e1-native\te1\tNative (not in paper)\tid_lookup\tlist_memories,lro_extract",
+    );
+    expect(lines).toContain("e2-c5\te2\tC5 Inline\tid_lookup\tsamples of e1-inline");
+    expect(lines).toContain(
+      "e3-recipe-spec\te3\tRecipe (spec library, not in paper)\tid_lookup\tlist_memories,bash,read_file",
     );
   });
 
@@ -97,6 +101,35 @@ describe("atlatl-eval CLI", () => {
       await main(["node", "atlatl-eval", "run", "--experiment", "e1", "--model", "gpt-5"]),
     ).toBe(1);
     expect(stderr.join("")).toContain("provider:model");
+    capture();
+    const budget = [
+      "node",
+      "atlatl-eval",
+      "run",
+      "--experiment",
+      "e3",
+      "--model",
+      "scripted:exact",
+    ];
+    expect(await main([...budget, "--message-limit", "2", "--out", dir])).toBe(1);
+    expect(stderr.join("")).toContain("an integer >= 3, or none");
+    capture();
+    // The folder of the resumable E3 run above holds 20-message samples: no mixing budgets.
+    const out = join(dir, "results");
+    expect(
+      await main([
+        ...budget,
+        "--scales",
+        "50",
+        "--tasks",
+        "2",
+        "--out",
+        out,
+        "--message-limit",
+        "none",
+      ]),
+    ).toBe(1);
+    expect(stderr.join("")).toContain("run under message limit 20, not none; use another --out");
     capture();
     expect(await main(["node", "atlatl-eval", "report", join(dir, "nothing")])).toBe(1);
     expect(stderr.join("")).toContain("no results folder");

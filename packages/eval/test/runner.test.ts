@@ -10,13 +10,15 @@ import { scoreSample } from "../src/score/score.js";
 const usage = { input: 10, output: 1, cacheRead: 0, cacheWrite: 0 };
 
 describe("agent loop", () => {
-  it("stops at the turn limit: no answer, accuracy 0, every turn recorded", async () => {
+  it("stops at the message budget: 20 messages counting system and user, no answer, score 0", async () => {
     let calls = 0;
     const looping: ChatModel = {
       id: "test:loop",
       scripted: true,
-      async complete() {
+      async complete(req) {
         calls++;
+        // The model is never called with a conversation already at the limit.
+        expect(req.messages.length + 1).toBeLessThan(20);
         return {
           text: "",
           stopReason: "tool_use",
@@ -40,14 +42,19 @@ describe("agent loop", () => {
       sandbox: createSandbox("auto"),
       price: undefined,
     });
-    expect(calls).toBe(20);
-    expect(record.outcome).toBe("turn_limit");
-    expect(record.turns).toHaveLength(20);
-    expect(record.usage.input).toBe(200);
+    // system + user + 9 x (assistant + tool) = 20: no tenth call.
+    expect(calls).toBe(9);
+    expect(record.outcome).toBe("message_limit");
+    expect(record.message_limit).toBe(20);
+    expect(record.message_count).toBe(20);
+    expect(record.messages).toHaveLength(19);
+    expect(record.limit_note).toContain("message limit 20 reached after 9 model calls");
+    expect(record.turns).toHaveLength(9);
+    expect(record.usage.input).toBe(90);
     const score = await scoreSample(record);
     expect(score.answer).toBeNull();
     expect(score.correct).toBe(0);
-    expect(score.tool_calls).toBe(20);
+    expect(score.tool_calls).toBe(9);
   });
 
   it("records a failing model call as an error sample (to be retried on resume)", async () => {

@@ -1,8 +1,11 @@
 /**
  * Harness tests, not model results: scripted agents play every condition
  * through the real tools at all three scales. The exact agent counts from what
- * the tools return (a broken tool would make it wrong), so it must score 1.0
- * everywhere; the off-by-one agent must score 0.
+ * the tools return (a broken tool would make it wrong), so with no message
+ * budget it must score 1.0 everywhere; the off-by-one agent must score 0.
+ * Under the paper's 20-message budget, the strategies that page through the
+ * store run out of messages where their pages do not fit (the paper's central
+ * finding), and the offload strategies do not.
  */
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -18,10 +21,13 @@ import { scoreSample } from "../src/score/score.js";
 
 const sandbox = createSandbox("auto");
 let out: string;
+let budgeted: string;
 let exact: RunSummary;
+let underBudget: RunSummary;
 
 beforeAll(async () => {
   out = await mkdtemp(join(tmpdir(), "atlatl-eval-grid-"));
+  budgeted = join(out, "budget-20");
   exact = await runGrid({
     model: createModel("scripted:exact"),
     conditions: CONDITIONS,
@@ -31,21 +37,31 @@ beforeAll(async () => {
     sandbox,
     prices: DEFAULT_PRICES,
     concurrency: 4,
+    messageLimit: null,
   });
-}, 120_000);
+  underBudget = await runGrid({
+    model: createModel("scripted:exact"),
+    conditions: CONDITIONS,
+    scales: [50, 200, 500],
+    tasks: 1,
+    out: budgeted,
+    sandbox,
+    prices: DEFAULT_PRICES,
+    concurrency: 4,
+  });
+}, 240_000);
 afterAll(async () => {
   await rm(out, { recursive: true, force: true });
 });
 
 describe("scripted agents through the real tools", () => {
-  it("the exact agent scores 1.0 on all 22 conditions at all three scales", () => {
+  it("with no message budget, the exact agent scores 1.0 on all 22 run conditions at all three scales", () => {
     expect(exact.ran).toBe(66);
     const wrong = exact.scores
       .filter((s) => s.correct !== 1)
       .map((s) => `${s.sample_id}: ${s.answer} vs ${s.truth}`);
     expect(wrong).toEqual([]);
     for (const s of exact.scores) {
-      expect(s.turns).toBeLessThanOrEqual(20);
       expect(s.total_tokens).toBeGreaterThan(0);
       expect(s.cost_usd).toBe(0);
       if (
@@ -58,6 +74,26 @@ describe("scripted agents through the real tools", () => {
         expect(s.access_ratio).not.toBeNull();
       }
     }
+  });
+
+  it("under the 20-message budget, pagers run out of messages where their pages do not fit; offload agents do not", () => {
+    const correct = new Map(
+      underBudget.scores.map((s) => [`${s.condition}/${s.scale}`, s.correct]),
+    );
+    for (const s of underBudget.scores) expect(s.messages).toBeLessThanOrEqual(20);
+    const at = (condition: string) => [50, 200, 500].map((n) => correct.get(`${condition}/${n}`));
+    // Offload with a shell or lro_extract: two tool calls, at every scale.
+    for (const c of ["e1-lro", "e1-native", "e2-c1", "e2-c4", "e2g-c2g", "e3-recipe", "e4-c3"])
+      expect(at(c)).toEqual([1, 1, 1]);
+    // Pages of 5 (10 at n=50 already exceed 9 tool calls), with or without python_exec.
+    for (const c of ["e1-inline", "e1-inline-code", "e4-c5"]) expect(at(c)).toEqual([0, 0, 0]);
+    // Pages of 10: 5 fit at n=50, 20 do not at n=200.
+    expect(at("e1-summary")).toEqual([1, 0, 0]);
+    // read_file pages of at most 16,000 characters: 3 fit at n=50, not at n=500.
+    expect(at("e1-truncation")).toEqual([1, 0, 0]);
+    const cut = underBudget.scores.filter((s) => s.outcome === "message_limit");
+    expect(cut.length).toBeGreaterThan(0);
+    for (const s of cut) expect(s.messages).toBe(20);
   });
 
   it("writes a full transcript per sample and resumes without redoing finished samples", async () => {
@@ -94,6 +130,7 @@ describe("scripted agents through the real tools", () => {
       out,
       sandbox,
       prices: DEFAULT_PRICES,
+      messageLimit: null,
     });
     expect(again.skipped).toBe(65);
     expect(again.ran).toBe(1);
@@ -109,6 +146,7 @@ describe("scripted agents through the real tools", () => {
       out,
       sandbox,
       prices: DEFAULT_PRICES,
+      messageLimit: null,
     });
     expect(r.scores).toHaveLength(10);
     for (const s of r.scores) {
@@ -130,7 +168,7 @@ describe("scripted agents through the real tools", () => {
 describe("report on the scripted run", () => {
   it("writes Tables 1 and 3-11 with Wilson CIs, SVG charts and one self-contained HTML file", async () => {
     const { writeReport } = await import("../src/report/report.js");
-    const files = await writeReport(out);
+    const files = await writeReport(budgeted);
     const md = await readFile(files.markdown, "utf8");
     for (const t of [
       "Table 1.",
@@ -154,6 +192,28 @@ describe("report on the scripted run", () => {
     // One task per cell, all correct: 100 % with the Wilson interval of 1/1.
     expect(md).toContain("| LRO | 100.0 [20.7–100.0] |");
     expect(md).toMatch(/\| C4 Bare Pointer \| 100\.0 \[/);
+    // Tables 3 and 11 carry their basis: samples per cell, the message budget, token basis.
+    expect(md).toContain(
+      "Samples per cell: 1 (the paper: 15). Message budget: 20 (every message counts",
+    );
+    const e4c1 = underBudget.scores.filter((s) => s.condition === "e4-c1");
+    expect(e4c1).toHaveLength(3);
+    // Table 11 tokens: the mean over scale x model cells of each cell's total (the paper's basis).
+    const mean = (f: (s: (typeof e4c1)[number]) => number) =>
+      Math.round(e4c1.reduce((a, s) => a + f(s), 0) / 3).toLocaleString("en-US");
+    expect(md).toContain(
+      `| C1 Full LRO | 100.0 [43.9–100.0]% | ${mean((s) => s.content_tokens)} | ${mean((s) => s.total_tokens)} | 3 |`,
+    );
+    expect(md).toContain(
+      "averaged over the cells. LLM Cost: API tokens: the provider-reported usage",
+    );
+    // The paper's Table 6 C5 row is its Table 3 Inline row; ours too.
+    const row = (label: string, table: string) =>
+      (md.split(`**${table}`)[1] ?? "").split("\n").find((l) => l.startsWith(`| ${label} |`));
+    expect(row("C5 Inline", "Table 6.")?.replace("| C5 Inline |", "")).toBe(
+      row("Inline", "Table 3.")?.replace("| Inline |", ""),
+    );
+    expect(md).toContain("Access ratio (the paper's rho = k/n");
     // Table 1: the paper's own figures sit beside ours.
     expect(md).toContain("(88.7%)");
     expect(md).toContain("(49.0%)");

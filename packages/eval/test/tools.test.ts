@@ -1,12 +1,20 @@
+import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CONDITIONS, type Condition, conditionById } from "../src/conditions/conditions.js";
+import {
+  CONDITIONS,
+  type Condition,
+  conditionById,
+  conditionsFor,
+  runnable,
+} from "../src/conditions/conditions.js";
 import { loadCorpus } from "../src/corpus/freeze.js";
 import type { MemoryRecord } from "../src/corpus/records.js";
 import { bwrapWorks, createSandbox } from "../src/sandbox/sandbox.js";
+import { APPENDIX_B_RECIPES } from "../src/strategies/recipes.js";
 import { createEnvironment, type ToolEnvironment } from "../src/tools/environment.js";
 
 const hasBwrap = bwrapWorks();
@@ -36,10 +44,52 @@ afterAll(async () => {
 });
 
 describe("conditions", () => {
-  it("are the paper's 21 plus Native", () => {
-    expect(CONDITIONS).toHaveLength(22);
-    expect(CONDITIONS.filter((c) => !c.inPaper).map((c) => c.id)).toEqual(["e1-native"]);
-    expect(new Set(CONDITIONS.map((c) => c.id)).size).toBe(22);
+  it("are the paper's 21 plus Native and E3 with the spec library; C5 reports E1 Inline", () => {
+    expect(CONDITIONS).toHaveLength(23);
+    expect(CONDITIONS.filter((c) => !c.inPaper).map((c) => c.id)).toEqual([
+      "e1-native",
+      "e3-recipe-spec",
+    ]);
+    expect(new Set(CONDITIONS.map((c) => c.id)).size).toBe(23);
+    // The paper's Table 6 C5 row is its Table 3 Inline row: C5 is not run again.
+    expect(runnable(conditionsFor(["e2"])).map((c) => c.id)).toEqual([
+      "e1-inline",
+      "e2-c1",
+      "e2-c2",
+      "e2-c3",
+      "e2-c4",
+    ]);
+    expect(runnable(conditionsFor(["all"]))).toHaveLength(22);
+  });
+});
+
+describe("E3 recipe libraries", () => {
+  it("Recipe shows the paper's Appendix B library; the spec variant the engine's ten", async () => {
+    const paper = JSON.parse((await (await env("e3-recipe")).call("list_memories", {})).content);
+    expect(paper.jq_recipes).toHaveLength(5);
+    expect(paper.jq_recipes.map((r: { command: string }) => r.command)).toEqual(
+      APPENDIX_B_RECIPES.map(([, q]) => q.replaceAll("{file}", paper.file_path)),
+    );
+    expect(paper.jq_recipes[0].command).toContain("jq -r '[.title,.provenance.confidence] | @tsv'");
+    const spec = JSON.parse(
+      (await (await env("e3-recipe-spec")).call("list_memories", {})).content,
+    );
+    expect(spec.jq_recipes).toHaveLength(10);
+    const none = JSON.parse((await (await env("e3-norecipe")).call("list_memories", {})).content);
+    expect(none.jq_recipes).toBeUndefined();
+  });
+
+  it("every Appendix B recipe runs with the real jq on the offload file", async () => {
+    const e = await env("e3-recipe");
+    const d = JSON.parse((await e.call("list_memories", {})).content);
+    for (const { command, description } of d.jq_recipes as {
+      command: string;
+      description: string;
+    }[]) {
+      // execFileSync throws on a non-zero exit; the Search recipe's "keyword" is a placeholder.
+      const out = execFileSync("bash", ["-c", `set -o pipefail; ${command}`], { encoding: "utf8" });
+      if (!description.startsWith("Search")) expect(out.length).toBeGreaterThan(0);
+    }
   });
 });
 
@@ -100,11 +150,11 @@ describe("descriptor ablation", () => {
     expect(d.guidance).toContain("lro_extract");
     const out = await e.call("lro_extract", {
       file_path: d.file_path,
-      query: "select(.priority >= 4) | .id",
+      query: "select(.extensions.priority >= 4) | .id",
       raw: true,
     });
     expect(out.isError).toBe(false);
-    const expected = records.filter((r) => r.priority >= 4).map((r) => r.id);
+    const expected = records.filter((r) => r.extensions.priority >= 4).map((r) => r.id);
     expect(out.content.trim().split("\n")).toEqual(expected);
     const bad = await e.call("lro_extract", { file_path: "/etc/passwd", recipe: 1 });
     expect(bad.isError).toBe(true);

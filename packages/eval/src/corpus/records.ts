@@ -1,8 +1,10 @@
 /**
  * Synthetic MIF-shaped memory records at the paper's size (~155 tokens each at
  * full detail), with the fields the tasks need: `namespace`, an integer
- * `priority` (1 = lowest, 5 = highest) and, in most records, a product named in
- * `content` in varied letter case.
+ * priority (1 = lowest, 5 = highest) at the nested path `extensions.priority`
+ * (MIF keeps non-core fields under `extensions`; E4 needs a nested field path,
+ * as the paper's filter tasks did) and, in most records, one or two products
+ * named in `content` in varied letter case.
  */
 import { deriveSeed, int, mulberry32, pick, type Rng, uuid, weighted } from "./rng.js";
 import {
@@ -27,22 +29,24 @@ export interface MemoryRecord {
   created: string;
   modified: string;
   status: string;
-  priority: number;
   content: string;
   summary: string;
   provenance: { source: string; confidence: number; agent: string };
+  extensions: { priority: number };
 }
 
 const EPOCH = Date.UTC(2025, 0, 6);
 const DAY = 86_400_000;
 
-/** A product name in the case the writer happened to use. */
+/**
+ * A product name in the letter case the writer happened to use (never another
+ * spelling: "mention product Z" must have one answer once case is ignored).
+ */
 function casing(rng: Rng, name: string): string {
   const r = rng.next();
   if (r < 0.5) return name;
-  if (r < 0.7) return name.toLowerCase();
-  if (r < 0.85) return name.toUpperCase();
-  return name.replace(/ /g, "-").toLowerCase();
+  if (r < 0.75) return name.toLowerCase();
+  return name.toUpperCase();
 }
 
 function record(rng: Rng): MemoryRecord {
@@ -51,13 +55,16 @@ function record(rng: Rng): MemoryRecord {
   const subject = pick(rng, SUBJECTS);
   const remedy = pick(rng, REMEDIES);
   const other = pick(rng, REMEDIES);
-  // 80 % of records mention a product in the content; some of the others name
-  // one only in the title, so a title search is not a content search.
+  // 85 % of records mention a product in the content, half of those a
+  // second one too; some of the others name one only in the title, so a title
+  // search is not a content search.
   const product = weighted(rng, PRODUCTS);
   const mode = rng.next();
-  const inContent = mode < 0.8;
-  const inTitle = !inContent && mode < 0.9;
+  const inContent = mode < 0.85;
+  const inTitle = !inContent && mode < 0.93;
   const named = inContent ? casing(rng, product) : "the service";
+  const second = weighted(rng, PRODUCTS);
+  const also = inContent && second !== product && rng.next() < 0.5;
   const created = EPOCH + int(rng, 0, 300) * DAY + int(rng, 0, 86_399) * 1000;
   const modified = created + int(rng, 0, 20) * DAY;
   const tags = [...new Set([pick(rng, TAGS), pick(rng, TAGS)])].sort();
@@ -73,19 +80,21 @@ function record(rng: Rng): MemoryRecord {
     created: new Date(created).toISOString(),
     modified: new Date(modified).toISOString(),
     status: weighted(rng, STATUSES),
-    priority: weighted(rng, [
-      [1, 15],
-      [2, 25],
-      [3, 25],
-      [4, 20],
-      [5, 15],
-    ]),
-    content: `${pick(rng, ACTIONS)} ${remedy} after ${subject} on ${named}. Follow-up: ${other}, reviewed weekly.`,
+    content: `${pick(rng, ACTIONS)} ${remedy} after ${subject} on ${named}.${also ? ` ${casing(rng, second)} was affected too.` : ""} Follow-up: ${other}.`,
     summary: `${subject} on ${named}: ${remedy}.`,
     provenance: {
       source: pick(rng, SOURCES),
       confidence: Math.round((0.5 + rng.next() * 0.5) * 100) / 100,
       agent: `agent-${int(rng, 1, 9)}`,
+    },
+    extensions: {
+      priority: weighted(rng, [
+        [1, 15],
+        [2, 25],
+        [3, 25],
+        [4, 20],
+        [5, 15],
+      ]),
     },
   };
 }

@@ -1,11 +1,15 @@
 /**
  * The two task types of the paper. ID lookup: 12 UUIDs, 8 in the corpus and 4
- * not, "how many exist?" (answer 8). Aggregate filter: "how many memories in
- * namespace X have priority <op> Y and mention product Z in their content
- * (case-insensitive)?", ground truth between 3 and 50, computed here.
+ * not, "how many exist?" (answer 8). Aggregate filter, in the paper's words:
+ * "How many memories in namespace X have priority Y and mention product Z in
+ * their content?": an exact namespace, a comparison on the nested
+ * `extensions.priority`, a case-insensitive content search, in conjunction.
+ * The prompt gives no more than that (no field path, no case rule, no range).
+ * Ground truth between 3 and 50, computed here; the 15 tasks of a scale are
+ * distinct record sets with truths spread over the range the scale allows.
  */
 import type { MemoryRecord } from "./records.js";
-import { deriveSeed, mulberry32, pick, type Rng, shuffled, uuid } from "./rng.js";
+import { deriveSeed, mulberry32, type Rng, shuffled, uuid } from "./rng.js";
 import { PRODUCTS } from "./vocabulary.js";
 
 export const ID_LOOKUP_PRESENT = 8;
@@ -66,7 +70,7 @@ export function matchesFilter(
 ): boolean {
   return (
     r.namespace === f.namespace &&
-    compare(r.priority, f.op, f.priority) &&
+    compare(r.extensions.priority, f.op, f.priority) &&
     r.content.toLowerCase().includes(f.product.toLowerCase())
   );
 }
@@ -103,46 +107,78 @@ function idLookupTasks(rng: Rng, records: MemoryRecord[], scale: number, n: numb
 
 function filterPrompt(f: Pick<FilterTask, "namespace" | "op" | "priority" | "product">): string {
   return [
-    `How many memories in namespace \`${f.namespace}\` have priority ${f.op} ${f.priority} and mention "${f.product}" in their content (case-insensitive)?`,
-    "Priority is an integer from 1 (lowest) to 5 (highest).",
+    `How many memories in namespace ${f.namespace} have priority ${f.op} ${f.priority} and mention product ${f.product} in their content?`,
     "",
     ANSWER_INSTRUCTION,
   ].join("\n");
 }
 
-function filterTasks(rng: Rng, records: MemoryRecord[], scale: number, n: number) {
+type Candidate = Omit<FilterTask, "id" | "prompt">;
+
+/** Every filter whose truth is 3-50 and whose priority clause excludes something, one per record set. */
+function filterCandidates(rng: Rng, records: MemoryRecord[], scale: number): Candidate[] {
   const namespaces = [...new Set(records.map((r) => r.namespace))].sort();
-  const candidates: Omit<FilterTask, "id" | "prompt">[] = [];
+  const bySet = new Map<string, Candidate>();
   for (const namespace of namespaces) {
     for (const [product] of PRODUCTS) {
       const cell = records.filter((r) =>
         matchesFilter(r, { namespace, op: ">=", priority: 1, product }),
       );
-      for (const op of PRIORITY_OPS) {
+      // A random operator order, so the operator kept for a record set varies.
+      for (const op of shuffled(rng, PRIORITY_OPS)) {
         for (let priority = 1; priority <= 5; priority++) {
           const f = { namespace, op, priority, product };
-          const answer = records.filter((r) => matchesFilter(r, f)).length;
-          // The priority clause must exclude something, or it tests nothing.
-          if (answer < FILTER_TRUTH_MIN || answer > FILTER_TRUTH_MAX || answer === cell.length)
-            continue;
-          candidates.push({ kind: "aggregate_filter", scale, ...f, answer });
+          const hits = cell.filter((r) => matchesFilter(r, f));
+          if (hits.length < FILTER_TRUTH_MIN || hits.length > FILTER_TRUTH_MAX) continue;
+          if (hits.length === cell.length) continue;
+          // `> 2` and `>= 3` select the same records: one question, kept once.
+          const key = hits.map((r) => r.id).join(",");
+          if (!bySet.has(key))
+            bySet.set(key, { kind: "aggregate_filter", scale, ...f, answer: hits.length });
         }
       }
     }
   }
-  if (candidates.length === 0) throw new Error(`no filter task fits 3-50 at scale ${scale}`);
-  const order = shuffled(rng, candidates);
-  const tasks: FilterTask[] = [];
-  for (let i = 0; i < n; i++) {
-    // Fewer candidates than tasks (tiny corpora) repeats them in a fresh order.
-    const c = order[i % order.length] ?? pick(rng, candidates);
-    tasks.push({
-      ...c,
-      id: `filter-${scale}-${String(i + 1).padStart(2, "0")}`,
-      prompt: filterPrompt(c),
-    });
+  return [...bySet.values()];
+}
+
+/**
+ * `n` distinct tasks whose truths are spread evenly over the distinct truths
+ * the corpus offers (lowest to highest), each drawn at random among the
+ * candidates with that truth; a truth is reused only when there are fewer
+ * distinct truths than tasks.
+ */
+function filterTasks(rng: Rng, records: MemoryRecord[], scale: number, n: number) {
+  const pool = new Map<number, Candidate[]>();
+  for (const c of shuffled(rng, filterCandidates(rng, records, scale))) {
+    pool.set(c.answer, [...(pool.get(c.answer) ?? []), c]);
   }
-  return tasks;
+  const truths = [...pool.keys()].sort((a, b) => a - b);
+  const total = [...pool.values()].reduce((a, g) => a + g.length, 0);
+  if (total < n) throw new Error(`only ${total} distinct filter tasks fit 3-50 at scale ${scale}`);
+  const chosen: Candidate[] = [];
+  const targets = Array.from({ length: n }, (_, i) =>
+    Math.round((i * (truths.length - 1)) / Math.max(1, n - 1)),
+  );
+  const take = (i: number) => pool.get(truths[i] as number)?.shift();
+  for (let round = 0; chosen.length < n; round++) {
+    for (const t of round === 0 ? targets : truths.map((_, i) => i)) {
+      if (chosen.length === n) break;
+      // The nearest truth (upwards, then downwards) that still has an unused candidate.
+      for (let d = 0; d < truths.length; d++) {
+        const c = take(t + d) ?? take(t - d);
+        if (c) {
+          chosen.push(c);
+          break;
+        }
+      }
+    }
+  }
+  return shuffled(rng, chosen).map((c, i) => ({
+    ...c,
+    id: `filter-${scale}-${String(i + 1).padStart(2, "0")}`,
+    prompt: filterPrompt(c),
+  }));
 }
 
 /** Tasks of both kinds for one corpus. */

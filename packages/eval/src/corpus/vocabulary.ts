@@ -2,12 +2,12 @@
 
 /** Namespaces with weights: a few dominate, as in a lived-in memory store. */
 export const NAMESPACES = [
-  ["_episodic/incidents", 30],
+  ["_episodic/incidents", 46],
   ["_semantic/decisions", 22],
-  ["_procedural/runbooks", 16],
-  ["_semantic/knowledge", 14],
-  ["_episodic/sessions", 10],
-  ["_procedural/patterns", 8],
+  ["_procedural/runbooks", 14],
+  ["_semantic/knowledge", 11],
+  ["_episodic/sessions", 8],
+  ["_procedural/patterns", 5],
 ] as const;
 
 export const MEMORY_TYPE_BY_PREFIX: Record<string, string> = {
@@ -18,13 +18,13 @@ export const MEMORY_TYPE_BY_PREFIX: Record<string, string> = {
 
 /** Products a memory may mention; written in varied case in the content. */
 export const PRODUCTS = [
-  ["Nimbus DB", 28],
-  ["Atlas Gateway", 22],
-  ["Quasar Queue", 16],
-  ["Helix Cache", 12],
-  ["Orion Search", 9],
-  ["Vega Billing", 7],
-  ["Lumen Auth", 6],
+  ["Nimbus DB", 46],
+  ["Atlas Gateway", 20],
+  ["Quasar Queue", 13],
+  ["Helix Cache", 10],
+  ["Orion Search", 7],
+  ["Vega Billing", 6],
+  ["Lumen Auth", 4],
 ] as const;
 
 export const SUBJECTS = [

@@ -5,7 +5,10 @@
  * answer from what the tools return, never from the ground truth: a broken
  * tool shows up as a wrong answer. `scripted:exact` answers what it counted;
  * `scripted:off-by-one` answers one less. These are harness tests, never model
- * results. Usage is a chars/4 estimate of each request and reply.
+ * results. Like a model under a message budget, they make one tool call a
+ * turn (a page, a read, a command), so a strategy that needs more calls than
+ * the budget allows runs out of messages. Usage is a chars/4 estimate of each
+ * request and reply.
  */
 import type { ToolSpec } from "../tools/types.js";
 import type { ChatModel, ChatReply, ChatRequest, Message, ToolCall } from "./types.js";
@@ -19,7 +22,7 @@ type ParsedTask =
 
 function parseTask(prompt: string): ParsedTask {
   const f = prompt.match(
-    /namespace `([^`]+)` have priority (>=|<=|==|>|<) (\d) and mention "([^"]+)"/,
+    /namespace (\S+) have priority (>=|<=|==|>|<) (\d) and mention product (.+?) in their content\?/,
   );
   if (f) {
     return {
@@ -41,7 +44,7 @@ const quote = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
 interface Rec {
   id: string;
   namespace?: string;
-  priority?: number;
+  extensions?: { priority?: number };
   content?: string;
 }
 
@@ -61,7 +64,7 @@ function countMatches(task: ParsedTask, records: readonly Rec[]): number {
     (r) =>
       r.namespace === task.namespace &&
       (cmp[task.op] as (a: number, b: number) => boolean)(
-        r.priority ?? Number.NaN,
+        r.extensions?.priority ?? Number.NaN,
         task.priority,
       ) &&
       (r.content ?? "").toLowerCase().includes(task.product.toLowerCase()),
@@ -71,7 +74,7 @@ function countMatches(task: ParsedTask, records: readonly Rec[]): number {
 /** The jq filter selecting the task's records (shared by the bash and lro_extract plays). */
 function jqSelect(task: ParsedTask): string {
   if (task.kind === "id") return "select(.id as $x | any($ids[]; . == $x))";
-  return `select(.namespace == $ns and .priority ${task.op} $pr and (.content | ascii_downcase | contains($p | ascii_downcase)))`;
+  return `select(.namespace == $ns and .extensions.priority ${task.op} $pr and (.content | ascii_downcase | contains($p | ascii_downcase)))`;
 }
 
 function jqParams(task: ParsedTask): Record<string, unknown> {
@@ -108,7 +111,7 @@ function history(messages: readonly Message[]): Seen[] {
   return out;
 }
 
-type Step = { calls: [string, Record<string, unknown>][] } | { answer: number };
+type Step = { call: [string, Record<string, unknown>] } | { answer: number };
 
 function recordsFromLines(texts: readonly string[]): Rec[] {
   const out: Rec[] = [];
@@ -132,48 +135,35 @@ function offloadPlay(
   const of = (name: string) => seen.filter((s) => s.call.name === name);
   if (tools.has("bash")) {
     const done = of("bash");
-    if (done.length === 0) return { calls: [["bash", { command: bashCommand(task, file) }]] };
+    if (done.length === 0) return { call: ["bash", { command: bashCommand(task, file) }] };
     return { answer: firstInt(done[done.length - 1]?.result.content ?? "") };
   }
   if (tools.has("lro_extract")) {
     const done = of("lro_extract");
     if (done.length === 0) {
       return {
-        calls: [
-          [
-            "lro_extract",
-            {
-              file_path: file,
-              query: `${jqSelect(task)} | .id`,
-              params: jqParams(task),
-              raw: true,
-            },
-          ],
+        call: [
+          "lro_extract",
+          { file_path: file, query: `${jqSelect(task)} | .id`, params: jqParams(task), raw: true },
         ],
       };
     }
     const text = done[done.length - 1]?.result.content ?? "";
     return { answer: text.split("\n").filter((l) => /^[0-9a-f-]{36}$/.test(l)).length };
   }
+  // Read the file from line 2 (after the header), following each cut's continuation.
   const reads = of("read_file");
-  const count = (d.summary as { count?: number } | undefined)?.count;
-  if (reads.length === 0 && count !== undefined) {
-    // Pages of 20 lines stay under the tool's character cap: all in one turn.
-    const calls: [string, Record<string, unknown>][] = [];
-    for (let offset = 2; offset <= count + 1; offset += 20)
-      calls.push(["read_file", { path: file, offset, limit: 20 }]);
-    return { calls };
-  }
   const last = reads[reads.length - 1]?.result.content ?? "";
-  const next = last.match(/continue with offset=(\d+)/);
-  if (reads.length === 0 || (count === undefined && next)) {
-    return {
-      calls: [["read_file", { path: file, offset: next ? Number(next[1]) : 2, limit: 20 }]],
-    };
-  }
+  const next = reads.length === 0 ? 2 : Number(last.match(/continue with offset=(\d+)/)?.[1] ?? 0);
+  if (next > 0) return { call: ["read_file", { path: file, offset: next, limit: 500 }] };
   return { answer: countMatches(task, recordsFromLines(reads.map((r) => r.result.content))) };
 }
 
+/**
+ * Page through `list_memories` one page a turn. With `python_exec` (ID lookup),
+ * accumulate each page's ids in the persistent interpreter right after reading
+ * it (the paper's `results.extend(page_data)`), then ask it for the count.
+ */
 function pagedPlay(task: ParsedTask, tools: Set<string>, seen: Seen[]): Step {
   const pages = seen
     .filter((s) => s.call.name === "list_memories" && !s.result.isError)
@@ -181,29 +171,24 @@ function pagedPlay(task: ParsedTask, tools: Set<string>, seen: Seen[]): Step {
       (s) => JSON.parse(s.result.content) as { page: number; total_pages: number; records: Rec[] },
     );
   const total = pages[0]?.total_pages ?? 1;
-  if (pages.length < total) {
-    const have = new Set(pages.map((p) => p.page));
-    const calls: [string, Record<string, unknown>][] = [];
-    for (let page = 1; page <= total; page++)
-      if (!have.has(page)) calls.push(["list_memories", { page }]);
-    return { calls };
-  }
+  const py = seen.filter((s) => s.call.name === "python_exec");
   if (tools.has("python_exec") && task.kind === "id") {
-    const py = seen.filter((s) => s.call.name === "python_exec");
-    if (py.length === 0) {
-      const calls: [string, Record<string, unknown>][] = [
-        ["python_exec", { code: "seen = set()" }],
-      ];
-      for (const p of pages)
-        calls.push([
-          "python_exec",
-          { code: `seen.update(${JSON.stringify(p.records.map((r) => r.id))})` },
-        ]);
-      calls.push(["python_exec", { code: `print(len(seen & set(${JSON.stringify(task.ids)})))` }]);
-      return { calls };
+    const latest = pages[pages.length - 1];
+    if (latest && py.length < pages.length) {
+      const ids = JSON.stringify(latest.records.map((r) => r.id));
+      const code = py.length === 0 ? `seen = set(${ids})` : `seen.update(${ids})`;
+      return { call: ["python_exec", { code }] };
     }
-    return { answer: firstInt(py[py.length - 1]?.result.content ?? "") };
+    if (pages.length === total) {
+      if (py.length === pages.length) {
+        return {
+          call: ["python_exec", { code: `print(len(seen & set(${JSON.stringify(task.ids)})))` }],
+        };
+      }
+      return { answer: firstInt(py[py.length - 1]?.result.content ?? "") };
+    }
   }
+  if (pages.length < total) return { call: ["list_memories", { page: pages.length + 1 }] };
   return {
     answer: countMatches(
       task,
@@ -222,7 +207,7 @@ function decide(req: ChatRequest): Step {
     const paged = Object.keys(
       (req.tools.find((t) => t.name === "list_memories")?.parameters.properties ?? {}) as object,
     ).includes("page");
-    return { calls: [["list_memories", paged ? { page: 1 } : {}]] };
+    return { call: ["list_memories", paged ? { page: 1 } : {}] };
   }
   const body = JSON.parse(list.result.content) as Record<string, unknown>;
   if (typeof body.file_path === "string") return offloadPlay(task, body, tools, seen);
@@ -246,12 +231,14 @@ export function scriptedModel(id: string, variant: ScriptedVariant): ChatModel {
           : {
               text: "",
               stopReason: "tool_use",
-              toolCalls: step.calls.map(([name, args], i) => ({
-                id: `call_${turn}_${i}`,
-                name,
-                arguments: args,
-                rawArguments: JSON.stringify(args),
-              })),
+              toolCalls: [
+                {
+                  id: `call_${turn}`,
+                  name: step.call[0],
+                  arguments: step.call[1],
+                  rawArguments: JSON.stringify(step.call[1]),
+                },
+              ],
             };
       return {
         ...reply,

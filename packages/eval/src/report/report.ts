@@ -5,7 +5,7 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { CONDITIONS, type Experiment } from "../conditions/conditions.js";
+import { CONDITIONS, type Experiment, samplesOf } from "../conditions/conditions.js";
 import { loadResults, type Results } from "./aggregate.js";
 import { PAPER_TABLES } from "./paper-values.js";
 import { reportHtml, tableMarkdown } from "./render.js";
@@ -19,17 +19,17 @@ export const HARNESS_BANNER =
 function charts(r: Results): { name: string; svg: string }[] {
   const out: { name: string; svg: string }[] = [];
   const experiments = [
-    ...new Set(CONDITIONS.filter((c) => r.has(c.id)).map((c) => c.experiment)),
+    ...new Set(CONDITIONS.filter((c) => r.has(samplesOf(c))).map((c) => c.experiment)),
   ] as Experiment[];
   for (const model of r.models) {
     const slug = model.replace(/[^A-Za-z0-9._-]+/g, "_");
     for (const e of experiments) {
-      const conditions = CONDITIONS.filter((c) => c.experiment === e && r.has(c.id));
+      const conditions = CONDITIONS.filter((c) => c.experiment === e && r.has(samplesOf(c)));
       const groups = conditions.map((c) =>
         c.label.replace(" (not in paper)", "*").replace(" (guided)", ""),
       );
       const cells = r.scales.map((scale) =>
-        conditions.map((c) => r.cell({ model, condition: c.id, scale })),
+        conditions.map((c) => r.cell({ model, condition: samplesOf(c), scale })),
       );
       const acc: BarChart = {
         title: `${e.toUpperCase()} count accuracy by ${e === "e1" ? "strategy" : "condition"} and scale — ${model}`,
@@ -45,7 +45,7 @@ function charts(r: Results): { name: string; svg: string }[] {
       };
       const tokenValues = cells.flat().map((c) => c.totalTokens / 1000);
       const tok: BarChart = {
-        title: `${e.toUpperCase()} API tokens (thousands) by ${e === "e1" ? "strategy" : "condition"} and scale — ${model}`,
+        title: `${e.toUpperCase()} API tokens (thousands, total per cell) by ${e === "e1" ? "strategy" : "condition"} and scale — ${model}`,
         groups,
         series: r.scales.map((scale, i) => ({
           name: `n=${scale}`,
@@ -92,6 +92,7 @@ export async function writeReport(
     ...(r.scripted ? [HARNESS_BANNER] : []),
     `Models: ${r.models.join(", ")}. Scales: ${r.scales.join(", ")}. Samples: ${r.scores.length}.`,
     "Accuracy cells carry Wilson 95 % confidence intervals. Table numbers follow the paper.",
+    "Token figures: API tokens are the providers' reported usage (the paper's total_tokens); content tokens and Table 1's t and D are the engine's estimate. Each table's note states its basis.",
   ];
   await mkdir(join(outDir, "charts"), { recursive: true });
   const markdown = [

@@ -8,7 +8,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadCorpus } from "../corpus/freeze.js";
+import { CORPUS_LINE_SCHEMA } from "../corpus/line-schema.js";
 import { offloadCorpus, tokensOf } from "../strategies/lro-descriptor.js";
+import { descriptorText } from "../tools/list-memories.js";
 import type { Table } from "./tables.js";
 
 export const TABLE1_RHOS = [0.01, 0.02, 0.05, 0.1, 0.25, 0.5];
@@ -33,8 +35,10 @@ export async function measureTable1(dataDir?: string): Promise<Table1Measure> {
   const d = new Map<number, number>();
   try {
     for (const n of TABLE1_SIZES) {
-      const { descriptor } = await offloadCorpus(records.slice(0, n), dir);
-      d.set(n, await tokensOf(JSON.stringify(descriptor, null, 2)));
+      const { descriptor } = await offloadCorpus(records.slice(0, n), dir, {
+        lineSchema: CORPUS_LINE_SCHEMA,
+      });
+      d.set(n, await tokensOf(descriptorText(descriptor)));
     }
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -58,9 +62,9 @@ export function table1(m: Table1Measure, measuredRho?: number | null): Table {
       "Table 1. Context window savings by access ratio (rows) and result set size (columns): ours (paper's).",
     header: ["ρ = k/n", ...TABLE1_SIZES.map((n) => `n=${n}`)],
     rows,
-    note: `Ours: t = ${m.t.toFixed(1)} tokens/record (frozen corpus, engine estimate), D = ${ds} tokens (full descriptor as the agent sees it). Paper: t = ${PAPER_T}, D = ${PAPER_D}.${
+    note: `Ours: t = ${m.t.toFixed(1)} tokens/record (frozen corpus; the engine's token estimate, a character heuristic), D = ${ds} tokens (full descriptor as the agent sees it, same estimate). Paper: t = ${PAPER_T}, D = ${PAPER_D}.${
       measuredRho != null
-        ? ` Measured mean access ratio of the offload conditions in these results: ${measuredRho.toFixed(3)}.`
+        ? ` Measured mean access ratio (records consumed / records offloaded) of the offload conditions in these results: ${measuredRho.toFixed(3)}.`
         : ""
     }`,
   };

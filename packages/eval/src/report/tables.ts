@@ -1,9 +1,20 @@
 /**
  * The paper's Tables 3-11 in its layout (conditions as rows; scale, then
  * model, as columns), with Wilson 95 % intervals on every accuracy. A table
- * whose conditions were not run is left out.
+ * whose conditions were not run is left out. Every token figure states its
+ * basis: API tokens are the providers' reported usage (the paper's
+ * `total_tokens`: input + output + cache read + cache write) summed over a
+ * cell's samples, as the paper's Table 4 is (15 tasks a cell); Table 11 takes
+ * the mean of those cell totals over the scale x model cells, the basis its
+ * figures sit on; content tokens are the engine's estimate of tool outputs.
  */
-import { CONDITIONS, type Experiment } from "../conditions/conditions.js";
+import {
+  CONDITIONS,
+  type Condition,
+  type Experiment,
+  samplesOf,
+} from "../conditions/conditions.js";
+import { ACCESS_RATIO_DEFINITION } from "../score/score.js";
 import { type Cell, cellOf, type Results } from "./aggregate.js";
 
 export interface Table {
@@ -21,8 +32,36 @@ export const accuracyText = (c: Cell) =>
   c.n === 0 ? "–" : `${pct(c.accuracy)} [${pct(c.ci[0])}–${pct(c.ci[1])}]`;
 const thousands = (x: number) => Math.round(x / 1000).toLocaleString("en-US");
 
+/** The number of samples per cell, as "15" or "1-15" when cells differ. */
+function samplesPerCell(cells: readonly Cell[]): string {
+  const ns = cells.map((c) => c.n).filter((n) => n > 0);
+  if (ns.length === 0) return "0";
+  const lo = Math.min(...ns);
+  const hi = Math.max(...ns);
+  return lo === hi ? String(lo) : `${lo}-${hi}`;
+}
+
+/** Every (model, scale) cell of a condition that has samples. */
+function cellsOf(r: Results, condition: string): Cell[] {
+  return r.models
+    .flatMap((model) => r.scales.map((scale) => r.cell({ model, condition, scale })))
+    .filter((c) => c.n > 0);
+}
+
+/** The message budgets the samples ran under ("20", "unlimited", ...), as a note. */
+function budgetOf(r: Results, conditions: readonly Condition[]): string {
+  const ids = new Set(conditions.map(samplesOf));
+  const text = [...new Set(r.scores.filter((s) => ids.has(s.condition)).map((s) => s.budget))].join(
+    ", ",
+  );
+  return `Message budget: ${text} (every message counts: system, user, assistant, tool; the paper: 20, Inspect AI's message_limit).`;
+}
+
+export const API_TOKENS_BASIS =
+  "API tokens: the provider-reported usage (input + output + cache read + cache write, the paper's total_tokens), summed over the samples of a cell";
+
 const conditionsOf = (r: Results, e: Experiment) =>
-  CONDITIONS.filter((c) => c.experiment === e && r.has(c.id));
+  CONDITIONS.filter((c) => c.experiment === e && r.has(samplesOf(c)));
 
 function grid(
   r: Results,
@@ -45,11 +84,14 @@ function grid(
   const rows = conditions.map((c) => {
     const row = [c.label];
     for (const scale of r.scales) {
-      for (const model of r.models) row.push(metric(r.cell({ model, condition: c.id, scale })));
+      for (const model of r.models)
+        row.push(metric(r.cell({ model, condition: samplesOf(c), scale })));
     }
     return row;
   });
-  return { id, title, header, subheader, rows, ...(note ? { note } : {}) };
+  const n = samplesPerCell(conditions.flatMap((c) => cellsOf(r, samplesOf(c))));
+  const basis = `Samples per cell: ${n} (the paper: 15). ${budgetOf(r, conditions)}`;
+  return { id, title, header, subheader, rows, note: note ? `${note} ${basis}` : basis };
 }
 
 function tokenRatio(r: Results): Table | undefined {
@@ -73,7 +115,18 @@ function tokenRatio(r: Results): Table | undefined {
       ),
     ];
   });
-  return { id: "table-5", title: "Table 5. E1 LRO/Inline token ratio by scale.", header, rows };
+  return {
+    id: "table-5",
+    title: "Table 5. E1 LRO/Inline token ratio by scale.",
+    header,
+    rows,
+    note: "Ratio of the Table 4 cells: LRO API tokens / Inline API tokens, per model and scale.",
+  };
+}
+
+/** The mean over a condition's (model, scale) cells of each cell's total. */
+function perCellMean(cells: readonly Cell[], total: (c: Cell) => number): number {
+  return cells.length ? cells.reduce((a, c) => a + total(c), 0) / cells.length : 0;
 }
 
 function pooled(
@@ -81,28 +134,39 @@ function pooled(
   id: string,
   title: string,
   experiment: Experiment,
-  extra = false,
+  tokens = false,
 ): Table | undefined {
   const conditions = conditionsOf(r, experiment);
   if (conditions.length === 0) return undefined;
   const cells = conditions
-    .map((c) => ({ c, cell: cellOf(r.select({ condition: c.id })) }))
+    .map((c) => ({
+      c,
+      cell: cellOf(r.select({ condition: samplesOf(c) })),
+      cells: cellsOf(r, samplesOf(c)),
+    }))
     .sort((a, b) => b.cell.accuracy - a.cell.accuracy);
   const header = [
     "Condition",
     "Mean Accuracy",
-    ...(extra ? ["Content Tokens", "LLM Cost (tokens)"] : []),
+    ...(tokens ? ["Content Tokens", "LLM Cost (tokens)"] : []),
     "n",
   ];
-  const rows = cells.map(({ c, cell }) => [
+  const rows = cells.map(({ c, cell, cells }) => [
     c.label,
     `${accuracyText(cell)}%`,
-    ...(extra
-      ? [cell.contentTokens.toLocaleString("en-US"), cell.totalTokens.toLocaleString("en-US")]
+    ...(tokens
+      ? [
+          Math.round(perCellMean(cells, (x) => x.contentTokens)).toLocaleString("en-US"),
+          Math.round(perCellMean(cells, (x) => x.totalTokens)).toLocaleString("en-US"),
+        ]
       : []),
     String(cell.n),
   ]);
-  return { id, title, header, rows };
+  const n = samplesPerCell(cells.flatMap((x) => x.cells));
+  const note = tokens
+    ? `Accuracy pooled over all samples (n). Tokens, both columns: per scale x model cell, the total over the cell's ${n} samples (the paper: 15), averaged over the cells. LLM Cost: ${API_TOKENS_BASIS}. Content Tokens: the engine's estimate (character heuristic) of every tool output the agent received.`
+    : "Accuracy pooled over all samples (n) of the condition, every scale and model.";
+  return { id, title, header, rows, note: `${note} ${budgetOf(r, conditions)}` };
 }
 
 const goal = (c: Cell) => (c.extractionQueries ? pct(c.alignedQueries / c.extractionQueries) : "–");
@@ -126,7 +190,7 @@ export function paperTables(r: Results): Table[] {
       "Table 4. E1 API tokens (thousands) by strategy, scale, and model.",
       "e1",
       (c) => (c.n ? thousands(c.totalTokens) : "–"),
-      "Total tokens of all samples in the cell (input + output + cache).",
+      `${API_TOKENS_BASIS}, in thousands.`,
     ),
     tokenRatio(r),
     grid(
@@ -135,7 +199,7 @@ export function paperTables(r: Results): Table[] {
       "Table 6. E2 count accuracy (%) by condition, scale, and model.",
       "e2",
       accuracyText,
-      ci,
+      `${ci} C5 is the E1 Inline run, as the paper's Table 6 C5 row is its Table 3 Inline row.`,
     ),
     pooled(r, "table-7", "Table 7. E2 mean count accuracy across all scales and models.", "e2"),
     grid(
@@ -182,15 +246,15 @@ function median(values: (number | null)[]): string {
 
 /** Mean turns and access ratio per condition: the figures the paper quotes in prose. */
 export function behaviourTable(r: Results): Table {
-  const rows = CONDITIONS.filter((c) => r.has(c.id)).map((c) => {
-    const cell = cellOf(r.select({ condition: c.id }));
+  const rows = CONDITIONS.filter((c) => r.has(samplesOf(c))).map((c) => {
+    const cell = cellOf(r.select({ condition: samplesOf(c) }));
     return [
-      `${c.experiment.toUpperCase()} ${c.label}`,
+      `${c.experiment.toUpperCase()} ${c.label}${c.samplesOf ? ` (the ${c.samplesOf} samples)` : ""}`,
       String(cell.n),
       cell.turns.toFixed(1),
       cell.accessRatio === null ? "–" : cell.accessRatio.toFixed(3),
       `$${cell.costUsd.toFixed(4)}`,
-      median(r.select({ condition: c.id }).map((s) => s.write_ms)),
+      median(r.select({ condition: samplesOf(c) }).map((s) => s.write_ms)),
     ];
   });
   return {
@@ -201,10 +265,10 @@ export function behaviourTable(r: Results): Table {
       "Samples",
       "Mean turns",
       "Access ratio",
-      "Cost (USD)",
+      "Cost (USD, total)",
       "Median write (ms)",
     ],
     rows,
-    note: "Access ratio: distinct records whose id appears in an extraction tool's output / records offloaded. Write: time to materialize the offload file (the paper: 23.9 ms median).",
+    note: `Turns: model calls per sample (the budget counts messages: system, user, assistant, tool). ${ACCESS_RATIO_DEFINITION} Cost: the API tokens of all samples at the price table. Write: time to materialize the offload file (the paper: 23.9 ms median).`,
   };
 }

@@ -5,13 +5,13 @@
  */
 import { join } from "node:path";
 import pLimit from "p-limit";
-import type { Condition } from "../conditions/conditions.js";
+import { type Condition, runnable } from "../conditions/conditions.js";
 import { type Corpus, loadCorpus, tasksOf } from "../corpus/freeze.js";
 import { type PriceTable, priceOf } from "../models/pricing.js";
 import type { ChatModel } from "../models/types.js";
 import type { Sandbox } from "../sandbox/sandbox.js";
 import { type SampleScore, scoreSample } from "../score/score.js";
-import { runSample } from "./sample.js";
+import { DEFAULT_MESSAGE_LIMIT, runSample } from "./sample.js";
 import { readSamples, type SampleRecord, SampleWriter, sampleId } from "./transcript.js";
 
 export const SAMPLES_FILE = "samples.jsonl";
@@ -26,7 +26,8 @@ export interface RunOptions {
   sandbox: Sandbox;
   prices: PriceTable;
   concurrency?: number;
-  maxTurns?: number;
+  /** Messages per sample; null for no limit (default: the paper's 20). */
+  messageLimit?: number | null;
   maxOutputTokens?: number;
   toolTimeoutMs?: number;
   dataDir?: string;
@@ -52,12 +53,22 @@ export async function runGrid(o: RunOptions): Promise<RunSummary> {
   const writer = new SampleWriter(file);
   await writer.init();
   const done = await readSamples(file);
+  // One budget per results folder: resumed samples must be comparable with finished ones.
+  const budget = o.messageLimit === undefined ? DEFAULT_MESSAGE_LIMIT : o.messageLimit;
+  const limitOf = (s: SampleRecord) => (s.v < 2 ? "a version-1 turn limit" : s.message_limit);
+  const other = [...done.values()].find((s) => limitOf(s) !== budget);
+  if (other) {
+    throw new Error(
+      `${file} holds samples run under message limit ${limitOf(other) ?? "none"}, not ${budget ?? "none"}; use another --out`,
+    );
+  }
   const corpora = new Map<number, Corpus>();
   for (const scale of o.scales) corpora.set(scale, await loadCorpus(scale, o.dataDir));
 
   const work: { condition: Condition; corpus: Corpus; taskIndex: number }[] = [];
   let skipped = 0;
-  for (const condition of o.conditions) {
+  // E2 C5 is the E1 Inline run (as in the paper): asked for, it runs that, once.
+  for (const condition of runnable(o.conditions)) {
     for (const scale of o.scales) {
       const corpus = corpora.get(scale) as Corpus;
       const tasks = tasksOf(corpus, condition.taskKind);
@@ -88,7 +99,7 @@ export async function runGrid(o: RunOptions): Promise<RunSummary> {
             model: o.model,
             sandbox: o.sandbox,
             price,
-            ...(o.maxTurns !== undefined ? { maxTurns: o.maxTurns } : {}),
+            ...(o.messageLimit !== undefined ? { messageLimit: o.messageLimit } : {}),
             ...(o.maxOutputTokens !== undefined ? { maxOutputTokens: o.maxOutputTokens } : {}),
             ...(o.toolTimeoutMs !== undefined ? { toolTimeoutMs: o.toolTimeoutMs } : {}),
           });

@@ -1,7 +1,11 @@
 /**
  * One sample: a fresh tool environment, the model and the tools taking turns
- * until the model answers without a tool call or the turn limit (model calls)
- * is reached. A malformed tool call gets an error result the model can act on.
+ * until the model answers without a tool call or the message budget is spent.
+ * The budget is Inspect AI's `message_limit`, which the paper used (20): every
+ * message of the conversation counts (system, user, assistant, each tool
+ * result); no model call is made once the conversation holds the limit, and a
+ * tool call whose result would exceed it is not run. A malformed tool call gets
+ * an error result the model can act on.
  */
 import type { Condition } from "../conditions/conditions.js";
 import { systemPrompt } from "../conditions/prompts.js";
@@ -12,9 +16,19 @@ import { addUsage, type ChatModel, type Message, ZERO_USAGE } from "../models/ty
 import type { Sandbox } from "../sandbox/sandbox.js";
 import { createEnvironment } from "../tools/environment.js";
 import { fail } from "../tools/types.js";
-import { type SampleRecord, sampleId, TRANSCRIPT_VERSION, type TurnLog } from "./transcript.js";
+import {
+  type Outcome,
+  type SampleRecord,
+  sampleId,
+  TRANSCRIPT_VERSION,
+  type TurnLog,
+} from "./transcript.js";
 
-export const DEFAULT_MAX_TURNS = 20;
+/** The paper's "20-turn message limit per task" (Inspect AI's `message_limit`). */
+export const DEFAULT_MESSAGE_LIMIT = 20;
+
+/** Messages in the conversation: the system prompt counts as one, as in Inspect AI. */
+export const conversationLength = (messages: readonly Message[]) => messages.length + 1;
 /** Room for reasoning models (GPT-5-mini counts its reasoning tokens against this). */
 export const DEFAULT_MAX_OUTPUT_TOKENS = 8192;
 export const DEFAULT_TOOL_TIMEOUT_MS = 20_000;
@@ -29,7 +43,8 @@ export interface SampleOptions {
   model: ChatModel;
   sandbox: Sandbox;
   price: Price | undefined;
-  maxTurns?: number;
+  /** Messages per sample (every message counts); null for no limit. Default 20. */
+  messageLimit?: number | null;
   maxOutputTokens?: number;
   toolTimeoutMs?: number;
   workRoot?: string;
@@ -41,7 +56,7 @@ export async function runSample(
   records: readonly MemoryRecord[],
   options: SampleOptions,
 ): Promise<SampleRecord> {
-  const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
+  const limit = options.messageLimit === undefined ? DEFAULT_MESSAGE_LIMIT : options.messageLimit;
   const started = Date.now();
   const env = await createEnvironment(condition, records, {
     sandbox: options.sandbox,
@@ -50,12 +65,14 @@ export async function runSample(
   });
   const system = systemPrompt(condition.prompt);
   const messages: Message[] = [{ role: "user", content: task.prompt }];
+  const room = () => limit === null || conversationLength(messages) < limit;
   const turns: TurnLog[] = [];
   let usage = ZERO_USAGE;
-  let outcome: SampleRecord["outcome"] = "turn_limit";
+  let outcome: Outcome = "message_limit";
+  let unrun = 0;
   let error: string | undefined;
   try {
-    while (turns.length < maxTurns) {
+    while (room()) {
       const t0 = performance.now();
       const reply = await options.model.complete({
         system,
@@ -67,6 +84,7 @@ export async function runSample(
         usage: reply.usage,
         stop_reason: reply.stopReason,
         ms: Math.round(performance.now() - t0),
+        tool_calls: reply.toolCalls.length,
       });
       usage = addUsage(usage, reply.usage);
       messages.push({ role: "assistant", text: reply.text, toolCalls: reply.toolCalls });
@@ -74,7 +92,11 @@ export async function runSample(
         outcome = "answered";
         break;
       }
-      for (const call of reply.toolCalls) {
+      for (const [i, call] of reply.toolCalls.entries()) {
+        if (!room()) {
+          unrun = reply.toolCalls.length - i;
+          break;
+        }
         const out = call.arguments
           ? await env.call(call.name, call.arguments)
           : fail(
@@ -99,7 +121,8 @@ export async function runSample(
     model: options.model.id,
     scripted: options.model.scripted,
     sandbox: options.sandbox.mode,
-    max_turns: maxTurns,
+    message_limit: limit,
+    message_count: conversationLength(messages),
     experiment: condition.experiment,
     condition: condition.id,
     label: condition.label,
@@ -115,6 +138,11 @@ export async function runSample(
     usage,
     cost_usd: costOf(usage, options.price),
     outcome,
+    ...(outcome === "message_limit"
+      ? {
+          limit_note: `message limit ${limit} reached after ${turns.length} model calls${unrun ? `; ${unrun} tool call(s) of the last reply not run` : ""}; the answer is the last reply's text, if any`,
+        }
+      : {}),
     ...(error !== undefined ? { error } : {}),
     ...(off
       ? {

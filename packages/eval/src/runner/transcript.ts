@@ -13,15 +13,19 @@ import type { Message, Usage } from "../models/types.js";
 import type { SandboxMode } from "../sandbox/sandbox.js";
 import type { ToolSpec } from "../tools/types.js";
 
-export const TRANSCRIPT_VERSION = 1;
+/** 2: the message budget (`message_limit`, `message_count`) replaced the turn limit. */
+export const TRANSCRIPT_VERSION = 2;
 
 export interface TurnLog {
   usage: Usage;
   stop_reason: string;
   ms: number;
+  /** Tool calls in the reply (each result is one message of the budget). */
+  tool_calls?: number;
 }
 
-export type Outcome = "answered" | "turn_limit" | "error";
+/** `turn_limit`: version-1 transcripts (a limit on model calls). */
+export type Outcome = "answered" | "message_limit" | "turn_limit" | "error";
 
 export interface SampleRecord {
   v: number;
@@ -29,7 +33,10 @@ export interface SampleRecord {
   model: string;
   scripted: boolean;
   sandbox: SandboxMode;
-  max_turns: number;
+  /** Messages allowed (system, user, assistant and tool all count); null: no limit. */
+  message_limit: number | null;
+  /** Messages in the conversation at the end, system prompt included. */
+  message_count: number;
   experiment: Experiment;
   condition: string;
   label: string;
@@ -45,6 +52,8 @@ export interface SampleRecord {
   usage: Usage;
   cost_usd: number;
   outcome: Outcome;
+  /** Says that the message budget ended the sample, and what was cut. */
+  limit_note?: string;
   error?: string;
   /** The offload, when the condition offloads and the agent listed the memories. */
   offload?: { file_path: string; records: number; write_ms: number; descriptor_chars: number };

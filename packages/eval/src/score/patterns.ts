@@ -19,7 +19,8 @@ export interface QueryScore {
 
 const HEADER = /tail\s+-n\s*\+2|sed\s+(-n\s+)?['"]?(1d|2,\$p)|lro_header|NR\s*>\s*1/;
 const JQ = /\bjq\b/;
-const FIELDS = /select\s*\(|\.(id|namespace|priority|content|title|memory_type|tags)\b/;
+const FIELDS =
+  /select\s*\(|\.(id|namespace|priority|extensions|content|title|memory_type|tags|provenance)\b/;
 const PIPE = /\|/;
 
 export function scoreShellQuery(command: string): QueryScore {

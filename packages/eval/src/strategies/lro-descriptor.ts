@@ -29,12 +29,14 @@ export interface OffloadedCorpus {
 
 /**
  * Offload the records as a `list` result at full detail into `outputDir`, as a
- * memory server would. `native` switches the guidance to the `lro_extract` template.
+ * memory server would. `native` switches the guidance to the `lro_extract`
+ * template; `lineSchema` replaces the engine's `line_schema` (which describes
+ * the full MIF record) with the exact schema of these lines.
  */
 export async function offloadCorpus(
   records: readonly object[],
   outputDir: string,
-  options: { native?: boolean; now?: () => number } = {},
+  options: { native?: boolean; now?: () => number; lineSchema?: Record<string, unknown> } = {},
 ): Promise<OffloadedCorpus> {
   const offloader = new Offloader({
     config: configFor(outputDir),
@@ -46,7 +48,10 @@ export async function offloadCorpus(
   if (result.kind !== "offloaded") {
     throw new Error(`expected the corpus to be offloaded, got ${result.kind}`);
   }
-  return { descriptor: result.response, filePath: result.file.path };
+  const descriptor = options.lineSchema
+    ? { ...result.response, line_schema: options.lineSchema }
+    : result.response;
+  return { descriptor, filePath: result.file.path };
 }
 
 /** The native extractor behind the `lro_extract` tool, confined to `outputDir`. */

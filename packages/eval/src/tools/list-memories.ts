@@ -5,9 +5,11 @@
  * returns one page (`page` from 1) of full records or of id + title.
  */
 import type { Delivery } from "../conditions/conditions.js";
+import { CORPUS_LINE_SCHEMA } from "../corpus/line-schema.js";
 import type { MemoryRecord } from "../corpus/records.js";
 import { ablateDescriptor } from "../strategies/ablate.js";
 import { type OffloadedCorpus, offloadCorpus } from "../strategies/lro-descriptor.js";
+import { appendixBRecipes } from "../strategies/recipes.js";
 import { fail, ok, type Tool } from "./types.js";
 
 export interface ListMemoriesState {
@@ -15,6 +17,13 @@ export interface ListMemoriesState {
   /** Milliseconds the offload write took (the paper's file-write overhead). */
   writeMs?: number;
 }
+
+/**
+ * The descriptor as the agent receives it: compact JSON, as the engine's MCP
+ * helpers send it (`offload-call-result`), so Table 1's D is what a memory
+ * server would cost.
+ */
+export const descriptorText = (shown: object) => JSON.stringify(shown);
 
 const PAGED_PARAMS = {
   type: "object",
@@ -37,11 +46,19 @@ export function listMemoriesTool(
       async run() {
         if (!state.offloaded) {
           const t0 = performance.now();
-          state.offloaded = await offloadCorpus(records, dir, { native: delivery.native ?? false });
+          state.offloaded = await offloadCorpus(records, dir, {
+            native: delivery.native ?? false,
+            lineSchema: CORPUS_LINE_SCHEMA,
+          });
           state.writeMs = performance.now() - t0;
         }
-        const shown = ablateDescriptor(state.offloaded.descriptor, delivery.fields);
-        return ok(JSON.stringify(shown, null, 2));
+        const { descriptor, filePath } = state.offloaded;
+        const library =
+          delivery.recipes === "appendix-b"
+            ? { ...descriptor, jq_recipes: appendixBRecipes(filePath) }
+            : descriptor;
+        const shown = ablateDescriptor(library, delivery.fields);
+        return ok(descriptorText(shown));
       },
     };
   }
