@@ -351,8 +351,9 @@ describe("atlatl-proxy install|uninstall <client>", () => {
     const text = `[mcp_servers.remote]\nurl = "${httpUrl}"\nenv_http_headers = { "x-test-token" = "FIXTURE_HTTP_TOKEN" }\n`;
     writeFileSync(path, text);
     expect(proxyCli("install", "codex", "--config", path).status).toBe(0);
-    const entry = (parseToml(readFileSync(path, "utf8")).mcp_servers as Record<string, never>)
-      .remote as { command: string; args: string[]; env_vars: string[] };
+    type Entry = { command: string; args: string[]; env_vars: string[] };
+    const servers = parseToml(readFileSync(path, "utf8")).mcp_servers as Record<string, Entry>;
+    const entry = servers.remote as Entry;
     expect(entry.env_vars).toEqual(["FIXTURE_HTTP_TOKEN"]);
     expect(entry.args.join(" ")).not.toContain("secret");
     // Codex passes the listed variable and expands nothing: the proxy reads it.
