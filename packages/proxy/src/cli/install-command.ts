@@ -5,19 +5,15 @@
  * word is one of these), so an upstream's flags and these never mix.
  */
 
-import { homedir } from "node:os";
 import { Command, InvalidArgumentError } from "commander";
 import { loadProxyConfig } from "../config/proxy-config.js";
 import {
-  applyPlans,
   CLIENT_NAMES,
-  type ClientEnv,
+  carryOut,
   clientNamed,
-  type FilePlan,
+  currentClientEnv,
   planGrantDirectory,
   planRevokeDirectory,
-  plansDiff,
-  plansSummary,
   planUnwrap,
   planWrap,
   proxyLauncher,
@@ -46,30 +42,6 @@ function positiveInt(value: string): number {
     throw new InvalidArgumentError("--threshold must be a positive integer.");
   }
   return n;
-}
-
-/** Where the clients' files are: this user's home and this directory. */
-export function currentClientEnv(): ClientEnv {
-  return { home: homedir(), cwd: process.cwd(), platform: process.platform, env: process.env };
-}
-
-/** Print the plans: a diff for --dry-run, else write them and say what changed. */
-export function carryOut(
-  plans: FilePlan[],
-  action: "install" | "uninstall",
-  dryRun: boolean | undefined,
-): void {
-  if (dryRun) {
-    process.stdout.write(plansDiff(plans) || "no change\n");
-    process.stdout.write(plansSummary(plans).replace(/^/gm, "# ").replace(/# $/, ""));
-    return;
-  }
-  const written = applyPlans(plans, action);
-  process.stdout.write(plansSummary(plans));
-  for (const w of written) {
-    process.stdout.write(`wrote ${w.path}${w.backup ? ` (backup: ${w.backup})` : ""}\n`);
-  }
-  if (plans.length === 0) process.stdout.write("no config file found\n");
 }
 
 function addCommonOptions(cmd: Command): Command {

@@ -49,3 +49,25 @@ export function plansSummary(plans: readonly FilePlan[]): string {
   }
   return lines.length > 0 ? `${lines.join("\n")}\n` : "";
 }
+
+/**
+ * Carry out `action`'s plans and report on stdout: for a dry run the diff (and
+ * the summary as `#` lines), else the summary and each file written with its backup.
+ */
+export function carryOut(
+  plans: FilePlan[],
+  action: "install" | "uninstall",
+  dryRun: boolean | undefined,
+  out: NodeJS.WritableStream = process.stdout,
+): void {
+  if (dryRun) {
+    out.write(plansDiff(plans) || "no change\n");
+    out.write(plansSummary(plans).replace(/^(?=.)/gm, "# "));
+    return;
+  }
+  const written = applyPlans(plans, action);
+  out.write(plansSummary(plans));
+  for (const w of written)
+    out.write(`wrote ${w.path}${w.backup ? ` (backup: ${w.backup})` : ""}\n`);
+  if (plans.length === 0) out.write("no config file found\n");
+}

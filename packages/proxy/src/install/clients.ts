@@ -11,6 +11,7 @@
  * - codex: `$CODEX_HOME/config.toml` (default `~/.codex`), `[mcp_servers.NAME]`
  * - gemini: `~/.gemini/settings.json` (`httpUrl` for Streamable HTTP, `url` for SSE)
  */
+import { homedir } from "node:os";
 import { join } from "node:path";
 import type { ConfigFormat, MapPath } from "./config-format.js";
 import { tableAt } from "./config-format.js";
@@ -167,4 +168,9 @@ export function clientNamed(name: string): ClientSpec {
   throw new Error(
     `unknown client ${JSON.stringify(name)}; expected one of ${CLIENT_NAMES.join(", ")}`,
   );
+}
+
+/** Where the clients' files are for this process: the user's home and the current directory. */
+export function currentClientEnv(): ClientEnv {
+  return { home: homedir(), cwd: process.cwd(), platform: process.platform, env: process.env };
 }

@@ -5,7 +5,7 @@
  * the clients' locations, the formats (jsonc-parser, toml-patch), the backups
  * and the atomic write.
  */
-export { applyPlans, plansDiff, plansSummary, type Written } from "./apply.js";
+export { applyPlans, carryOut, plansDiff, plansSummary, type Written } from "./apply.js";
 export { bytesBeforeInstall, contentTag, installBackups } from "./atomic-write.js";
 export {
   claudeSettingsPath,
@@ -20,6 +20,7 @@ export {
   type ClientName,
   type ClientSpec,
   clientNamed,
+  currentClientEnv,
 } from "./clients.js";
 export type { ConfigFormat, MapPath } from "./config-format.js";
 export { tableAt } from "./config-format.js";

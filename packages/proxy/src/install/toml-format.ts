@@ -4,8 +4,9 @@
  * of tables and keys outside the changed entry stay as they were. (smol-toml,
  * which the server uses to read its own config, drops comments on write.)
  */
-import { parse, patch } from "@decimalturn/toml-patch";
-import type { ConfigFormat, MapPath } from "./config-format.js";
+import { parse, patch, stringify } from "@decimalturn/toml-patch";
+import { type ConfigFormat, type MapPath, tableAt } from "./config-format.js";
+import type { EntryChanges } from "./dialects.js";
 
 type Table = Record<string, unknown>;
 
@@ -19,6 +20,19 @@ function tableFor(doc: Table, path: readonly string[]): Table {
   return node;
 }
 
+const BARE_KEY = /^[A-Za-z0-9_-]+$/;
+
+/**
+ * A new entry as its own `[a.b]` table at the end, the way the clients' docs
+ * write servers (toml-patch would add an inline `a.b = {...}` to the root table).
+ */
+function appendTable(text: string, path: readonly string[], changes: EntryChanges): string {
+  const header = path.map((k) => (BARE_KEY.test(k) ? k : JSON.stringify(k))).join(".");
+  const body = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
+  const sep = text === "" ? "" : text.endsWith("\n\n") ? "" : text.endsWith("\n") ? "\n" : "\n\n";
+  return `${text}${sep}[${header}]\n${stringify(body)}`;
+}
+
 export const tomlFormat: ConfigFormat = {
   empty: "",
   parse(text, file) {
@@ -30,6 +44,8 @@ export const tomlFormat: ConfigFormat = {
   },
   editEntry(text, map: MapPath, name, changes) {
     const doc = parse(text) as Table;
+    if (tableAt(doc, [...map, name]) === undefined)
+      return appendTable(text, [...map, name], changes);
     const entry = tableFor(doc, [...map, name]);
     for (const [key, value] of Object.entries(changes)) {
       if (value === undefined) delete entry[key];

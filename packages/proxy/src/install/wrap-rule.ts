@@ -99,5 +99,5 @@ export function isAtlatlServer(command: unknown, args: unknown): boolean {
   const list = Array.isArray(args) ? args : [];
   const names = new Set(["atlatl", "atlatl.js"]);
   if (names.has(basename(command))) return true;
-  return typeof list[0] === "string" && names.has(basename(list[0])) && list[1] === "serve";
+  return typeof list[0] === "string" && names.has(basename(list[0])) && list.includes("serve");
 }
