@@ -347,8 +347,10 @@ describe("atlatl-proxy install|uninstall <client>", () => {
   });
 
   it("a Codex HTTP server's header from an env var reaches the server through the proxy (--config)", async () => {
+    // The fixture serves one session: a fresh one for this client.
+    const url = await startHttpFixture();
     const path = join(home.dir, "codex-other.toml");
-    const text = `[mcp_servers.remote]\nurl = "${httpUrl}"\nenv_http_headers = { "x-test-token" = "FIXTURE_HTTP_TOKEN" }\n`;
+    const text = `[mcp_servers.remote]\nurl = "${url}"\nenv_http_headers = { "x-test-token" = "FIXTURE_HTTP_TOKEN" }\n`;
     writeFileSync(path, text);
     expect(proxyCli("install", "codex", "--config", path).status).toBe(0);
     type Entry = { command: string; args: string[]; env_vars: string[] };
