@@ -100,7 +100,7 @@ export function validateExtractArgs(args: ExtractArgs): ExtractRequest | LroErro
   if (hasRecipe === hasQuery) {
     return bad(
       hasRecipe
-        ? "pass either recipe or query, not both: recipe runs a numbered recipe of the descriptor (${RANGE}), query runs your own jq filter"
+        ? `pass either recipe or query, not both: recipe runs a numbered recipe of the descriptor (${RANGE}), query runs your own jq filter`
         : `pass one of recipe (a recipe number from the descriptor, ${RANGE}) or query (a jq filter, e.g. "select(.status == $s)" with params {"s": "..."})`,
     );
   }
