@@ -9,7 +9,8 @@
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -24,6 +25,18 @@ const BIN = join(dirname(fileURLToPath(import.meta.url)), "..", "bin", "atlatl-p
 const ENV_SERVER = join(FIXTURES, "env-server.mjs");
 const node = JSON.stringify(process.execPath);
 const envServer = JSON.stringify(ENV_SERVER);
+
+/**
+ * Claude Code's CLI: the npm package `@anthropic-ai/claude-code` that .ci/run installs
+ * under `$ATLATL_CLAUDE_CODE_DIR` (default `~/.cache/atlatl-claude-code`), outside the workspace.
+ */
+const CLAUDE_INSTALL =
+  "npm install --prefix ~/.cache/atlatl-claude-code @anthropic-ai/claude-code@2.1.328";
+const CLAUDE = (() => {
+  const dir = process.env.ATLATL_CLAUDE_CODE_DIR ?? join(homedir(), ".cache", "atlatl-claude-code");
+  const bin = join(dir, "node_modules", ".bin", "claude");
+  return existsSync(bin) ? bin : undefined;
+})();
 
 const home = tempDir("atlatl-install-home-");
 const project = join(home.dir, "project");
@@ -376,6 +389,51 @@ describe("atlatl-proxy install|uninstall <client>", () => {
     expect(proxyCli("uninstall", "codex", "--config", path).status).toBe(0);
     expect(readFileSync(path, "utf8")).toBe(text);
   });
+
+  // Claude Code is a capability of the machine (.ci/run installs it), so under CI it must be there.
+  it.skipIf(!CLAUDE && !process.env.CI)(
+    "Claude Code's own `claude mcp list` shows every wrapped server connected",
+    async () => {
+      expect(CLAUDE, `no Claude Code CLI (see .ci/run: ${CLAUDE_INSTALL})`).toBeDefined();
+      const url = await startHttpFixture();
+      const claudeHome = tempDir("atlatl-install-claude-");
+      try {
+        const entries = {
+          tokens: {
+            type: "stdio",
+            command: process.execPath,
+            args: [ENV_SERVER],
+            env: { FIXTURE_TOKEN: "t" },
+          },
+          remote: { type: "http", url, headers: { "x-test-token": `\${FIXTURE_HTTP_TOKEN}` } },
+        };
+        writeFileSync(
+          join(claudeHome.dir, ".claude.json"),
+          `${JSON.stringify({ mcpServers: entries }, null, 2)}\n`,
+        );
+        const env = { PATH: process.env.PATH ?? "", HOME: claudeHome.dir };
+        const installed = spawnSync(process.execPath, [BIN, "install", "claude-code"], {
+          cwd: claudeHome.dir,
+          env,
+          encoding: "utf8",
+        });
+        expect(installed.status, installed.stderr).toBe(0);
+        const listed = spawnSync(CLAUDE as string, ["mcp", "list"], {
+          cwd: claudeHome.dir,
+          env: { ...env, FIXTURE_HTTP_TOKEN: "secret" },
+          encoding: "utf8",
+          timeout: 90_000,
+        });
+        const out = listed.stdout + listed.stderr;
+        for (const name of Object.keys(entries)) {
+          expect(out, out).toMatch(new RegExp(`^${name}: .*atlatl-proxy\\.js.*Connected`, "m"));
+        }
+      } finally {
+        claudeHome.remove();
+      }
+    },
+    120_000,
+  );
 
   it("an unknown client is a clear error that writes nothing", () => {
     const before = snapshot();
