@@ -5,10 +5,10 @@
  */
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { Command, InvalidArgumentError } from "commander";
+import { expandHeaderEnv } from "../config/env-reference.js";
 import { loadProxyConfig } from "../config/proxy-config.js";
 import { startProxy } from "../proxy/start-proxy.js";
 import { parseHeaders, type UpstreamTarget } from "../upstream/target.js";
-import { expandHeaderEnv } from "./header-env.js";
 import { isInstallCommand, runInstallCommand } from "./install-command.js";
 
 function positiveInt(name: string) {

@@ -3,6 +3,7 @@
  * live, and how a command line is written. The wrap rule (wrap-rule.ts) is the
  * same for all; only these spellings differ.
  */
+import { bearerVariable, envReference, referencedVariable } from "../config/env-reference.js";
 import type { ServerTarget } from "./wrap-rule.js";
 
 /** One server entry as the config file holds it. */
@@ -70,9 +71,6 @@ export function jsonDialect(urlKeys: readonly string[], httpForm: (url: string) 
   return dialect;
 }
 
-const ENV_REF = /^\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}$/;
-const BEARER_REF = /^Bearer \$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}$/;
-
 /**
  * Codex's `[mcp_servers.NAME]` tables. Codex names header secrets by env var
  * (`bearer_token_env_var`, `env_http_headers`) and passes a stdio server only
@@ -88,10 +86,10 @@ export const codexDialect: EntryDialect = {
     if (typeof entry.url !== "string") return undefined;
     const headers = stringMap(entry.http_headers);
     for (const [name, env] of Object.entries(stringMap(entry.env_http_headers))) {
-      headers[name] = `\${${env}}`;
+      headers[name] = envReference(env);
     }
     if (typeof entry.bearer_token_env_var === "string") {
-      headers.Authorization = `Bearer \${${entry.bearer_token_env_var}}`;
+      headers.Authorization = `Bearer ${envReference(entry.bearer_token_env_var)}`;
     }
     return { kind: "http", url: entry.url, headers };
   },
@@ -101,10 +99,9 @@ export const codexDialect: EntryDialect = {
       for (const key of ["url", "http_headers", "env_http_headers", "bearer_token_env_var"]) {
         if (key in entry) changes[key] = undefined;
       }
-      const refs = Object.values(target.headers).flatMap((v) => {
-        const m = ENV_REF.exec(v) ?? BEARER_REF.exec(v);
-        return m ? [m[1] as string] : [];
-      });
+      const refs = Object.values(target.headers).flatMap(
+        (v) => referencedVariable(v) ?? bearerVariable(v) ?? [],
+      );
       const envVars = stringList(entry.env_vars);
       const added = refs.filter((r) => !envVars.includes(r));
       if (added.length > 0) changes.env_vars = [...envVars, ...added];
@@ -117,10 +114,10 @@ export const codexDialect: EntryDialect = {
     const literal: Record<string, string> = {};
     const fromEnv: Record<string, string> = {};
     for (const [name, value] of Object.entries(target.headers)) {
-      const bearer = name.toLowerCase() === "authorization" ? BEARER_REF.exec(value) : null;
-      const ref = ENV_REF.exec(value);
-      if (bearer) changes.bearer_token_env_var = bearer[1];
-      else if (ref) fromEnv[name] = ref[1] as string;
+      const bearer = name.toLowerCase() === "authorization" ? bearerVariable(value) : undefined;
+      const ref = referencedVariable(value);
+      if (bearer) changes.bearer_token_env_var = bearer;
+      else if (ref) fromEnv[name] = ref;
       else literal[name] = value;
     }
     if (Object.keys(literal).length > 0) changes.http_headers = literal;
