@@ -435,6 +435,17 @@ describe("atlatl-proxy install|uninstall <client>", () => {
     120_000,
   );
 
+  it("a header naming an unset variable is a clear error, not a literal reference sent upstream", () => {
+    const r = proxyCli(
+      "--url",
+      "http://127.0.0.1:9/mcp",
+      "-H",
+      `x-test-token: \${ATLATL_UNSET_VAR}`,
+    );
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("the environment variable ATLATL_UNSET_VAR is not set");
+  });
+
   it("an unknown client is a clear error that writes nothing", () => {
     const before = snapshot();
     const r = proxyCli("install", "notepad");
