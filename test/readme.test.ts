@@ -72,7 +72,17 @@ beforeAll(async () => {
     cwd: root,
     env: cleanEnv({}),
   });
-  env = cleanEnv({ HOME: home, PATH: `${join(prefix, "bin")}:${process.env.PATH ?? ""}` });
+  env = cleanEnv({
+    HOME: home,
+    PATH: `${join(prefix, "bin")}:${process.env.PATH ?? ""}`,
+    // Every per-user location under the throw-away HOME, whatever this machine sets.
+    XDG_CONFIG_HOME: join(home, ".config"),
+    XDG_DATA_HOME: join(home, ".local", "share"),
+    XDG_STATE_HOME: join(home, ".local", "state"),
+    XDG_CACHE_HOME: join(home, ".cache"),
+    CLAUDE_CONFIG_DIR: join(home, ".claude"),
+    CODEX_HOME: join(home, ".codex"),
+  });
 }, 120_000);
 
 afterAll(() => {
