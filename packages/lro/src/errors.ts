@@ -7,6 +7,7 @@ export type LroErrorCode =
   | "WRITE_FAILED"
   | "PATH_REFUSED"
   | "FILE_EXPIRED"
+  | "FILE_NOT_FOUND"
   | "BAD_ARGUMENTS"
   | "FILTER_INVALID"
   | "FILTER_ABORTED"

@@ -32,6 +32,8 @@ export interface ConfinementOptions {
   filePrefix?: string | undefined;
   /** Resource URI prefix also accepted as `file_path` (default `atlatl://offload/`). */
   resourcePrefix?: string | undefined;
+  /** What a refusal tells the caller to pass instead (default: lro_extract's `file_path`). */
+  refusedHint?: string | undefined;
 }
 
 /** An offload file that passed every check, open for reading. */
@@ -59,12 +61,19 @@ function errnoCode(err: unknown): string | undefined {
   return typeof code === "string" ? code : undefined;
 }
 
+/**
+ * A file that is not there: `FILE_EXPIRED` when its time to live has passed,
+ * else `FILE_NOT_FOUND` (deleted early, or a name that was never written: no
+ * way to tell, so the message claims neither). Both ask for a fresh query.
+ */
 function gone(name: string, operation: string, expired: boolean): LroError {
-  return new LroError(
-    "FILE_EXPIRED",
-    `${name} is no longer available (${expired ? "its time to live has passed" : "it was deleted"}). ` +
-      `Offload files are temporary: re-run the original ${operation} query to get a fresh file_path, then extract from that.`,
-  );
+  const again = `Offload files are temporary: re-run the original ${operation} query to get a fresh file_path, then extract from that.`;
+  return expired
+    ? new LroError(
+        "FILE_EXPIRED",
+        `${name} is no longer available (its time to live has passed). ${again}`,
+      )
+    : new LroError("FILE_NOT_FOUND", `there is no offload file ${name}. ${again}`);
 }
 
 const REFUSED_HINT =
@@ -73,18 +82,19 @@ const REFUSED_HINT =
 /**
  * Check `filePath` and open it. Accepts the absolute path from a descriptor, a
  * bare offload file name (looked up in the output directory), or the file's
- * resource URI (`atlatl://offload/{name}`). Throws `LroError` `PATH_REFUSED` or
- * `FILE_EXPIRED`.
+ * resource URI (`atlatl://offload/{name}`). Throws `LroError` `PATH_REFUSED`,
+ * `FILE_EXPIRED` or `FILE_NOT_FOUND`.
  */
 export async function openOffloadFile(
   filePath: unknown,
   options: ConfinementOptions,
 ): Promise<OpenOffloadFile> {
+  const hint = options.refusedHint ?? REFUSED_HINT;
   if (typeof filePath !== "string" || filePath === "") {
-    throw refuse(`file_path must be a non-empty string; ${REFUSED_HINT}`);
+    throw refuse(`file_path must be a non-empty string; ${hint}`);
   }
-  if (filePath.length > MAX_PATH_LENGTH) throw refuse(`file_path is too long; ${REFUSED_HINT}`);
-  if (filePath.includes("\0")) throw refuse(`file_path contains a NUL byte; ${REFUSED_HINT}`);
+  if (filePath.length > MAX_PATH_LENGTH) throw refuse(`file_path is too long; ${hint}`);
+  if (filePath.includes("\0")) throw refuse(`file_path contains a NUL byte; ${hint}`);
 
   let candidate = filePath;
   const uriPrefix = options.resourcePrefix ?? OFFLOAD_RESOURCE_PREFIX;
@@ -93,26 +103,26 @@ export async function openOffloadFile(
     try {
       candidate = decodeURIComponent(candidate.slice(uriPrefix.length));
     } catch {
-      throw refuse(`malformed resource URI; ${REFUSED_HINT}`);
+      throw refuse(`malformed resource URI; ${hint}`);
     }
-    if (candidate.includes("\0")) throw refuse(`file_path contains a NUL byte; ${REFUSED_HINT}`);
+    if (candidate.includes("\0")) throw refuse(`file_path contains a NUL byte; ${hint}`);
   }
   const bare = !isAbsolute(candidate);
   if (bare && /[/\\]/.test(candidate)) {
-    throw refuse(`relative paths are refused (${JSON.stringify(filePath)}); ${REFUSED_HINT}`);
+    throw refuse(`relative paths are refused (${JSON.stringify(filePath)}); ${hint}`);
   }
   // Only canonical spellings: no `..`, `.`, `//` or trailing slash anywhere.
   if (!bare && resolve(candidate) !== candidate) {
-    throw refuse(`file_path is not a canonical absolute path; ${REFUSED_HINT}`);
+    throw refuse(`file_path is not a canonical absolute path; ${hint}`);
   }
   const name = basename(candidate);
   if (name.length > MAX_NAME_LENGTH || !naming.pattern.test(name)) {
     throw refuse(
-      `${JSON.stringify(name.slice(0, 80))} is not an offload file name (${naming.prefix}-{operation}-{ULID}.jsonl); ${REFUSED_HINT}`,
+      `${JSON.stringify(name.slice(0, 80))} is not an offload file name (${naming.prefix}-{operation}-{ULID}.jsonl); ${hint}`,
     );
   }
   const parsed = naming.parse(name);
-  if (!parsed || parsed.temporary) throw refuse(`not an offload file name; ${REFUSED_HINT}`);
+  if (!parsed || parsed.temporary) throw refuse(`not an offload file name; ${hint}`);
 
   let dirReal: string;
   try {
@@ -131,7 +141,7 @@ export async function openOffloadFile(
     }
     if (parentReal !== dirReal) {
       throw refuse(
-        `${JSON.stringify(filePath.slice(0, 200))} is not inside the offload directory; ${REFUSED_HINT}`,
+        `${JSON.stringify(filePath.slice(0, 200))} is not inside the offload directory; ${hint}`,
       );
     }
   }

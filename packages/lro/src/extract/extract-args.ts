@@ -85,6 +85,14 @@ export function checkRecipeParams(
   return undefined;
 }
 
+/**
+ * The standard recipes' numbers (the specification's ten). Clients that drop a
+ * schema's `minimum`/`maximum` (Codex) see this range only in the descriptions,
+ * so every description and message spells it from here.
+ */
+export const RECIPE_NUMBERS = { first: 1, last: 10 } as const;
+const RANGE = `${RECIPE_NUMBERS.first}-${RECIPE_NUMBERS.last}`;
+
 /** Normalize `args`, or return the error to show. */
 export function validateExtractArgs(args: ExtractArgs): ExtractRequest | LroError {
   const hasRecipe = args.recipe !== undefined && args.recipe !== null;
@@ -92,8 +100,8 @@ export function validateExtractArgs(args: ExtractArgs): ExtractRequest | LroErro
   if (hasRecipe === hasQuery) {
     return bad(
       hasRecipe
-        ? "pass either recipe or query, not both: recipe runs a numbered recipe of the descriptor (1-10), query runs your own jq filter"
-        : 'pass one of recipe (a recipe number from the descriptor, 1-10) or query (a jq filter, e.g. "select(.status == $s)" with params {"s": "..."})',
+        ? `pass either recipe or query, not both: recipe runs a numbered recipe of the descriptor (${RANGE}), query runs your own jq filter`
+        : `pass one of recipe (a recipe number from the descriptor, ${RANGE}) or query (a jq filter, e.g. "select(.status == $s)" with params {"s": "..."})`,
     );
   }
   let limit: number | undefined;

@@ -11,6 +11,7 @@ import { McpServer, type RegisteredTool } from "@modelcontextprotocol/sdk/server
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { OffloadConfig } from "../config/offload-config.js";
+import { RECIPE_NUMBERS } from "../extract/extract-args.js";
 import { type ExtractResult, LroExtractor } from "../extract/extractor.js";
 import type { JqEngine, JsonValue } from "../extract/jq-engine.js";
 import type { OffloadFileCache } from "../extract/offload-reader.js";
@@ -88,7 +89,7 @@ function recipeList(): string {
 
 const DESCRIPTION = [
   "Query an offloaded result file (the file_path of an offload descriptor) without a shell: run one of its numbered recipes or your own jq filter over its records and get jq's output.",
-  "Recipe numbers are those of the descriptor's jq_recipes list. Memory-record files (atlatl's own tools):",
+  `recipe takes ${RECIPE_NUMBERS.first}-${RECIPE_NUMBERS.last}: the numbers of the descriptor's jq_recipes list. Memory-record files (atlatl's own tools):`,
   `${recipeList()}.`,
   "Records files (any other tool's objects): recipes built from their fields, numbered in the descriptor (params: value, keyword). Section files (text, mixed content): jq queries only.",
   "Output: one JSON value per line, as `jq -c` prints it (recipe 1 and raw=true print strings without quotes). Outputs above the offload threshold are written to a new file and described instead.",
@@ -109,8 +110,8 @@ const inputSchema = {
     .describe(
       "The offload file: file_path from the offload descriptor (or its atlatl://offload/ URI)",
     ),
-  recipe: optional(z.number().int().min(1).max(10)).describe(
-    "A standard recipe, 1-10 (exactly one of recipe and query)",
+  recipe: optional(z.number().int().min(RECIPE_NUMBERS.first).max(RECIPE_NUMBERS.last)).describe(
+    `A standard recipe, ${RECIPE_NUMBERS.first}-${RECIPE_NUMBERS.last} (exactly one of recipe and query)`,
   ),
   query: optional(z.string()).describe(
     'A jq filter run on each record, e.g. "select(.tags | index(\\"api\\")) | .title" (exactly one of recipe and query)',

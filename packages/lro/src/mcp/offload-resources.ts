@@ -195,6 +195,7 @@ export function registerOffloadResources(
         now,
         filePrefix: config.filePrefix,
         resourcePrefix: prefix,
+        refusedHint: `resources/read reads only offload files: use a URI as resources/list or an offload descriptor gave it (${prefix}{name})`,
       });
       try {
         file = await cache.load(opened, maxFileBytes);

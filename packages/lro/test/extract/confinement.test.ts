@@ -193,13 +193,22 @@ describe("expired and deleted files", () => {
     expect(r.text).toMatch(/re-run the original search query/);
   });
 
-  it("a deleted file: FILE_EXPIRED as well", async () => {
+  it("a deleted file within its time to live: FILE_NOT_FOUND, telling the agent to re-run the query", async () => {
     const records = makeMemories(5).map((m) => projectMemory(m, "light"));
     const f = writeOffloadFixture(h.dir, records, { detail: "light" });
     unlinkSync(f.path);
     const r = await h.call({ file_path: f.path, recipe: 1 });
     expect(r.isError).toBe(true);
-    expect(r.text).toMatch(/^FILE_EXPIRED: .*re-run the original recall query/s);
+    expect(r.text).toMatch(/^FILE_NOT_FOUND: .*re-run the original recall query/s);
+  });
+
+  it("a well-formed name that never existed is not claimed to have expired or been deleted", async () => {
+    for (const path of [name("recall"), join(h.dir, name("search"))]) {
+      const r = await h.call({ file_path: path, recipe: 1 });
+      expect(r.isError).toBe(true);
+      expect(r.text).toMatch(/^FILE_NOT_FOUND: /);
+      expect(r.text).not.toMatch(/expired|time to live has passed|it was deleted/);
+    }
   });
 
   it("a file that expires while the server runs is refused once its TTL passes", async () => {

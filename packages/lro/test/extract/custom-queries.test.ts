@@ -191,6 +191,19 @@ describe("errors a model can act on", () => {
     expect(r.text).toMatch(message);
   });
 
+  it("recipe's range is in the descriptions too, for clients that drop minimum/maximum (Codex)", async () => {
+    const tool = (await h.client.listTools()).tools.find((t) => t.name === "lro_extract");
+    const recipe = tool?.inputSchema.properties?.recipe as {
+      minimum: number;
+      maximum: number;
+      description: string;
+    };
+    const range = `${recipe.minimum}-${recipe.maximum}`;
+    expect(range).toBe("1-10");
+    expect(recipe.description).toContain(range);
+    expect(tool?.description).toContain(`recipe takes ${range}`);
+  });
+
   it("out-of-range recipe numbers and limits are refused by the schema", async () => {
     for (const args of [{ recipe: 11 }, { recipe: 0 }, { recipe: 2.5 }, { query: ".", limit: 0 }]) {
       const r = await h.call({ file_path: file, ...args });

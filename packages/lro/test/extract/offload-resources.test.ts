@@ -98,6 +98,15 @@ describe("offload resources", () => {
     );
   });
 
+  it("a bad name is refused in resource terms, not lro_extract's", async () => {
+    for (const uri of ["atlatl://offload/passwd", "atlatl://offload/..%2F..%2Fetc%2Fpasswd"]) {
+      const err = await h.client.readResource({ uri }).catch((e: Error) => e);
+      expect(err, uri).toBeInstanceOf(Error);
+      expect((err as Error).message, uri).toMatch(/PATH_REFUSED: .*resources\/list/);
+      expect((err as Error).message, uri).not.toMatch(/lro_extract|file_path/);
+    }
+  });
+
   it("a file drops out of the list when its TTL passes, and is refused on read", async () => {
     const fresh = writeOffloadFixture(h.dir, [{ id: "x", title: "t" }], { detail: "light" }).path;
     expect((await h.client.listResources()).resources.map((r) => r.uri)).toContain(

@@ -5,9 +5,11 @@
  */
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { Command, InvalidArgumentError } from "commander";
+import { expandHeaderEnv } from "../config/env-reference.js";
 import { loadProxyConfig } from "../config/proxy-config.js";
 import { startProxy } from "../proxy/start-proxy.js";
 import { parseHeaders, type UpstreamTarget } from "../upstream/target.js";
+import { isInstallCommand, runInstallCommand } from "./install-command.js";
 
 function positiveInt(name: string) {
   return (value: string): number => {
@@ -71,7 +73,11 @@ async function main(): Promise<void> {
   try {
     target =
       opts.url !== undefined
-        ? { kind: "http", url: new URL(opts.url), headers: parseHeaders(opts.header) }
+        ? {
+            kind: "http",
+            url: new URL(opts.url),
+            headers: parseHeaders(opts.header.map((h) => expandHeaderEnv(h))),
+          }
         : { kind: "stdio", command: command[0] as string, args: command.slice(1) };
   } catch (err) {
     fail((err as Error).message);
@@ -114,4 +120,5 @@ async function main(): Promise<void> {
   else await proxy.closed.then(shutdown);
 }
 
-await main();
+if (isInstallCommand(process.argv)) await runInstallCommand(process.argv);
+else await main();

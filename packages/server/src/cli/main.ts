@@ -3,6 +3,7 @@
  * protocol channel there, so every command logs to stderr); the other commands
  * are for people and scripts.
  */
+import { CLIENT_NAMES } from "atlatl-proxy/install";
 import { Command, Option } from "commander";
 import { DEFAULT_IMPORT_BATCH_SIZE } from "../mif/import.js";
 import { ATLATL_VERSION } from "../version.js";
@@ -10,6 +11,7 @@ import { exitQuietlyOnClosedPipe } from "./closed-pipe.js";
 import { runConfig } from "./commands/config.js";
 import { runExport } from "./commands/export.js";
 import { runImport } from "./commands/import.js";
+import { runInstall, runUninstall } from "./commands/install.js";
 import { runOffloadLs, runOffloadSweep } from "./commands/offload.js";
 import { runList, runRecall, runSearch } from "./commands/query.js";
 import { runSeed } from "./commands/seed.js";
@@ -55,6 +57,23 @@ program
   .option("--host <address>", "with --http: address to listen on (default 127.0.0.1)")
   .option("--port <port>", "with --http: port, 0 for any free one (default 8080)", portArg)
   .action(runServe);
+
+for (const [name, action, description] of [
+  ["install", runInstall, "Add this server to an MCP client's config (a backup first)"],
+  ["uninstall", runUninstall, "Take this server out of an MCP client's config again"],
+] as const) {
+  program
+    .command(name)
+    .description(description)
+    .argument("<client>", `one of ${CLIENT_NAMES.join(", ")}`)
+    .option(
+      "--client-config <path>",
+      "a config file in that client's format, instead of its default",
+    )
+    .option("--dry-run", "print the change as a diff; write nothing")
+    .option("--no-permissions", "claude-code: leave the offload directory grant alone")
+    .action(action);
+}
 
 program
   .command("import")

@@ -166,8 +166,10 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
       return server.proxyClient;
     },
     async close() {
-      for (const close of closers) await close();
+      // Disconnect first: unregistering tools and resources on a connected server
+      // would tell the client they changed, while it is only going away.
       await server.close();
+      for (const close of closers) await close();
     },
   };
 }

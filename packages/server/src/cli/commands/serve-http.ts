@@ -39,10 +39,11 @@ export async function runServeHttp(
     await app.close().catch(() => {});
     return fail(err);
   }
-  process.stderr.write(`atlatl: listening on ${running.url}/mcp\n`);
   const stop = () => {
     void running.close().then(() => process.exit(0));
   };
+  // Before the ready line: a supervisor may stop us as soon as it reads it.
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
+  process.stderr.write(`atlatl: listening on ${running.url}/mcp\n`);
 }

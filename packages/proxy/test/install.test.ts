@@ -1,0 +1,456 @@
+/**
+ * `atlatl-proxy install|uninstall <client>` on a throw-away HOME holding a config
+ * for every client (entries with env, HTTP entries with a header, comments in
+ * the JSONC and TOML ones), through the built bin as a user runs it: a dry run
+ * writes nothing; install wraps every server and each file still parses in its
+ * client's format; installing again changes nothing; uninstall gives the bytes
+ * back. Then the wrapped Claude Code entries are started, as Claude Code starts
+ * them, by the SDK's real client, and list the fixture servers' tools.
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { type ParseError, parse as parseJsonc } from "jsonc-parser";
+import { parse as parseToml } from "smol-toml";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readWrappedCommandLine } from "../src/install/wrap-rule.js";
+import { FIXTURES, tempDir } from "./helpers.js";
+
+const BIN = join(dirname(fileURLToPath(import.meta.url)), "..", "bin", "atlatl-proxy.js");
+const ENV_SERVER = join(FIXTURES, "env-server.mjs");
+const node = JSON.stringify(process.execPath);
+const envServer = JSON.stringify(ENV_SERVER);
+
+/**
+ * Claude Code's CLI: the npm package `@anthropic-ai/claude-code` that .ci/run installs
+ * under `$ATLATL_CLAUDE_CODE_DIR` (default `~/.cache/atlatl-claude-code`), outside the workspace.
+ */
+const CLAUDE_INSTALL =
+  "npm install --prefix ~/.cache/atlatl-claude-code @anthropic-ai/claude-code@2.1.328";
+const CLAUDE = (() => {
+  const dir = process.env.ATLATL_CLAUDE_CODE_DIR ?? join(homedir(), ".cache", "atlatl-claude-code");
+  const bin = join(dir, "node_modules", ".bin", "claude");
+  return existsSync(bin) ? bin : undefined;
+})();
+
+const home = tempDir("atlatl-install-home-");
+const project = join(home.dir, "project");
+const children: ChildProcess[] = [];
+let httpUrl = "";
+
+afterAll(() => {
+  for (const c of children) c.kill();
+  home.remove();
+});
+
+/** The HTTP fixture (requires `x-test-token: secret`), its URL. */
+async function startHttpFixture(): Promise<string> {
+  const child = spawn(process.execPath, [join(FIXTURES, "http-server.mjs"), "streamable"], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  children.push(child);
+  const [chunk] = (await once(child.stdout as NodeJS.ReadableStream, "data")) as [Buffer];
+  return `http://127.0.0.1:${chunk.toString().trim()}/mcp`;
+}
+
+/** Each client's config file (relative to HOME) and its text. */
+function configs(url: string): Record<string, string> {
+  return {
+    ".claude.json": `{
+  "numStartups": 4,
+  "mcpServers": {
+    "tokens": {
+      "type": "stdio",
+      "command": ${node},
+      "args": [${envServer}],
+      "env": { "FIXTURE_TOKEN": "from-config" }
+    },
+    "remote": {
+      "type": "http",
+      "url": "${url}",
+      "headers": { "x-test-token": "\${FIXTURE_HTTP_TOKEN}" }
+    }
+  },
+  "projects": {
+    "${project}": {
+      "allowedTools": [],
+      "mcpServers": { "local": { "type": "stdio", "command": "uvx", "args": ["mcp-server-git"], "env": {} } }
+    }
+  }
+}
+`,
+    "project/.mcp.json": `{
+  "mcpServers": {
+    "shared": { "command": "npx", "args": ["-y", "some-mcp-server"], "env": { "LEVEL": "debug" } }
+  }
+}
+`,
+    ".config/Claude/claude_desktop_config.json": `{
+  "mcpServers": {
+    "fs": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"] }
+  },
+  "globalShortcut": ""
+}
+`,
+    ".cursor/mcp.json": `{
+  "mcpServers": {
+    "db": { "command": "db-mcp", "args": [], "env": { "DB_URL": "\${env:DB_URL}" } },
+    "docs": { "url": "https://docs.example.com/mcp", "headers": { "Authorization": "Bearer \${env:DOCS_TOKEN}" } }
+  }
+}
+`,
+    ".config/Code/User/mcp.json": `// VS Code's user MCP servers
+{
+  "servers": {
+    // the git server
+    "git": { "type": "stdio", "command": "uvx", "args": ["mcp-server-git"] },
+    "api": {
+      "type": "http",
+      "url": "https://api.example.com/mcp",
+      "headers": { "X-Key": "\${input:api-key}" }, // prompted once
+    },
+  },
+  "inputs": [{ "type": "promptString", "id": "api-key", "password": true }]
+}
+`,
+    ".codeium/windsurf/mcp_config.json": `{
+  "mcpServers": {
+    "search": { "serverUrl": "https://search.example.com/mcp", "headers": { "X-Team": "core" } },
+    "local": { "command": "python", "args": ["-m", "server"], "disabled": false }
+  }
+}
+`,
+    ".codex/config.toml": `# Codex settings
+model = "gpt-5" # the default model
+
+[mcp_servers.files]
+# reads the project
+command = "npx"
+args = ["-y", "@modelcontextprotocol/server-filesystem", "."]
+env = { "LOG" = "1" }
+
+[mcp_servers.tracker]
+url = "https://tracker.example.com/mcp"
+bearer_token_env_var = "TRACKER_TOKEN"
+http_headers = { "X-Org" = "acme" }
+
+[profiles.fast]
+model = "gpt-5-mini"
+`,
+    ".gemini/settings.json": `{
+  // Gemini CLI
+  "theme": "Default",
+  "mcpServers": {
+    "weather": { "command": "weather-mcp", "env": { "API_KEY": "$WEATHER_KEY" }, "timeout": 30000 },
+    "stream": { "httpUrl": "https://stream.example.com/mcp", "headers": { "Authorization": "Bearer $TOKEN" } }
+  }
+}
+`,
+  };
+}
+
+const CLIENTS = [
+  "claude-code",
+  "claude-desktop",
+  "cursor",
+  "vscode",
+  "windsurf",
+  "codex",
+  "gemini",
+] as const;
+
+/** Every file under HOME and its bytes. */
+function snapshot(): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else out[relative(home.dir, path)] = readFileSync(path, "utf8");
+    }
+  };
+  walk(home.dir);
+  return out;
+}
+
+function configFiles(snap: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(snap).filter(([k]) => !k.endsWith(".bak") && !k.endsWith(".absent")),
+  );
+}
+
+/** Run the built bin with this HOME, from the project directory. */
+function proxyCli(...args: string[]) {
+  const env: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: home.dir };
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: project, env, encoding: "utf8" });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The server tables of each file, parsed by an independent parser of that format. */
+function serverTables(file: string, text: string): Record<string, Record<string, unknown>>[] {
+  if (file.endsWith(".toml")) {
+    return [parseToml(text).mcp_servers as Record<string, Record<string, unknown>>];
+  }
+  let doc: Record<string, unknown>;
+  if (file.endsWith("mcp.json") && file.includes("Code")) {
+    doc = strictJsonc(text);
+  } else if (file.endsWith("settings.json") && file.startsWith(".gemini")) {
+    doc = strictJsonc(text);
+  } else {
+    doc = JSON.parse(text) as Record<string, unknown>;
+  }
+  const tables = [doc.mcpServers ?? doc.servers];
+  const projects = (doc.projects ?? {}) as Record<string, { mcpServers?: unknown }>;
+  for (const p of Object.values(projects)) if (p.mcpServers) tables.push(p.mcpServers);
+  return tables as Record<string, Record<string, unknown>>[];
+}
+
+function strictJsonc(text: string): Record<string, unknown> {
+  const errors: ParseError[] = [];
+  const doc = parseJsonc(text, errors, { allowTrailingComma: true });
+  expect(errors).toEqual([]);
+  return doc as Record<string, unknown>;
+}
+
+describe("atlatl-proxy install|uninstall <client>", () => {
+  let original: Record<string, string> = {};
+
+  beforeAll(async () => {
+    httpUrl = await startHttpFixture();
+    for (const [file, text] of Object.entries(configs(httpUrl))) {
+      mkdirSync(dirname(join(home.dir, file)), { recursive: true });
+      writeFileSync(join(home.dir, file), text);
+    }
+    original = snapshot();
+  });
+
+  it("--dry-run prints a diff for each client and writes nothing", () => {
+    for (const client of CLIENTS) {
+      const r = proxyCli("install", client, "--dry-run");
+      expect(r.stderr).toBe("");
+      expect(r.status).toBe(0);
+      expect(r.stdout).toMatch(/^\+.*atlatl-proxy\.js/m);
+      expect(snapshot()).toEqual(original);
+    }
+  });
+
+  it("install wraps every server, keeps every file valid in its format, and again changes nothing; uninstall restores the bytes", () => {
+    for (const client of CLIENTS) {
+      const r = proxyCli("install", client);
+      expect(r.status, r.stderr).toBe(0);
+    }
+    const installed = snapshot();
+    const files = configFiles(installed);
+    let wrapped = 0;
+    for (const file of Object.keys(configs(httpUrl))) {
+      for (const table of serverTables(file, files[file] as string)) {
+        for (const [name, entry] of Object.entries(table)) {
+          const line = readWrappedCommandLine(entry.command, entry.args);
+          expect(line, `${file} ${name}`).toBeDefined();
+          for (const key of ["url", "serverUrl", "httpUrl", "headers", "http_headers"]) {
+            expect(entry[key], `${file} ${name} ${key}`).toBeUndefined();
+          }
+          wrapped++;
+        }
+      }
+    }
+    expect(wrapped).toBe(15);
+    // Comments, untouched keys and other tables survive.
+    expect(files[".config/Code/User/mcp.json"]).toContain("// the git server");
+    expect(files[".codex/config.toml"]).toContain("# reads the project");
+    expect(files[".codex/config.toml"]).toContain('[profiles.fast]\nmodel = "gpt-5-mini"');
+    expect(files[".gemini/settings.json"]).toContain("// Gemini CLI");
+    // Secrets stay references: never expanded into the arguments.
+    expect(files[".claude.json"]).toContain(`"x-test-token: \${FIXTURE_HTTP_TOKEN}"`);
+    expect(files[".codex/config.toml"]).toContain(`Authorization: Bearer \${TRACKER_TOKEN}`);
+    expect(parseToml(files[".codex/config.toml"] as string)).toMatchObject({
+      mcp_servers: { tracker: { env_vars: ["TRACKER_TOKEN"] } },
+    });
+    // Claude Code may read the offload directory.
+    expect(JSON.parse(files[".claude/settings.json"] as string)).toMatchObject({
+      permissions: { additionalDirectories: [expect.stringMatching(/atlatl-/)] },
+    });
+
+    for (const client of CLIENTS) expect(proxyCli("install", client).status).toBe(0);
+    expect(snapshot()).toEqual(installed);
+
+    for (const client of CLIENTS) {
+      const r = proxyCli("uninstall", client);
+      expect(r.status, r.stderr).toBe(0);
+    }
+    expect(configFiles(snapshot())).toEqual(configFiles(original));
+  });
+
+  it("uninstall after another change unwraps only our entries and keeps the change", () => {
+    expect(proxyCli("install", "cursor").status).toBe(0);
+    const path = join(home.dir, ".cursor", "mcp.json");
+    const text = readFileSync(path, "utf8").replace(
+      '"mcpServers": {',
+      '"mcpServers": {\n    "added": { "command": "new-server" },',
+    );
+    writeFileSync(path, text);
+    expect(proxyCli("uninstall", "cursor").status).toBe(0);
+    const back = JSON.parse(readFileSync(path, "utf8"));
+    const before = JSON.parse(original[".cursor/mcp.json"] as string);
+    expect(back).toEqual({
+      mcpServers: { added: { command: "new-server" }, ...before.mcpServers },
+    });
+  });
+
+  it("--only and --except pick servers by name", () => {
+    const path = join(home.dir, ".codeium", "windsurf", "mcp_config.json");
+    writeFileSync(path, original[".codeium/windsurf/mcp_config.json"] as string);
+    expect(proxyCli("install", "windsurf", "--only", "local").status).toBe(0);
+    let doc = JSON.parse(readFileSync(path, "utf8"));
+    expect(
+      readWrappedCommandLine(doc.mcpServers.local.command, doc.mcpServers.local.args),
+    ).toBeDefined();
+    expect(doc.mcpServers.search.serverUrl).toBe("https://search.example.com/mcp");
+    expect(proxyCli("install", "windsurf", "--except", "local", "--threshold", "800").status).toBe(
+      0,
+    );
+    doc = JSON.parse(readFileSync(path, "utf8"));
+    expect(doc.mcpServers.search.args).toEqual(expect.arrayContaining(["--threshold", "800"]));
+    expect(proxyCli("uninstall", "windsurf").status).toBe(0);
+    expect(readFileSync(path, "utf8")).toBe(original[".codeium/windsurf/mcp_config.json"]);
+  });
+
+  it("the SDK client starts each wrapped Claude Code server and lists its tools through the proxy", async () => {
+    expect(proxyCli("install", "claude-code").status).toBe(0);
+    const doc = JSON.parse(readFileSync(join(home.dir, ".claude.json"), "utf8"));
+    const servers = doc.mcpServers as Record<
+      string,
+      { command: string; args: string[]; env?: Record<string, string> }
+    >;
+    const tools: Record<string, string[]> = {};
+    for (const [name, entry] of Object.entries(servers)) {
+      const client = new Client({ name: "install-test", version: "1.0.0" });
+      await client.connect(
+        new StdioClientTransport({
+          command: entry.command,
+          args: entry.args,
+          cwd: project,
+          env: {
+            PATH: process.env.PATH ?? "",
+            HOME: home.dir,
+            FIXTURE_HTTP_TOKEN: "secret",
+            ...(entry.env ?? {}),
+          },
+          stderr: "pipe",
+        }),
+      );
+      try {
+        tools[name] = (await client.listTools()).tools.map((t) => t.name);
+        if (name === "tokens") {
+          const r = await client.callTool({ name: "token", arguments: {} });
+          expect(r.content).toEqual([{ type: "text", text: "from-config" }]);
+        }
+      } finally {
+        await client.close();
+      }
+    }
+    expect(tools.tokens).toContain("token");
+    expect(tools.remote).toContain("echo");
+    expect(proxyCli("uninstall", "claude-code").status).toBe(0);
+  });
+
+  it("a Codex HTTP server's header from an env var reaches the server through the proxy (--config)", async () => {
+    // The fixture serves one session: a fresh one for this client.
+    const url = await startHttpFixture();
+    const path = join(home.dir, "codex-other.toml");
+    const text = `[mcp_servers.remote]\nurl = "${url}"\nenv_http_headers = { "x-test-token" = "FIXTURE_HTTP_TOKEN" }\n`;
+    writeFileSync(path, text);
+    expect(proxyCli("install", "codex", "--config", path).status).toBe(0);
+    type Entry = { command: string; args: string[]; env_vars: string[] };
+    const servers = parseToml(readFileSync(path, "utf8")).mcp_servers as Record<string, Entry>;
+    const entry = servers.remote as Entry;
+    expect(entry.env_vars).toEqual(["FIXTURE_HTTP_TOKEN"]);
+    expect(entry.args.join(" ")).not.toContain("secret");
+    // Codex passes the listed variable and expands nothing: the proxy reads it.
+    const client = new Client({ name: "install-test", version: "1.0.0" });
+    await client.connect(
+      new StdioClientTransport({
+        command: entry.command,
+        args: entry.args,
+        env: { PATH: process.env.PATH ?? "", FIXTURE_HTTP_TOKEN: "secret" },
+        stderr: "pipe",
+      }),
+    );
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain("echo");
+    } finally {
+      await client.close();
+    }
+    expect(proxyCli("uninstall", "codex", "--config", path).status).toBe(0);
+    expect(readFileSync(path, "utf8")).toBe(text);
+  });
+
+  // Claude Code is a capability of the machine (.ci/run installs it), so under CI it must be there.
+  it.skipIf(!CLAUDE && !process.env.CI)(
+    "Claude Code's own `claude mcp list` shows every wrapped server connected",
+    async () => {
+      expect(CLAUDE, `no Claude Code CLI (see .ci/run: ${CLAUDE_INSTALL})`).toBeDefined();
+      const url = await startHttpFixture();
+      const claudeHome = tempDir("atlatl-install-claude-");
+      try {
+        const entries = {
+          tokens: {
+            type: "stdio",
+            command: process.execPath,
+            args: [ENV_SERVER],
+            env: { FIXTURE_TOKEN: "t" },
+          },
+          remote: { type: "http", url, headers: { "x-test-token": `\${FIXTURE_HTTP_TOKEN}` } },
+        };
+        writeFileSync(
+          join(claudeHome.dir, ".claude.json"),
+          `${JSON.stringify({ mcpServers: entries }, null, 2)}\n`,
+        );
+        const env = { PATH: process.env.PATH ?? "", HOME: claudeHome.dir };
+        const installed = spawnSync(process.execPath, [BIN, "install", "claude-code"], {
+          cwd: claudeHome.dir,
+          env,
+          encoding: "utf8",
+        });
+        expect(installed.status, installed.stderr).toBe(0);
+        const listed = spawnSync(CLAUDE as string, ["mcp", "list"], {
+          cwd: claudeHome.dir,
+          env: { ...env, FIXTURE_HTTP_TOKEN: "secret" },
+          encoding: "utf8",
+          timeout: 90_000,
+        });
+        const out = listed.stdout + listed.stderr;
+        for (const name of Object.keys(entries)) {
+          expect(out, out).toMatch(new RegExp(`^${name}: .*atlatl-proxy\\.js.*Connected`, "m"));
+        }
+      } finally {
+        claudeHome.remove();
+      }
+    },
+    120_000,
+  );
+
+  it("a header naming an unset variable is a clear error, not a literal reference sent upstream", () => {
+    const r = proxyCli(
+      "--url",
+      "http://127.0.0.1:9/mcp",
+      "-H",
+      `x-test-token: \${ATLATL_UNSET_VAR}`,
+    );
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("the environment variable ATLATL_UNSET_VAR is not set");
+  });
+
+  it("an unknown client is a clear error that writes nothing", () => {
+    const before = snapshot();
+    const r = proxyCli("install", "notepad");
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('unknown client "notepad"; expected one of claude-code');
+    expect(snapshot()).toEqual(before);
+  });
+});

@@ -1,0 +1,87 @@
+/**
+ * `atlatl install <client>` / `atlatl uninstall <client>`: add this memory server
+ * to an MCP client's config (user scope), or take it out again. The files,
+ * formats, backups and Claude Code's offload-directory grant are atlatl-proxy's
+ * installer (`atlatl-proxy/install`), so both commands edit configs one way.
+ */
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  type ClientSpec,
+  carryOut,
+  clientNamed,
+  currentClientEnv,
+  type FilePlan,
+  isAtlatlServer,
+  planAddServer,
+  planGrantDirectory,
+  planRemoveServer,
+  planRevokeDirectory,
+  type ServerEntryRequest,
+} from "atlatl-proxy/install";
+import type { Command } from "commander";
+import { loadServerConfig } from "../../config/server-config.js";
+
+/** The entry's name in the client's config. */
+export const SERVER_ENTRY_NAME = "atlatl";
+
+interface InstallOptions {
+  clientConfig?: string;
+  dryRun?: boolean;
+  permissions: boolean;
+}
+
+/** The global options given before the command (`--config`, `--db`, `--database`), for the entry. */
+function globalArgs(cmd: Command): string[] {
+  const o = (cmd.parent?.opts() ?? {}) as { config?: string; db?: string; database?: string };
+  return [
+    ...(o.config !== undefined ? ["--config", resolve(o.config)] : []),
+    ...(o.db !== undefined ? ["--db", resolve(o.db)] : []),
+    ...(o.database !== undefined ? ["--database", o.database] : []),
+  ];
+}
+
+function request(client: ClientSpec, opts: InstallOptions, cmd: Command): ServerEntryRequest {
+  // This package's bin, started by this node: clients start servers without the user's PATH.
+  const bin = fileURLToPath(new URL("../../../bin/atlatl.js", import.meta.url));
+  return {
+    client,
+    where: currentClientEnv(),
+    configPath: opts.clientConfig,
+    name: SERVER_ENTRY_NAME,
+    command: process.execPath,
+    args: [bin, ...globalArgs(cmd), "serve"],
+    isOurs: (entry) => isAtlatlServer(entry.command, entry.args),
+  };
+}
+
+function run(
+  action: "install" | "uninstall",
+  clientName: string,
+  opts: InstallOptions,
+  cmd: Command,
+) {
+  const client = clientNamed(clientName);
+  const req = request(client, opts, cmd);
+  const plans: FilePlan[] = action === "install" ? planAddServer(req) : planRemoveServer(req);
+  if (client.name === "claude-code" && opts.permissions) {
+    const o = (cmd.parent?.opts() ?? {}) as { config?: string };
+    const dir = loadServerConfig({ configFile: o.config }).offload.outputDir;
+    const grant =
+      action === "install"
+        ? planGrantDirectory(req.where, dir)
+        : planRevokeDirectory(req.where, dir);
+    if (grant) plans.push(grant);
+  }
+  carryOut(plans, action, opts.dryRun);
+}
+
+/** `atlatl install <client>`. */
+export function runInstall(client: string, opts: InstallOptions, cmd: Command): void {
+  run("install", client, opts, cmd);
+}
+
+/** `atlatl uninstall <client>`. */
+export function runUninstall(client: string, opts: InstallOptions, cmd: Command): void {
+  run("uninstall", client, opts, cmd);
+}
