@@ -84,8 +84,15 @@ export {
   type RecipeParamName,
   renderRecipeCommand,
 } from "./profiles/memory/memory-recipes.js";
+export {
+  fullRecord,
+  lightRecord,
+  MEMORY_RECORD_FIELDS,
+  type MediumLine,
+  mediumRecord,
+} from "./profiles/memory/memory-record.js";
 export { memoryLineSchema } from "./profiles/memory/memory-schema.js";
-export { LIGHT_FIELDS, MEDIUM_EXTRA_FIELDS, projectRecord } from "./profiles/memory/project.js";
+export { projectRecord } from "./profiles/memory/project.js";
 export type {
   AnyProfile,
   DescribeInput,
