@@ -3,7 +3,8 @@ import { dirname } from "node:path";
 import type { OffloadResponse } from "@atlatl/lro";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BACKENDS } from "../backends/backends.js";
-import { call, jsonOf, type RunningServer, startServer, textOf } from "./spawn-server.js";
+import { call, jsonOf, textOf } from "../e2e/spawn-server.js";
+import { type McpServerUnderTest, TRANSPORTS } from "./transports.js";
 
 const NAMESPACES = [
   "_semantic/decisions",
@@ -40,12 +41,21 @@ function corpus(): Record<string, unknown>[] {
   });
 }
 
-describe.each(BACKENDS)("atlatl serve over stdio (SDK Client, $name)", (backend) => {
-  let s: RunningServer;
+/** Every transport on every backend: one suite, the same expectations. */
+const CASES = BACKENDS.flatMap((backend) =>
+  TRANSPORTS.map((transport) => ({
+    backend,
+    transport,
+    name: `${transport.name}, ${backend.name}`,
+  })),
+);
+
+describe.each(CASES)("atlatl serve (SDK Client over $name)", ({ backend, transport }) => {
+  let s: McpServerUnderTest;
   const captured: { id: string; namespace: string }[] = [];
 
   beforeAll(async () => {
-    s = await startServer({ backend });
+    s = await transport.start(backend);
     for (const input of corpus()) {
       const result = await call(s.client, "capture_memory", input);
       expect(result.isError).toBeFalsy();
@@ -256,7 +266,7 @@ describe.each(BACKENDS)("atlatl serve over stdio (SDK Client, $name)", (backend)
   });
 
   it("logs to stderr only (stdout stays the protocol channel)", () => {
-    expect(s.stderr()).toMatch(/serving MCP on stdio/);
+    expect(s.stderr()).toMatch(transport.banner);
     expect(s.stderr()).toMatch(/OffloadCreated/);
   });
 });
