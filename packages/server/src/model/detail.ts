@@ -26,16 +26,12 @@ export type MemoryRecord = LightRecord | MediumRecord | FullRecord;
  * Fields and order are `@atlatl/lro`'s memory record (one definition for the file and its schema).
  */
 export function toLightRecord(memory: LightRecord): LightRecord {
-  const record = lightRecord(memory);
-  record.tags = [...memory.tags];
-  return record;
+  return lightRecord(memory);
 }
 
 /** The memory at `medium` detail: light plus content, summary and a flattened confidence. */
 export function toMediumRecord(memory: Memory): MediumRecord {
-  const record = mediumRecord(memory, memory.provenance?.confidence ?? null);
-  record.tags = [...memory.tags];
-  return record;
+  return mediumRecord(memory, memory.provenance?.confidence ?? null);
 }
 
 /**
@@ -100,9 +96,8 @@ function orderedTemporal(temporal: Temporal | null): Temporal | null {
  * Confidence lives only at `provenance.confidence` here.
  */
 export function toFullRecord(memory: Memory): FullRecord {
-  const full: Record<string, unknown> = fullRecord({
-    ...memory,
-    tags: [...memory.tags],
+  const full: Record<string, unknown> = fullRecord(memory, {
+    content: memory.content,
     summary: memory.summary ?? null,
     aliases: [...(memory.aliases ?? [])],
     entities: (memory.entities ?? []).map((e: EntityRef) => ordered(e, ENTITY_ORDER)),

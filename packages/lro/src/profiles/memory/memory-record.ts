@@ -34,6 +34,9 @@ type FullExtraKey =
   | "citations"
   | "extensions";
 
+/** `tags` as its own array (a line never shares one with the memory it came from). */
+const own = <T>(tags: T): T => (Array.isArray(tags) ? ([...tags] as T) : tags);
+
 /** The `light` line of `m`: identity and classification, no content. */
 export function lightRecord<M extends Record<LightKey, unknown>>(m: M): Pick<M, LightKey> {
   return {
@@ -41,7 +44,7 @@ export function lightRecord<M extends Record<LightKey, unknown>>(m: M): Pick<M, 
     title: m.title,
     namespace: m.namespace,
     memory_type: m.memory_type,
-    tags: m.tags,
+    tags: own(m.tags),
     created: m.created,
     modified: m.modified,
     status: m.status,
@@ -67,35 +70,36 @@ export function mediumRecord<
   };
 }
 
-/** The `full` line of `p` (every field present): the whole memory, in line order. */
-export function fullRecord<P extends Record<LightKey | FullExtraKey, unknown>>(
-  p: P,
-): Pick<P, LightKey | FullExtraKey> {
+/** The `full` line: `light`'s fields of `m`, then every other field, from `rest`, in line order. */
+export function fullRecord<
+  M extends Record<LightKey, unknown>,
+  R extends Record<FullExtraKey, unknown>,
+>(m: M, rest: R): Pick<M, LightKey> & Pick<R, FullExtraKey> {
   return {
-    ...lightRecord(p),
-    content: p.content,
-    summary: p.summary,
-    aliases: p.aliases,
-    entities: p.entities,
-    relationships: p.relationships,
-    wiki_links: p.wiki_links,
-    provenance: p.provenance,
-    temporal: p.temporal,
-    embedding: p.embedding,
-    blocks: p.blocks,
-    citations: p.citations,
-    extensions: p.extensions,
+    ...lightRecord(m),
+    content: rest.content,
+    summary: rest.summary,
+    aliases: rest.aliases,
+    entities: rest.entities,
+    relationships: rest.relationships,
+    wiki_links: rest.wiki_links,
+    provenance: rest.provenance,
+    temporal: rest.temporal,
+    embedding: rest.embedding,
+    blocks: rest.blocks,
+    citations: rest.citations,
+    extensions: rest.extensions,
   };
 }
 
-/** A record with every field, to read the builders' key order off. */
-const PROBE = new Proxy({} as Record<LightKey | FullExtraKey, null>, { get: () => null });
+/** A record to read the builders' key order off (every field undefined). */
+const PROBE = {} as Record<LightKey | FullExtraKey, undefined>;
 
 /** The fields of a memory record line at each detail level, in line order. */
 export const MEMORY_RECORD_FIELDS: Readonly<Record<DetailLevel, readonly string[]>> = Object.freeze(
   {
     light: Object.freeze(Object.keys(lightRecord(PROBE))),
     medium: Object.freeze(Object.keys(mediumRecord(PROBE, null))),
-    full: Object.freeze(Object.keys(fullRecord(PROBE))),
+    full: Object.freeze(Object.keys(fullRecord(PROBE, PROBE))),
   },
 );
