@@ -34,6 +34,7 @@ interface Manifest {
   private?: boolean;
   bin?: Record<string, string>;
   dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
 }
 
 const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, "utf8")) as T;
@@ -103,7 +104,9 @@ beforeAll(async () => {
   writeFileSync(join(app, "package.json"), JSON.stringify({ private: true, type: "module" }));
   // What the @atlatl/lro README tells users to install beside it, at its own ranges.
   const lro = readJson<Manifest>(join(root, "packages/lro/package.json"));
-  const peers = ["@modelcontextprotocol/sdk", "zod"].map((n) => `${n}@${lro.dependencies?.[n]}`);
+  const peers = ["@modelcontextprotocol/sdk", "zod"].map(
+    (n) => `${n}@${lro.peerDependencies?.[n] ?? lro.dependencies?.[n]}`,
+  );
   await run(
     "npm",
     ["install", "--ignore-scripts", "--no-audit", "--no-fund", ...tarballs, ...peers],

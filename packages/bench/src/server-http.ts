@@ -36,8 +36,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { createServices, openSqliteStore, seedStore, toRecord } from "atlatl";
+import { createServices, seedStore, toRecord } from "atlatl";
 import autocannon from "autocannon";
+import { openSqliteStore } from "../../server/src/store/sqlite/sqlite-store.js";
 import {
   atLeast,
   atMost,

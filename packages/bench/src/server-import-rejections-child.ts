@@ -6,7 +6,8 @@
  * Usage: server-import-rejections-child.ts parse|import FILE
  */
 import { readFileSync } from "node:fs";
-import { importPath, openSqliteStore } from "atlatl";
+import { importPath } from "atlatl";
+import { openSqliteStore } from "../../server/src/store/sqlite/sqlite-store.js";
 
 const [mode, file] = process.argv.slice(2);
 if (!file || (mode !== "parse" && mode !== "import")) {

@@ -11,16 +11,16 @@ import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  DEFAULT_IMPORT_BATCH_SIZE,
-  DEFAULT_SEED_BATCH_SIZE,
   generateCorpus,
   importPath,
   type MemoryStore,
-  openSqliteStore,
   seedStore,
   toFullRecord,
   writeMifDocuments,
 } from "atlatl";
+import { DEFAULT_IMPORT_BATCH_SIZE } from "../../server/src/mif/import.js";
+import { DEFAULT_SEED_BATCH_SIZE } from "../../server/src/seed/seed-store.js";
+import { openSqliteStore } from "../../server/src/store/sqlite/sqlite-store.js";
 import { atLeast, type Benchmark, type BenchTable } from "./harness.js";
 
 const COUNT = 50_000;

@@ -10,7 +10,8 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { openSqliteStore, seedStore } from "atlatl";
+import { seedStore } from "atlatl";
+import { openSqliteStore } from "../../server/src/store/sqlite/sqlite-store.js";
 import { atMost, type Benchmark, type BenchTable, measure } from "./harness.js";
 
 const bin = resolve(dirname(fileURLToPath(import.meta.url)), "../../server/bin/atlatl.js");

@@ -14,15 +14,9 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  createServices,
-  DEFAULT_IMPORT_BATCH_SIZE,
-  generateCorpus,
-  type Memory,
-  type MemoryStore,
-  openStore,
-} from "atlatl";
+import { createServices, generateCorpus, type Memory, type MemoryStore, openStore } from "atlatl";
 import pg from "pg";
+import { DEFAULT_IMPORT_BATCH_SIZE } from "../../server/src/mif/import.js";
 import {
   atLeast,
   atMost,

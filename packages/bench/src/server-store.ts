@@ -15,14 +15,12 @@
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createServices, generateCorpus, type Memory } from "atlatl";
+import { DEFAULT_IMPORT_BATCH_SIZE } from "../../server/src/mif/import.js";
 import {
-  createServices,
-  DEFAULT_IMPORT_BATCH_SIZE,
-  generateCorpus,
-  type Memory,
   openSqliteStore,
   type SqliteMemoryStore,
-} from "atlatl";
+} from "../../server/src/store/sqlite/sqlite-store.js";
 import {
   atLeast,
   atMost,

@@ -15,8 +15,10 @@ import { Offloader } from "@atlatl/lro/node";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { createServices, openSqliteStore, RECALL_SCORING_NO_TEXT, toRecord } from "atlatl";
+import { createServices, toRecord } from "atlatl";
 import { createAtlatlServer } from "../../server/src/mcp/create-server.js";
+import { RECALL_SCORING_NO_TEXT } from "../../server/src/services/recall-service.js";
+import { openSqliteStore } from "../../server/src/store/sqlite/sqlite-store.js";
 import { measurePeak } from "./peak-rss.js";
 
 const [dbPath, outputDir] = process.argv.slice(2) as [string, string];

@@ -12,7 +12,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { openSqliteStore, seedStore } from "atlatl";
+import { seedStore } from "atlatl";
+import { openSqliteStore } from "../../server/src/store/sqlite/sqlite-store.js";
 import { atMost, type Benchmark, type BenchTable } from "./harness.js";
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -5,11 +5,53 @@
  */
 
 export { main, program } from "./cli.js";
-export * from "./conditions/conditions.js";
+export {
+  CONDITIONS,
+  type Condition,
+  conditionById,
+  conditionsFor,
+  type Delivery,
+  type DescriptorFields,
+  EXPERIMENTS,
+  type Experiment,
+  INLINE_PAGE_SIZE,
+  type PromptKind,
+  SUMMARY_PAGE_SIZE,
+  type ToolName,
+} from "./conditions/conditions.js";
 export { systemPrompt } from "./conditions/prompts.js";
-export * from "./corpus/freeze.js";
+export {
+  buildCorpusFiles,
+  type Corpus,
+  corpusFile,
+  DEFAULT_SCALES,
+  DEFAULT_SEED,
+  FROZEN_DATA_DIR,
+  filterTasksFile,
+  idTasksFile,
+  loadCorpus,
+  MANIFEST_FILE,
+  sha256,
+  TASKS_PER_CONDITION,
+  tasksOf,
+  writeCorpusFiles,
+} from "./corpus/freeze.js";
 export { generateRecords, type MemoryRecord } from "./corpus/records.js";
-export * from "./corpus/tasks.js";
+export {
+  ANSWER_INSTRUCTION,
+  FILTER_TRUTH_MAX,
+  FILTER_TRUTH_MIN,
+  type FilterTask,
+  generateTasks,
+  ID_LOOKUP_ABSENT,
+  ID_LOOKUP_PRESENT,
+  type IdLookupTask,
+  matchesFilter,
+  PRIORITY_OPS,
+  type PriorityOp,
+  type Task,
+  type TaskKind,
+} from "./corpus/tasks.js";
 export { costOf, DEFAULT_PRICES, loadPrices, type PriceTable, priceOf } from "./models/pricing.js";
 export { createModel, LOCAL_BASE_URLS } from "./models/registry.js";
 export type { ChatModel, ChatReply, ChatRequest, Message, Usage } from "./models/types.js";

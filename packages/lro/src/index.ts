@@ -6,7 +6,19 @@
  * `@atlatl/lro/node`; the MCP middleware in `@atlatl/lro/mcp`.
  */
 
-export * from "./config/layered.js";
+export {
+  type ConfigEntry,
+  type ConfigKeySpec,
+  type ConfigOrigin,
+  type ConfigSectionSpec,
+  type ConfigSource,
+  ConfigValueError,
+  type ConfigValues,
+  configEnvName,
+  type ResolvedSection,
+  type ResolveSectionOptions,
+  resolveConfigSection,
+} from "./config/layered.js";
 export {
   inferLineSchema,
   type JsonType,
@@ -18,14 +30,24 @@ export {
   estimateLines,
   estimateTokens,
   isLatinText,
-  isTokenizerLoaded,
   LineMeter,
   type LinesEstimate,
   loadTokenizer,
   utf8Length,
   utf8LengthPortable,
 } from "./estimate/estimate.js";
-export * from "./events/events.js";
+export {
+  type LroEvent,
+  type LroEventOf,
+  type LroEventSink,
+  LroEvents,
+  type LroEventType,
+  type OffloadCreatedEvent,
+  type OffloadFileExpiredEvent,
+  type OffloadSweepCompletedEvent,
+  type OffloadWriteFailedEvent,
+  stderrSink,
+} from "./events/events.js";
 export { LRO_EXTRACT_TOOL_NAME } from "./extract/tool-name.js";
 export {
   ATTACHMENT_EXTENSIONS,
@@ -62,8 +84,15 @@ export {
   type RecipeParamName,
   renderRecipeCommand,
 } from "./profiles/memory/memory-recipes.js";
+export {
+  fullRecord,
+  lightRecord,
+  MEMORY_RECORD_FIELDS,
+  type MediumLine,
+  mediumRecord,
+} from "./profiles/memory/memory-record.js";
 export { memoryLineSchema } from "./profiles/memory/memory-schema.js";
-export { LIGHT_FIELDS, MEDIUM_EXTRA_FIELDS, projectRecord } from "./profiles/memory/project.js";
+export { projectRecord } from "./profiles/memory/project.js";
 export type {
   AnyProfile,
   DescribeInput,
@@ -108,4 +137,17 @@ export {
 } from "./profiles/sections/sections-profile.js";
 export { inlineJqParams, type RecipeSpec, renderJqCommand } from "./recipes/recipe-spec.js";
 export { shellQuote, shellWord } from "./recipes/shell-quote.js";
-export * from "./types.js";
+export {
+  type CapNotice,
+  DETAIL_LEVELS,
+  type DetailLevel,
+  type GenericOffloadResponse,
+  type JqRecipe,
+  type JsonSchema,
+  type MemoryOperation,
+  MIF_SCHEMA_VERSION,
+  type OffloadedFile,
+  type OffloadHeader,
+  type OffloadResponse,
+  type OffloadSummary,
+} from "./types.js";

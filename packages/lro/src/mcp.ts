@@ -20,7 +20,13 @@ export {
   type ResourcesUpstream,
   type ToolsUpstream,
 } from "./mcp/low-level.js";
-export * from "./mcp/lro-extract-tool.js";
+export {
+  extractResultToToolResult,
+  LRO_EXTRACT_TOOL_NAME,
+  type LroExtractRegistration,
+  type RegisterLroExtractOptions,
+  registerLroExtract,
+} from "./mcp/lro-extract-tool.js";
 export {
   estimateCallResultTokens,
   type OffloadCallResultOptions,
@@ -40,6 +46,24 @@ export {
   OFFLOAD_RESOURCE_PREFIX,
   offloadResourceUri,
 } from "./mcp/offload-resource-uri.js";
-export * from "./mcp/offload-resources.js";
+export {
+  OFFLOAD_RESOURCE_TEMPLATE_NAME,
+  type OffloadResourcesRegistration,
+  type RegisterOffloadResourcesOptions,
+  type ResourceTemplateClass,
+  registerOffloadResources,
+} from "./mcp/offload-resources.js";
 export { reassembleResult } from "./mcp/reassemble-call-result.js";
-export * from "./mcp/with-offload.js";
+export {
+  type InlinePage,
+  isOffloadableRecords,
+  OFFLOAD_MIME_TYPE,
+  type OffloadableRecords,
+  type OffloadHandlerResult,
+  type OffloadMiddleware,
+  offloadOutcomeToResult,
+  resolveProfile,
+  type WholeResultSet,
+  type WithOffloadOptions,
+  withOffload,
+} from "./mcp/with-offload.js";

@@ -4,15 +4,69 @@
  */
 
 // The layered resolver is platform-neutral (also in `@atlatl/lro`); re-exported for config loaders.
-export * from "./config/layered.js";
-export * from "./config/offload-config.js";
-export * from "./extract/confine.js";
-export * from "./extract/extract-args.js";
-export * from "./extract/extractor.js";
-export * from "./extract/fast-recipes.js";
-export * from "./extract/jq-engine.js";
-export * from "./extract/offload-reader.js";
-export * from "./extract/reoffload.js";
+export {
+  type ConfigEntry,
+  type ConfigKeySpec,
+  type ConfigOrigin,
+  type ConfigSectionSpec,
+  type ConfigSource,
+  ConfigValueError,
+  type ConfigValues,
+  configEnvName,
+  type ResolvedSection,
+  type ResolveSectionOptions,
+  resolveConfigSection,
+} from "./config/layered.js";
+export {
+  DEFAULT_OFFLOAD_CONFIG,
+  defaultOutputDir,
+  type LoadOffloadConfigOptions,
+  loadOffloadConfig,
+  OFFLOAD_CONFIG_KEYS,
+  OFFLOAD_CONFIG_SECTION,
+  type OffloadConfig,
+  type ResolvedOffloadConfig,
+  readTomlConfigFile,
+} from "./config/offload-config.js";
+export {
+  type ConfinementOptions,
+  type OpenOffloadFile,
+  openOffloadFile,
+} from "./extract/confine.js";
+export {
+  checkRecipeParams,
+  describeRecipeParams,
+  type ExtractArgs,
+  type ExtractRequest,
+  validateExtractArgs,
+} from "./extract/extract-args.js";
+export {
+  type ExtractResult,
+  type ExtractSuccess,
+  LroExtractor,
+  type LroExtractorOptions,
+  type Reoffload,
+  type ReoffloadInput,
+  type ReoffloadOutcome,
+  renderOutput,
+} from "./extract/extractor.js";
+export {
+  JqEngine,
+  type JqEngineOptions,
+  type JqRunRequest,
+  type JqRunResult,
+  type JsonValue,
+} from "./extract/jq-engine.js";
+export {
+  type LoadedOffload,
+  OffloadFileCache,
+  type OffloadFileCacheOptions,
+} from "./extract/offload-reader.js";
+export {
+  EXTRACT_OPERATION,
+  type OffloaderReoffloadOptions,
+  offloaderReoffload,
+} from "./extract/reoffload.js";
 export { EncodedLines, encodeTextLines } from "./materialize/encoded-lines.js";
 export {
   nodeOffloadFs,
@@ -31,5 +85,28 @@ export {
   writeJsonlFile,
   writePrivateChunks,
 } from "./materialize/write-jsonl.js";
-export * from "./offload/offloader.js";
-export * from "./sweep/sweep.js";
+export {
+  type InlineOutcome,
+  type OffloadedOutcome,
+  Offloader,
+  type OffloaderOptions,
+  type OffloadRecordsInput,
+  type OffloadRecordsResult,
+  type OffloadSection,
+  type OffloadSectionsInput,
+  type OffloadSectionsResult,
+  type RecordSource,
+  type SourceRecord,
+  type TruncatedOutcome,
+} from "./offload/offloader.js";
+export {
+  type ListOffloadFilesOptions,
+  listOffloadFiles,
+  type OffloadFileInfo,
+  type Sweeper,
+  type SweeperOptions,
+  type SweepOptions,
+  type SweepResult,
+  startSweeper,
+  sweepOffloadDir,
+} from "./sweep/sweep.js";

@@ -3,7 +3,7 @@
  * the first CJK line does. (Each test file runs in its own module registry.)
  */
 import { expect, it } from "vitest";
-import { estimateTokens, isTokenizerLoaded } from "../src/index.js";
+import { estimateTokens, isTokenizerLoaded } from "../src/estimate/estimate.js";
 import { Offloader } from "../src/node.js";
 import { recordingEvents, tempDir } from "./fixtures/helpers.js";
 import { makeMemories } from "./fixtures/memory-records.js";

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, expect, it } from "vitest";
 import { z } from "zod";
@@ -120,7 +120,7 @@ it("offloads order records with the records profile: order schema, order recipes
     })),
   );
   const extract = registerLroExtract(server, { offloader });
-  registerOffloadResources(server, { config: offloader.config });
+  registerOffloadResources(server, { config: offloader.config, ResourceTemplate });
 
   const [a, b] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: "readme", version: "1.0.0" });

@@ -7,7 +7,8 @@
 import { readFileSync, statSync } from "node:fs";
 import { afterAll, expect, it } from "vitest";
 import { estimateLines, type OffloadHeader } from "../src/index.js";
-import { Offloader, STREAM_AFTER_CHARS } from "../src/node.js";
+import { Offloader } from "../src/node.js";
+import { STREAM_AFTER_CHARS } from "../src/offload/offloader.js";
 import { bash, recordingEvents, tempDir } from "./fixtures/helpers.js";
 import { makeMemories } from "./fixtures/memory-records.js";
 

@@ -15,12 +15,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { OffloadHeader, OffloadResponse } from "../src/index.js";
 import { withOffload } from "../src/mcp.js";
-import {
-  type OffloadConfig,
-  Offloader,
-  type SourceRecord,
-  STREAM_AFTER_CHARS,
-} from "../src/node.js";
+import { type OffloadConfig, Offloader, type SourceRecord } from "../src/node.js";
+import { STREAM_AFTER_CHARS } from "../src/offload/offloader.js";
 import { bash, recordingEvents, tempDir } from "./fixtures/helpers.js";
 import { type FixtureMemory, makeMemories } from "./fixtures/memory-records.js";
 

@@ -9,37 +9,157 @@ export {
 } from "./mif/export.js";
 export { type MemoryFromMif, mifToMemory } from "./mif/from-mif.js";
 export {
-  DEFAULT_IMPORT_BATCH_SIZE,
   formatRejection,
   type ImportOptions,
   type ImportProgress,
   type ImportReport,
   importPath,
-  MAX_REPORTED_REJECTIONS,
 } from "./mif/import.js";
 export { MIF_CONTEXT_URL, STATUS_EXTENSION_KEY, UNMAPPED_EXTENSION_KEY } from "./mif/keys.js";
 export type { ImportRejection } from "./mif/sources.js";
 export { memoryToMif } from "./mif/to-mif.js";
 export { type MifIssue, type MifValidation, validateMifDocument } from "./mif/validate.js";
-export * from "./model/cursor.js";
-export * from "./model/defaults.js";
-export * from "./model/detail.js";
-export * from "./model/limits.js";
-export * from "./model/memory.js";
-export * from "./model/new-memory.js";
-export * from "./model/well-formed.js";
-export * from "./model/wiki-links.js";
-export * from "./seed/generate.js";
-export * from "./seed/seed-store.js";
-export * from "./services/args.js";
-export * from "./services/context-service.js";
-export * from "./services/create-services.js";
-export * from "./services/errors.js";
-export * from "./services/list-service.js";
-export * from "./services/memory-service.js";
-export * from "./services/recall-service.js";
-export * from "./services/search-service.js";
-export * from "./store/errors.js";
-export * from "./store/open-store.js";
-export * from "./store/sqlite/sqlite-store.js";
-export * from "./store/store.js";
+export {
+  type CursorKind,
+  type CursorProblem,
+  decodeCursor,
+  encodeCursor,
+  fingerprint,
+} from "./model/cursor.js";
+export {
+  defaultNamespace,
+  deriveTitle,
+  UNTITLED,
+} from "./model/defaults.js";
+export {
+  type MemoryRecord,
+  toFullRecord,
+  toLightRecord,
+  toMediumRecord,
+  toRecord,
+} from "./model/detail.js";
+export {
+  CONTEXT_BUDGET,
+  MEMORY_LIMITS,
+  NAMESPACE_RULE,
+  READ_LIMITS,
+} from "./model/limits.js";
+export {
+  type EmbeddingRef,
+  type EntityRef,
+  type FullRecord,
+  type LightRecord,
+  MEMORY_STATUSES,
+  MEMORY_TYPES,
+  type MediumRecord,
+  type Memory,
+  type MemoryStatus,
+  type MemoryType,
+  NAMESPACE_PATTERN,
+  type Provenance,
+  type RelationshipRef,
+  type Temporal,
+} from "./model/memory.js";
+export {
+  applyPatch,
+  type BuildOptions,
+  buildMemory,
+  type CaptureInput,
+  checkMemoryType,
+  checkNamespace,
+  cleanTags,
+  isProblem,
+  type MemoryPatch,
+  type Problem,
+} from "./model/new-memory.js";
+export { wellFormed } from "./model/well-formed.js";
+export { wikiLinks } from "./model/wiki-links.js";
+export {
+  type CorpusOptions,
+  generateCorpus,
+} from "./seed/generate.js";
+export {
+  type SeedOptions,
+  seedStore,
+} from "./seed/seed-store.js";
+export {
+  checkCursorArg,
+  checkLimit,
+  type FilterInput,
+  type NormalizedFilter,
+  normalizeFilter,
+} from "./services/args.js";
+export {
+  type ContextOptions,
+  type ContextResult,
+  ContextService,
+  estimateTokensByChars,
+} from "./services/context-service.js";
+export {
+  createServices,
+  type Services,
+} from "./services/create-services.js";
+export {
+  fromStoreError,
+  invalidArgument,
+  isServiceError,
+  ServiceError,
+  type ServiceErrorCode,
+} from "./services/errors.js";
+export {
+  type ListInput,
+  type ListResult,
+  ListService,
+} from "./services/list-service.js";
+export {
+  MemoryService,
+  type ServiceOptions,
+} from "./services/memory-service.js";
+export {
+  type PositionedHit,
+  type RecallHit,
+  type RecallInput,
+  type RecallResult,
+  RecallService,
+  type WholeRecall,
+} from "./services/recall-service.js";
+export {
+  type PositionedSearchHit,
+  type SearchHit,
+  type SearchInput,
+  type SearchResult,
+  SearchService,
+} from "./services/search-service.js";
+export {
+  conflict,
+  isStoreError,
+  StoreError,
+  type StoreErrorCode,
+} from "./store/errors.js";
+export {
+  type OpenStoreConfig,
+  type OpenStoreOptions,
+  openStore,
+} from "./store/open-store.js";
+export type {
+  Fielded,
+  ListedMemory,
+  ListPosition,
+  ListQuery,
+  ListSort,
+  MemoryFilter,
+  MemoryStore,
+  QuerySyntax,
+  RankedHit,
+  RankPosition,
+  RankQuery,
+  ReadFields,
+  Scoring,
+  SortOrder,
+  StoreCapabilities,
+  TextHit,
+  TextQuery,
+  UpdateOptions,
+  UpsertReport,
+  WholeQuery,
+} from "./store/store.js";

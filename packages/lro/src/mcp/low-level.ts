@@ -1,58 +1,108 @@
 /**
- * Mounting LRO's tool and resources on the SDK's low-level `Server`, for
- * servers (proxies) that declare tools and resources as JSON Schema at run
- * time instead of through `McpServer`. Our handlers take over the methods and
- * serve the `upstream`'s entries beside ours: ours are appended to the last
- * page of a list; calls and reads not ours go to the upstream.
+ * Mounting LRO's tool and resources on a low-level `Server` (SDK 1.x's or
+ * 2.x's), for servers (proxies) that declare tools and resources as JSON
+ * Schema at run time instead of through `McpServer`. Our handlers take over
+ * the methods and serve the `upstream`'s entries beside ours: ours are
+ * appended to the last page of a list; calls and reads not ours go to the
+ * upstream.
  */
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import {
-  type CallToolRequest,
-  CallToolRequestSchema,
-  type CallToolResult,
-  ErrorCode,
-  type ListResourcesRequest,
-  ListResourcesRequestSchema,
-  type ListResourcesResult,
-  type ListResourceTemplatesRequest,
-  ListResourceTemplatesRequestSchema,
-  type ListResourceTemplatesResult,
-  type ListToolsRequest,
-  ListToolsRequestSchema,
-  type ListToolsResult,
-  McpError,
-  type ReadResourceRequest,
-  ReadResourceRequestSchema,
-  type ReadResourceResult,
-  type Resource,
-  type ResourceTemplate,
-  type ServerNotification,
-  type ServerRequest,
-  type Tool,
+import type {
+  CallToolRequest,
+  CallToolResult,
+  ListResourcesRequest,
+  ListResourcesResult,
+  ListResourceTemplatesRequest,
+  ListResourceTemplatesResult,
+  ListToolsRequest,
+  ListToolsResult,
+  ReadResourceRequest,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  ServerNotification,
+  ServerRequest,
+  Tool,
 } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import {
+  hostCallback,
+  INVALID_PARAMS,
+  isMethodKeyed,
+  JsonRpcError,
+  type LowLevelServer,
+  type LowLevelServerBase,
+} from "./host.js";
 
-/** The `extra` argument of low-level request handlers. */
+/**
+ * The `extra` argument of low-level request handlers, passed to the upstream
+ * as the host's SDK gave it: SDK 1.x's `RequestHandlerExtra`, SDK 2.x's
+ * `ServerContext`.
+ */
 export type HandlerExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /** The tools a low-level server serves besides ours. */
-export interface ToolsUpstream {
-  listTools?(request: ListToolsRequest, extra: HandlerExtra): Promise<ListToolsResult>;
-  callTool?(request: CallToolRequest, extra: HandlerExtra): Promise<CallToolResult>;
+export interface ToolsUpstream<Extra = HandlerExtra> {
+  listTools?(request: ListToolsRequest, extra: Extra): Promise<ListToolsResult>;
+  callTool?(request: CallToolRequest, extra: Extra): Promise<CallToolResult>;
 }
 
 /** The resources a low-level server serves besides ours. */
-export interface ResourcesUpstream {
-  listResources?(request: ListResourcesRequest, extra: HandlerExtra): Promise<ListResourcesResult>;
+export interface ResourcesUpstream<Extra = HandlerExtra> {
+  listResources?(request: ListResourcesRequest, extra: Extra): Promise<ListResourcesResult>;
   listResourceTemplates?(
     request: ListResourceTemplatesRequest,
-    extra: HandlerExtra,
+    extra: Extra,
   ): Promise<ListResourceTemplatesResult>;
-  readResource?(request: ReadResourceRequest, extra: HandlerExtra): Promise<ReadResourceResult>;
+  readResource?(request: ReadResourceRequest, extra: Extra): Promise<ReadResourceResult>;
+}
+
+/**
+ * The requests we handle, as SDK 1.x dispatches them (by the `method`
+ * literal) and as they reach the handler: unknown keys kept, so an upstream
+ * receives the request as the client sent it. SDK 2.x validates requests
+ * itself and dispatches by method name.
+ */
+const listParams = z.looseObject({ cursor: z.string().optional() }).optional();
+const requests = {
+  "tools/list": z.looseObject({ method: z.literal("tools/list"), params: listParams }),
+  "tools/call": z.looseObject({
+    method: z.literal("tools/call"),
+    params: z.looseObject({
+      name: z.string(),
+      arguments: z.record(z.string(), z.unknown()).optional(),
+    }),
+  }),
+  "resources/list": z.looseObject({ method: z.literal("resources/list"), params: listParams }),
+  "resources/templates/list": z.looseObject({
+    method: z.literal("resources/templates/list"),
+    params: listParams,
+  }),
+  "resources/read": z.looseObject({
+    method: z.literal("resources/read"),
+    params: z.looseObject({ uri: z.string() }),
+  }),
+};
+type Method = keyof typeof requests;
+
+/** Set the handler of `method` in the host's SDK's way. */
+function handle<M extends Method, R>(
+  server: LowLevelServer,
+  method: M,
+  handler: (request: z.infer<(typeof requests)[M]>, extra: HandlerExtra) => Promise<R>,
+): void {
+  const callback = hostCallback((request: z.infer<(typeof requests)[M]>, extra?: HandlerExtra) =>
+    handler(request, extra as HandlerExtra),
+  );
+  if (isMethodKeyed(server)) server.setRequestHandler(method, callback);
+  else server.setRequestHandler(requests[method], callback);
 }
 
 /** Declare a capability while that is still allowed (before connecting). */
-function declare(server: Server, capabilities: Parameters<Server["registerCapabilities"]>[0]) {
+function declare(
+  server: LowLevelServerBase,
+  capabilities: Parameters<LowLevelServerBase["registerCapabilities"]>[0],
+) {
   try {
     server.registerCapabilities(capabilities);
   } catch {
@@ -62,20 +112,28 @@ function declare(server: Server, capabilities: Parameters<Server["registerCapabi
 
 /** Serve `tool` (and the upstream's tools) on `server`; returns the unmount function. */
 export function mountTools(
-  server: Server,
+  server: LowLevelServer,
   tool: { definition: Tool; call(args: unknown): Promise<CallToolResult> },
   upstream: ToolsUpstream = {},
 ): () => void {
   declare(server, { tools: {} });
-  server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
-    const page = upstream.listTools ? await upstream.listTools(request, extra) : { tools: [] };
+  // SDK 2.x asks low-level `tools/call` handlers to project results for the client's era.
+  const project = isMethodKeyed(server)
+    ? (result: CallToolResult) => server.projectCallToolResult(result, undefined)
+    : (result: CallToolResult): unknown => result;
+  handle(server, "tools/list", async (request, extra) => {
+    const page = upstream.listTools
+      ? await upstream.listTools(request as ListToolsRequest, extra)
+      : { tools: [] };
     if (page.nextCursor) return page;
     return { ...page, tools: [...page.tools, tool.definition] };
   });
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    if (request.params.name === tool.definition.name) return tool.call(request.params.arguments);
-    if (upstream.callTool) return upstream.callTool(request, extra);
-    throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
+  handle(server, "tools/call", async (request, extra) => {
+    if (request.params.name === tool.definition.name) {
+      return project(await tool.call(request.params.arguments));
+    }
+    if (upstream.callTool) return project(await upstream.callTool(request, extra));
+    throw new JsonRpcError(INVALID_PARAMS, `Tool ${request.params.name} not found`);
   });
   return () => {
     server.removeRequestHandler("tools/list");
@@ -94,38 +152,38 @@ export interface OwnResources {
 
 /** Serve `own` (and the upstream's resources) on `server`; returns the unmount function. */
 export function mountResources(
-  server: Server,
+  server: LowLevelServer,
   own: OwnResources,
   upstream: ResourcesUpstream = {},
 ): () => void {
   declare(server, { resources: { listChanged: true } });
-  server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => {
+  handle(server, "resources/list", async (request, extra) => {
     const page = upstream.listResources
-      ? await upstream.listResources(request, extra)
+      ? await upstream.listResources(request as ListResourcesRequest, extra)
       : { resources: [] };
     if (page.nextCursor) return page;
     return { ...page, resources: [...page.resources, ...(await own.list())] };
   });
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, async (request, extra) => {
+  handle(server, "resources/templates/list", async (request, extra) => {
     const page = upstream.listResourceTemplates
-      ? await upstream.listResourceTemplates(request, extra)
+      ? await upstream.listResourceTemplates(request as ListResourceTemplatesRequest, extra)
       : { resourceTemplates: [] };
     if (page.nextCursor) return page;
     return { ...page, resourceTemplates: [...page.resourceTemplates, own.template] };
   });
-  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+  handle(server, "resources/read", async (request, extra) => {
     const uri = request.params.uri;
     if (own.owns(uri)) {
       let url: URL;
       try {
         url = new URL(uri);
       } catch {
-        throw new McpError(ErrorCode.InvalidParams, `malformed resource URI ${uri}`);
+        throw new JsonRpcError(INVALID_PARAMS, `malformed resource URI ${uri}`);
       }
       return own.read(url);
     }
     if (upstream.readResource) return upstream.readResource(request, extra);
-    throw new McpError(ErrorCode.InvalidParams, `Resource ${uri} not found`);
+    throw new JsonRpcError(INVALID_PARAMS, `Resource ${uri} not found`);
   });
   return () => {
     server.removeRequestHandler("resources/list");

@@ -1,13 +1,11 @@
 /**
- * `lro_extract` for `@modelcontextprotocol/sdk` servers: offloaded results
+ * `lro_extract` for MCP servers (SDK 1.x or 2.x; see `host.ts`): offloaded results
  * reachable without a shell (the specification's "Native Extraction via MCP
  * Tools"). Registering it switches the offloader's guidance to the native
  * template; descriptors keep their `jq_recipes` for shell users.
  */
 
 import { basename } from "node:path";
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { McpServer, type RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { OffloadConfig } from "../config/offload-config.js";
@@ -19,6 +17,7 @@ import { offloaderReoffload } from "../extract/reoffload.js";
 import { LRO_EXTRACT_TOOL_NAME } from "../extract/tool-name.js";
 import { Offloader } from "../offload/offloader.js";
 import { memoryRecipes } from "../profiles/memory/memory-recipes.js";
+import { hostCallback, isMcpServerHost, type McpHost, type Removable } from "./host.js";
 import { mountTools, type ToolsUpstream } from "./low-level.js";
 import {
   type McpNames,
@@ -58,9 +57,9 @@ export interface RegisterLroExtractOptions {
 }
 
 /** What {@link registerLroExtract} returns. */
-export interface LroExtractRegistration {
-  /** The registered tool (on an `McpServer`; undefined on a low-level `Server`). */
-  tool: RegisteredTool | undefined;
+export interface LroExtractRegistration<T extends Removable = Removable> {
+  /** The registered tool (on an `McpServer`, its `RegisteredTool`; undefined on a low-level `Server`). */
+  tool: T | undefined;
   /** The tool's definition as `tools/list` shows it (JSON Schema input). */
   definition: Tool;
   /** Run one call (arguments as a client sent them; validated here). */
@@ -191,16 +190,17 @@ export function extractResultToToolResult(
 /**
  * Register `lro_extract` on `server`: an `McpServer` (`registerTool`) or a
  * low-level `Server` (its `tools/list` and `tools/call` handlers, serving
- * `options.upstream`'s tools beside it). Reads are confined to the offloader's
+ * `options.upstream`'s tools beside it), of SDK 1.x or 2.x, told apart by
+ * what they declare. Reads are confined to the offloader's
  * output directory; recipes use a checked TypeScript fast path where it gives
  * exactly jq's output, and jq itself (sandboxed worker, time and memory
  * limits) otherwise. Sets `offloader.nativeExtraction` to the tool's name, so
  * offload guidance points to this tool.
  */
-export function registerLroExtract(
-  server: McpServer | Server,
+export function registerLroExtract<T extends Removable = Removable>(
+  server: McpHost<T, unknown>,
   options: RegisterLroExtractOptions,
-): LroExtractRegistration {
+): LroExtractRegistration<T> {
   const offloader =
     options.offloader ??
     (options.config
@@ -249,14 +249,12 @@ export function registerLroExtract(
     return run(parsed.data);
   };
 
-  let tool: RegisteredTool | undefined;
+  let tool: T | undefined;
   let unmount: (() => void) | undefined;
-  if (server instanceof McpServer) {
-    tool = server.registerTool(
-      toolName,
-      { title, description: DESCRIPTION, inputSchema: inputObject, annotations },
-      (args) => run(args),
-    );
+  if (isMcpServerHost(server)) {
+    // The host validates with `inputObject` (zod v4, which both lines accept) before calling.
+    const config = { title, description: DESCRIPTION, inputSchema: inputObject, annotations };
+    tool = server.registerTool(toolName, config, hostCallback(run));
   } else {
     unmount = mountTools(server, { definition, call }, options.upstream);
   }

@@ -13,21 +13,24 @@
  * New and expired files notify `list_changed`, once the client is initialized.
  */
 
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { RegisteredResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
-import {
-  ErrorCode,
-  type ListResourcesResult,
-  McpError,
-  type ReadResourceResult,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { ListResourcesResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import type { OffloadConfig } from "../config/offload-config.js";
 import { LroError } from "../errors.js";
 import type { LroEvents } from "../events/events.js";
 import { openOffloadFile } from "../extract/confine.js";
 import { type LoadedOffload, OffloadFileCache } from "../extract/offload-reader.js";
 import { listOffloadFiles } from "../sweep/sweep.js";
+import {
+  type ConnectionState,
+  hostCallback,
+  INVALID_PARAMS,
+  isMcpServerHost,
+  JsonRpcError,
+  type LowLevelServer,
+  type McpHost,
+  type McpServerHost,
+  type Removable,
+} from "./host.js";
 import { mountResources, type ResourcesUpstream } from "./low-level.js";
 import {
   type McpNames,
@@ -39,8 +42,18 @@ import {
 /** Name of the resource template. */
 export const OFFLOAD_RESOURCE_TEMPLATE_NAME = "offload-file";
 
+/**
+ * The host SDK's `ResourceTemplate` class (`@modelcontextprotocol/sdk/server/mcp.js`
+ * on 1.x, `@modelcontextprotocol/server` on 2.x): an `McpServer` registers a
+ * template only as an instance of its own SDK's class.
+ */
+export type ResourceTemplateClass<Template> = new (
+  uriTemplate: string,
+  callbacks: { list: () => Promise<ListResourcesResult> },
+) => Template;
+
 /** Options of {@link registerOffloadResources}. */
-export interface RegisterOffloadResourcesOptions {
+export interface RegisterOffloadResourcesOptions<Template = unknown> {
   /** Where the files are and how long they live. */
   config: Pick<OffloadConfig, "outputDir" | "ttlSeconds"> &
     Partial<Pick<OffloadConfig, "filePrefix">>;
@@ -56,6 +69,8 @@ export interface RegisterOffloadResourcesOptions {
   now?: () => number;
   /** Resource URI and `_meta` key prefixes (default atlatl's). */
   names?: Partial<McpNames>;
+  /** `McpServer` only (required there): the `ResourceTemplate` class of the host's SDK. */
+  ResourceTemplate?: ResourceTemplateClass<Template>;
   /**
    * Low-level `Server` only: the resources the server already serves. Its
    * `resources/list`, `resources/templates/list` and `resources/read` handlers
@@ -67,7 +82,7 @@ export interface RegisterOffloadResourcesOptions {
 /** What {@link registerOffloadResources} returns. */
 export interface OffloadResourcesRegistration {
   /** The registered template (on an `McpServer`; undefined on a low-level `Server`). */
-  template: RegisteredResourceTemplate | undefined;
+  template: Removable | undefined;
   /** Remove the template and stop listening to events. */
   close(): void;
 }
@@ -96,8 +111,8 @@ function indexLines(file: LoadedOffload): LineIndex {
   return index;
 }
 
-function invalid(message: string): McpError {
-  return new McpError(ErrorCode.InvalidParams, message);
+function invalid(message: string): JsonRpcError {
+  return new JsonRpcError(INVALID_PARAMS, message);
 }
 
 function parseCount(value: string | null, name: string): number | undefined {
@@ -131,7 +146,7 @@ function parseOffloadUri(
  * connection starts uninitialized again. Registered after the handshake, the
  * client counts as initialized.
  */
-function trackInitialized(low: Server): () => boolean {
+function trackInitialized(low: ConnectionState): () => boolean {
   let initialized = low.transport !== undefined && low.getClientVersion() !== undefined;
   const onInitialized = low.oninitialized;
   low.oninitialized = () => {
@@ -151,9 +166,19 @@ function trackInitialized(low: Server): () => boolean {
  * with a `list` callback). Reads go through the same confinement as
  * `lro_extract`.
  */
+export function registerOffloadResources<Template>(
+  server: McpServerHost<Removable, Template>,
+  options: RegisterOffloadResourcesOptions<Template> & {
+    ResourceTemplate: ResourceTemplateClass<Template>;
+  },
+): OffloadResourcesRegistration;
 export function registerOffloadResources(
-  server: McpServer | Server,
+  server: LowLevelServer,
   options: RegisterOffloadResourcesOptions,
+): OffloadResourcesRegistration;
+export function registerOffloadResources<Template>(
+  server: McpHost<Removable, Template>,
+  options: RegisterOffloadResourcesOptions<Template>,
 ): OffloadResourcesRegistration {
   const { config } = options;
   const names = mcpNames(options.names);
@@ -256,14 +281,21 @@ export function registerOffloadResources(
 
   const title = "Offloaded result files";
   const description = `Large tool results written to JSONL while they live. Line 1 is the header; read pages with ?offset=N&limit=M (skip N lines, read M); a partial read's _meta has ${meta}next_uri.`;
-  let template: RegisteredResourceTemplate | undefined;
+  let template: Removable | undefined;
   let unmount: (() => void) | undefined;
-  if (server instanceof McpServer) {
+  const highLevel = isMcpServerHost(server);
+  if (highLevel) {
+    const Template = options.ResourceTemplate;
+    if (!Template) {
+      throw new TypeError(
+        "registerOffloadResources on an McpServer needs options.ResourceTemplate: the ResourceTemplate class of the server's SDK (@modelcontextprotocol/sdk/server/mcp.js or @modelcontextprotocol/server)",
+      );
+    }
     template = server.registerResource(
       OFFLOAD_RESOURCE_TEMPLATE_NAME,
-      new ResourceTemplate(`${prefix}{name}`, { list }),
+      new Template(`${prefix}{name}`, { list }),
       { title, description, mimeType: OFFLOAD_MIME_TYPE },
-      (uri) => read(uri),
+      hostCallback(read),
     );
   } else {
     unmount = mountResources(
@@ -286,9 +318,8 @@ export function registerOffloadResources(
 
   const unsubscribe: (() => void)[] = [];
   if (options.events) {
-    const connected = () =>
-      server instanceof McpServer ? server.isConnected() : server.transport !== undefined;
-    const initialized = trackInitialized(server instanceof McpServer ? server.server : server);
+    const connected = () => (highLevel ? server.isConnected() : server.transport !== undefined);
+    const initialized = trackInitialized(highLevel ? server.server : server);
     // Before the client's `initialized` a server may send it no notifications;
     // a change then is not lost: the client lists resources once initialized.
     const notify = () => {

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { OffloadConfig } from "../../src/config/offload-config.js";
 import { LroEvents } from "../../src/events/events.js";
@@ -71,6 +71,7 @@ export async function startHarness(
     toolName,
   });
   const resources = registerOffloadResources(server, {
+    ResourceTemplate,
     config,
     now,
     events,

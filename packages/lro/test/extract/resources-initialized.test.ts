@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { LroEvents } from "../../src/events/events.js";
@@ -34,7 +34,7 @@ describe("resource list_changed and the client's initialization", () => {
     const offload = () =>
       offloader.offloadRecords({ operation: "list", detail: "light", records: makeMemories(50) });
     const server = new McpServer({ name: "init-test", version: "0.0.0" });
-    const resources = registerOffloadResources(server, { config, events });
+    const resources = registerOffloadResources(server, { config, events, ResourceTemplate });
 
     // One log of the wire, in order: what the server sent, and the client's initialized.
     const wire: string[] = [];

@@ -1,6 +1,6 @@
 import { registerLroExtract, registerOffloadResources, withOffload } from "@atlatl/lro/mcp";
 import type { Offloader } from "@atlatl/lro/node";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Services } from "../services/create-services.js";
 import { ATLATL_VERSION } from "../version.js";
 import { forwardLroEvents } from "./lro-logging.js";
@@ -151,6 +151,7 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
     // One parsed-file cache for extraction and resource reads; offloader events
     // drive `resources/list_changed` when files appear or expire.
     const resources = registerOffloadResources(server, {
+      ResourceTemplate,
       config: deps.offloader.config,
       cache: extract.extractor.cache,
       events: deps.offloader.events,

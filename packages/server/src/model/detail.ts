@@ -4,7 +4,7 @@
  * always serializes to the same bytes: offload files diff cleanly and the token
  * estimate of a record is reproducible.
  */
-import type { DetailLevel } from "@atlatl/lro";
+import { type DetailLevel, fullRecord, lightRecord, mediumRecord } from "@atlatl/lro";
 import type {
   EmbeddingRef,
   EntityRef,
@@ -21,28 +21,17 @@ import { wikiLinks } from "./wiki-links.js";
 /** A record line at some detail level. */
 export type MemoryRecord = LightRecord | MediumRecord | FullRecord;
 
-/** The memory at `light` detail: identity and classification, no content (a light read suffices). */
+/**
+ * The memory at `light` detail: identity and classification, no content (a light read suffices).
+ * Fields and order are `@atlatl/lro`'s memory record (one definition for the file and its schema).
+ */
 export function toLightRecord(memory: LightRecord): LightRecord {
-  return {
-    id: memory.id,
-    title: memory.title,
-    namespace: memory.namespace,
-    memory_type: memory.memory_type,
-    tags: [...memory.tags],
-    created: memory.created,
-    modified: memory.modified,
-    status: memory.status,
-  };
+  return lightRecord(memory);
 }
 
 /** The memory at `medium` detail: light plus content, summary and a flattened confidence. */
 export function toMediumRecord(memory: Memory): MediumRecord {
-  return {
-    ...toLightRecord(memory),
-    content: memory.content,
-    summary: memory.summary ?? null,
-    confidence: memory.provenance?.confidence ?? null,
-  };
+  return mediumRecord(memory, memory.provenance?.confidence ?? null);
 }
 
 /**
@@ -107,8 +96,7 @@ function orderedTemporal(temporal: Temporal | null): Temporal | null {
  * Confidence lives only at `provenance.confidence` here.
  */
 export function toFullRecord(memory: Memory): FullRecord {
-  const full: Record<string, unknown> = {
-    ...toLightRecord(memory),
+  const full: Record<string, unknown> = fullRecord(memory, {
     content: memory.content,
     summary: memory.summary ?? null,
     aliases: [...(memory.aliases ?? [])],
@@ -123,7 +111,7 @@ export function toFullRecord(memory: Memory): FullRecord {
     blocks: memory.blocks ?? null,
     citations: [...(memory.citations ?? [])],
     extensions: memory.extensions ?? {},
-  };
+  });
   // Keep any top-level field a newer model adds, after the known ones.
   for (const key of Object.keys(memory)) {
     if (!(key in full)) full[key] = (memory as unknown as Record<string, unknown>)[key];

@@ -105,13 +105,20 @@ describe.skipIf(!postgres)("atlatl CLI on PostgreSQL", () => {
       // Created order: import keeps the export's (created, insertion) order, so ties agree too.
       const listArgs = ["list", "--limit", "30", "--json"];
       expect(ids([...target.args, ...listArgs])).toEqual(ids([...sqlite, ...listArgs]));
-      for (const args of [
-        ["recall", "database migration", "--json"],
-        ["search", "database", "--json"],
-      ]) {
+      for (const [args, words] of [
+        [["recall", "database migration", "--json"], /databas|migrat/i],
+        [["search", "database", "--json"], /databas/i],
+      ] as const) {
         const r = atlatl([...target.args, ...args]);
         expect(r.code, r.stderr).toBe(0);
-        expect(r.stdout.trim().split("\n").length).toBeGreaterThan(0);
+        // One JSON record per line; an empty output (no line at all) is a failure.
+        const lines = r.stdout.split("\n").filter((l) => l !== "");
+        expect(lines.length, args.join(" ")).toBeGreaterThan(0);
+        for (const line of lines) {
+          const record = JSON.parse(line) as { id: unknown };
+          expect(typeof record.id).toBe("string");
+          expect(line, args.join(" ")).toMatch(words);
+        }
       }
       const seeded = atlatl([...target.args, "seed", "--count", "50", "--seed", "8"]);
       expect(seeded.code, seeded.stderr).toBe(0);

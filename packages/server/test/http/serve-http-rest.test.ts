@@ -186,12 +186,24 @@ describe("atlatl serve --http: REST API under /v1", () => {
     const r = recall.json<Ranked>();
     expect(r.hits.length).toBeGreaterThan(0);
     expect(r.hits[0]?.score).toEqual(expect.any(Number));
-    if (r.next_cursor) {
-      const next = (
-        await get(`/v1/recall?q=incident&limit=3&cursor=${encodeURIComponent(r.next_cursor)}`)
+    // Paging by cursor walks the whole ranking once: the pages, joined, are the one-page
+    // answer, in its order, with no hit twice and none left out.
+    const whole = (await get("/v1/recall?q=incident&limit=1000")).json<Ranked>();
+    expect(whole.next_cursor ?? null).toBeNull();
+    expect(whole.hits.length).toBeGreaterThan(3);
+    expect(r.next_cursor).toEqual(expect.any(String));
+    const paged = [...r.hits];
+    let cursor = r.next_cursor;
+    while (cursor) {
+      const page = (
+        await get(`/v1/recall?q=incident&limit=3&cursor=${encodeURIComponent(cursor)}`)
       ).json<Ranked>();
-      expect(next.hits.map((h) => h.memory.id)).not.toContain(r.hits[0]?.memory.id);
+      expect(page.hits.length).toBeGreaterThan(0);
+      expect(page.hits.length).toBeLessThanOrEqual(3);
+      paged.push(...page.hits);
+      cursor = page.next_cursor;
     }
+    expect(paged.map((h) => h.memory.id)).toEqual(whole.hits.map((h) => h.memory.id));
     const search = await get("/v1/search?q=incident&limit=5");
     expect(search.status).toBe(200);
     expect(search.json<Ranked>().hits.length).toBeGreaterThan(0);

@@ -28,7 +28,14 @@ export interface HttpServer {
  * address it prints on stderr.
  */
 export async function startHttpServer(
-  options: { tokens?: string; seed?: number; env?: Record<string, string>; args?: string[] } = {},
+  options: {
+    tokens?: string;
+    seed?: number;
+    env?: Record<string, string>;
+    args?: string[];
+    /** Store arguments and environment (a backend's `serverConfig`); default `--db` in the temp dir. */
+    store?: { args: string[]; env: Record<string, string> };
+  } = {},
 ): Promise<HttpServer> {
   const dir = mkdtempSync(join(tmpdir(), "atlatl-http-"));
   const dbPath = join(dir, "atlatl.db");
@@ -38,10 +45,12 @@ export async function startHttpServer(
     ATLATL_CONFIG: "",
     ATLATL_PROMPT__OFFLOAD__OUTPUT_DIR: outputDir,
     ...(options.tokens !== undefined ? { ATLATL_SERVER__HTTP__TOKENS: options.tokens } : {}),
+    ...options.store?.env,
     ...options.env,
   };
+  const storeArgs = options.store?.args ?? ["--db", dbPath];
   if (options.seed) {
-    execFileSync(process.execPath, [...cli, "--db", dbPath, "seed", "-n", String(options.seed)], {
+    execFileSync(process.execPath, [...cli, ...storeArgs, "seed", "-n", String(options.seed)], {
       cwd: serverRoot,
       env,
       stdio: "ignore",
@@ -49,7 +58,7 @@ export async function startHttpServer(
   }
   const child = spawn(
     process.execPath,
-    [...cli, "--db", dbPath, "serve", "--http", "--port", "0", ...(options.args ?? [])],
+    [...cli, ...storeArgs, "serve", "--http", "--port", "0", ...(options.args ?? [])],
     { cwd: serverRoot, env, stdio: ["ignore", "ignore", "pipe"] },
   );
   let err = "";

@@ -1,3 +1,4 @@
+import { memoryLineSchema } from "@atlatl/lro";
 import { describe, expect, it } from "vitest";
 import { toRecord } from "../../src/model/detail.js";
 import { wikiLinks } from "../../src/model/wiki-links.js";
@@ -98,4 +99,14 @@ describe("detail projections", () => {
     expect("wiki_links" in toRecord(memory, "light")).toBe(false);
     expect(toRecord(makeMemory({ content: "no links" }), "full").wiki_links).toEqual([]);
   });
+
+  it.each(["light", "medium", "full"] as const)(
+    "a %s record has line_schema's fields in line_schema's order (one definition for both)",
+    (detail) => {
+      const required = (memoryLineSchema(detail) as { required: string[] }).required;
+      for (const memory of [richMemory(), makeMemory({})]) {
+        expect(Object.keys(toRecord(memory, detail))).toEqual(required);
+      }
+    },
+  );
 });

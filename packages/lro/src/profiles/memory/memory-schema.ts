@@ -1,7 +1,7 @@
 /**
- * Compact JSON Schemas of one memory record line at each detail level. Written
- * here (not derived from the server's types) because the engine must not depend
- * on the server.
+ * Compact JSON Schemas of one memory record line at each detail level: the
+ * fields `memory-record.ts` defines (the engine must not depend on the server;
+ * the server's record model reads the same definition).
  *
  * Every descriptor carries one, so it is only `required`: every field a line
  * has, in line order. The field names are what an agent needs to write its own
@@ -12,31 +12,9 @@
  * 60), and a fully typed schema ~250; the descriptor's budget is 700.
  */
 import type { DetailLevel, JsonSchema } from "../../types.js";
-import { LIGHT_FIELDS, MEDIUM_EXTRA_FIELDS } from "./project.js";
-
-/** Fields of a `full` line beyond `light`, in the record's order. */
-const FULL_EXTRA_FIELDS = [
-  "content",
-  "summary",
-  "aliases",
-  "provenance",
-  "entities",
-  "relationships",
-  "wiki_links",
-  "temporal",
-  "embedding",
-  "blocks",
-  "citations",
-  "extensions",
-] as const;
-
-const FIELDS: Record<DetailLevel, readonly string[]> = {
-  light: LIGHT_FIELDS,
-  medium: [...LIGHT_FIELDS, ...MEDIUM_EXTRA_FIELDS],
-  full: [...LIGHT_FIELDS, ...FULL_EXTRA_FIELDS],
-};
+import { MEMORY_RECORD_FIELDS } from "./memory-record.js";
 
 /** The line schema of a memory record at `detail` (a fresh object the caller may keep). */
 export function memoryLineSchema(detail: DetailLevel): JsonSchema {
-  return { type: "object", required: [...FIELDS[detail]] };
+  return { type: "object", required: [...MEMORY_RECORD_FIELDS[detail]] };
 }

@@ -2,23 +2,10 @@
  * Projection of memory records to a detail level, so a record line carries
  * exactly the fields its level promises (and the line schema and recipes 9-10
  * stay true). Idempotent: an already projected record projects to itself.
+ * The lines are built by `memory-record.ts`, the one definition of them.
  */
 import type { DetailLevel } from "../../types.js";
-
-/** Fields of a `light` record line, in line order. */
-export const LIGHT_FIELDS = [
-  "id",
-  "title",
-  "namespace",
-  "memory_type",
-  "tags",
-  "created",
-  "modified",
-  "status",
-] as const;
-
-/** Fields a `medium` line adds to `light` (`confidence` is flattened from provenance). */
-export const MEDIUM_EXTRA_FIELDS = ["content", "summary", "confidence"] as const;
+import { lightRecord, mediumRecord } from "./memory-record.js";
 
 type Rec = Record<string, unknown>;
 
@@ -32,19 +19,15 @@ function flattenConfidence(record: Rec): number | null {
 /**
  * The record as its `detail` line: `light` picks identity and classification,
  * `medium` adds content, summary and a flattened `confidence` (no provenance),
- * `full` is the record unchanged.
+ * `full` is the record unchanged (a full record is built in line order by its
+ * producer, e.g. atlatl's `toFullRecord`). A field the record lacks is left
+ * out of the line.
  */
 export function projectRecord(record: object, detail: DetailLevel): Rec {
   const r = record as Rec;
   if (detail === "full") return r;
-  const out: Rec = {};
-  for (const key of LIGHT_FIELDS) {
-    if (r[key] !== undefined) out[key] = r[key];
-  }
-  if (detail === "medium") {
-    out.content = r.content ?? "";
-    out.summary = r.summary ?? null;
-    out.confidence = flattenConfidence(r);
-  }
-  return out;
+  // Any object: a field it lacks is undefined here, and JSON leaves it out.
+  const fields = r as Parameters<typeof lightRecord>[0];
+  if (detail === "light") return lightRecord(fields);
+  return mediumRecord(fields, flattenConfidence(r));
 }

@@ -3,7 +3,8 @@ import { dirname } from "node:path";
 import type { OffloadResponse } from "@atlatl/lro";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BACKENDS } from "../backends/backends.js";
-import { call, jsonOf, type RunningServer, startServer, textOf } from "./spawn-server.js";
+import { call, jsonOf, textOf } from "../e2e/spawn-server.js";
+import { type McpServerUnderTest, TRANSPORTS } from "./transports.js";
 
 const NAMESPACES = [
   "_semantic/decisions",
@@ -40,12 +41,21 @@ function corpus(): Record<string, unknown>[] {
   });
 }
 
-describe.each(BACKENDS)("atlatl serve over stdio (SDK Client, $name)", (backend) => {
-  let s: RunningServer;
+/** Every transport on every backend: one suite, the same expectations. */
+const CASES = BACKENDS.flatMap((backend) =>
+  TRANSPORTS.map((transport) => ({
+    backend,
+    transport,
+    name: `${transport.name}, ${backend.name}`,
+  })),
+);
+
+describe.each(CASES)("atlatl serve (SDK Client over $name)", ({ backend, transport }) => {
+  let s: McpServerUnderTest;
   const captured: { id: string; namespace: string }[] = [];
 
   beforeAll(async () => {
-    s = await startServer({ backend });
+    s = await transport.start(backend);
     for (const input of corpus()) {
       const result = await call(s.client, "capture_memory", input);
       expect(result.isError).toBeFalsy();
@@ -210,30 +220,35 @@ describe.each(BACKENDS)("atlatl serve over stdio (SDK Client, $name)", (backend)
   });
 
   it("answers bad arguments with errors a model can act on, and keeps serving", async () => {
+    // Each error as a program reads it (structuredContent.error: code, field) and as
+    // a model reads it (the text: `CODE (field): message`), and both say the same.
+    const coded = (result: Awaited<ReturnType<typeof call>>, code: string, field?: string) => {
+      expect(result.isError).toBe(true);
+      const error = (result.structuredContent as { error?: Record<string, unknown> } | undefined)
+        ?.error;
+      expect(error).toMatchObject({ code, ...(field ? { field } : {}) });
+      expect(textOf(result)).toBe(`${code}${field ? ` (${field})` : ""}: ${error?.message}`);
+      return error?.message as string;
+    };
     const tooMany = await call(s.client, "recall_memories", { query: "ledger", limit: 5000 });
-    expect(tooMany.isError).toBe(true);
-    expect(textOf(tooMany)).toMatch(/limit/);
+    expect(coded(tooMany, "INVALID_ARGUMENT", "limit")).toMatch(/limit/);
 
     const noContent = await call(s.client, "capture_memory", { title: "no content" });
-    expect(noContent.isError).toBe(true);
-    expect(textOf(noContent)).toMatch(/content/);
+    expect(coded(noContent, "INVALID_ARGUMENT", "content")).toMatch(/content/);
 
     const badNamespace = await call(s.client, "capture_memory", {
       content: "x",
       namespace: "../etc",
     });
-    expect(badNamespace.isError).toBe(true);
-    expect(textOf(badNamespace)).toMatch(/namespace/);
+    expect(coded(badNamespace, "INVALID_ARGUMENT", "namespace")).toMatch(/namespace/);
 
     const badQuery = await call(s.client, "search_memories", {
       query: backend.capabilities.querySyntax.strict ? '"unclosed' : "*",
     });
-    expect(badQuery.isError).toBe(true);
-    expect(textOf(badQuery).length).toBeGreaterThan(10);
+    expect(coded(badQuery, "INVALID_ARGUMENT", "query").length).toBeGreaterThan(10);
 
     const missing = await call(s.client, "get_memory", { id: "no-such-id" });
-    expect(missing.isError).toBe(true);
-    expect(textOf(missing)).toMatch(/No memory with id/);
+    expect(coded(missing, "NOT_FOUND", "id")).toMatch(/No memory with id/);
 
     const both = await call(s.client, "lro_extract", {
       file_path: "/etc/passwd",
@@ -241,6 +256,9 @@ describe.each(BACKENDS)("atlatl serve over stdio (SDK Client, $name)", (backend)
       query: ".",
     });
     expect(both.isError).toBe(true);
+    expect((both.structuredContent as { error?: { code?: string } })?.error?.code).toEqual(
+      expect.any(String),
+    );
 
     const ok = await call(s.client, "recall_memories", { query: "zephyr" });
     expect(ok.isError).toBeFalsy();
@@ -248,7 +266,7 @@ describe.each(BACKENDS)("atlatl serve over stdio (SDK Client, $name)", (backend)
   });
 
   it("logs to stderr only (stdout stays the protocol channel)", () => {
-    expect(s.stderr()).toMatch(/serving MCP on stdio/);
+    expect(s.stderr()).toMatch(transport.banner);
     expect(s.stderr()).toMatch(/OffloadCreated/);
   });
 });
