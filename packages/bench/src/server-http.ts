@@ -340,7 +340,7 @@ async function rate(build: () => Promise<unknown>): Promise<number> {
  * the store read alone, then with records and JSON as the route makes them.
  */
 async function inProcessPage(dbPath: string) {
-  const store = await openSqliteStore({ path: dbPath, mustExist: true });
+  const store = await openSqliteStore({ path: dbPath, readOnly: true });
   try {
     const services = createServices(store);
     const page = () => services.list.page({ limit: 50 }, "light");

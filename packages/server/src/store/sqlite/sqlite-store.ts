@@ -27,7 +27,7 @@ import type {
 import { filterSql, whereClause } from "./filter-sql.js";
 import { FTS5_SYNTAX } from "./fts-query.js";
 import { listTable } from "./list-plan.js";
-import { migrate } from "./migrations.js";
+import { migrate, readableVersion, requireOurs } from "./migrations.js";
 import { type NarrowRows, RankedReader } from "./ranked-reader.js";
 import { columnsOf, fromRow, MEMORY_COLUMNS, type MemoryRow, rawReader, toRow } from "./row.js";
 import { isSqliteError, StatementCache } from "./statements.js";
@@ -37,8 +37,12 @@ import { RowWriter, unchanged } from "./writer.js";
 export interface SqliteStoreOptions {
   /** Database file, or `:memory:` (tests). Parent directories are created 0700, the file 0600. */
   path: string;
-  /** Fail with `OPEN_FAILED` instead of creating a missing database (read-only commands). */
-  mustExist?: boolean | undefined;
+  /**
+   * Read commands: open the database read-only, never creating or migrating it
+   * (a missing file fails with `OPEN_FAILED`, an empty or outdated one says
+   * what to run).
+   */
+  readOnly?: boolean | undefined;
   /** How long a write waits for another process's lock, in ms (default 5000). */
   busyTimeoutMs?: number;
 }
@@ -94,9 +98,10 @@ export class SqliteMemoryStore implements MemoryStore {
   private readonly ranked: RankedReader;
   private closed = false;
 
-  constructor(db: Database.Database) {
+  /** Use `db`, already identified as atlatl's and migrated (see {@link openSqliteStore}). */
+  constructor(db: Database.Database, schemaVersion: number) {
     this.db = db;
-    this.schemaVersion = migrate(db);
+    this.schemaVersion = schemaVersion;
     this.writer = new RowWriter(db);
     this.statements = new StatementCache(db);
     this.ranked = new RankedReader(this.statements);
@@ -385,23 +390,26 @@ export class SqliteMemoryStore implements MemoryStore {
 }
 
 /**
- * Open (creating if needed) the SQLite store at `options.path`: WAL journal,
+ * Open the SQLite store at `options.path`. A file that is not atlatl's
+ * (non-empty, no atlatl marker) is refused before anything is written to it.
+ * To write: created if needed (parent directories 0700, the file 0600; SQLite
+ * gives its `-wal`/`-shm` files the database file's mode), WAL journal,
  * `synchronous=NORMAL` (a killed process loses no committed transaction),
- * migrations applied. Parent directories are created 0700 and a new database
- * file 0600; SQLite gives its `-wal`/`-shm` files the database file's mode.
+ * migrations applied. Read-only: opened as such, never created or migrated.
  */
 export async function openSqliteStore(options: SqliteStoreOptions): Promise<SqliteMemoryStore> {
   const memory = options.path === ":memory:";
   const path = memory ? options.path : resolve(options.path);
-  let db: Database.Database;
-  if (!memory && options.mustExist && !existsSync(path)) {
+  const readOnly = options.readOnly === true && !memory;
+  if (readOnly && !existsSync(path)) {
     throw new StoreError(
       "OPEN_FAILED",
       `no memory database at ${path}; check --db / ATLATL_STORE__PATH, or create one with \`atlatl import\`, \`atlatl seed\` or \`atlatl serve\``,
     );
   }
+  let db: Database.Database;
   try {
-    if (!memory) {
+    if (!memory && !readOnly) {
       mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
       try {
         closeSync(openSync(path, "wx", 0o600));
@@ -409,7 +417,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
         if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
       }
     }
-    db = new Database(path);
+    db = new Database(path, readOnly ? { readonly: true, fileMustExist: true } : {});
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     throw new StoreError("OPEN_FAILED", `cannot open the memory database ${path}: ${message}`, {
@@ -418,6 +426,9 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
   }
   try {
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
+    // Before any pragma that writes (the journal mode is in the file header).
+    const kind = requireOurs(db, path);
+    if (readOnly) return new SqliteMemoryStore(db, readableVersion(db, kind, path));
     if (!memory) db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");
     db.pragma("temp_store = MEMORY");
@@ -426,7 +437,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     // is an fsync (measured: +40 % import throughput at 100,000 memories).
     db.pragma("cache_size = -65536");
     db.pragma("wal_autocheckpoint = 10000");
-    return new SqliteMemoryStore(db);
+    return new SqliteMemoryStore(db, migrate(db));
   } catch (err) {
     db.close();
     throw storeError(err, `cannot prepare the memory database ${path}`);
