@@ -38,7 +38,13 @@ import type {
   ReadFields,
   Scoring,
 } from "../store/store.js";
-import { checkCursorArg, checkLimit, type FilterInput, normalizeFilter } from "./args.js";
+import {
+  checkCursorArg,
+  checkLimit,
+  type FilterInput,
+  normalizeFilter,
+  refuseNul,
+} from "./args.js";
 import { member, openCursor, rankPositionFields, rankPositionOf } from "./cursor-args.js";
 import { fromStoreError, invalidArgument } from "./errors.js";
 import type { ServiceOptions } from "./memory-service.js";
@@ -117,6 +123,7 @@ export class RecallService {
     if (query.length > MAX_QUERY_CHARS) {
       throw invalidArgument("query", `query must be at most ${MAX_QUERY_CHARS} characters.`);
     }
+    refuseNul("query", query);
     return { text: query.trim(), filter: normalizeFilter(input?.filter) };
   }
 

@@ -18,7 +18,13 @@ import type {
   ReadFields,
   TextHit,
 } from "../store/store.js";
-import { checkCursorArg, checkLimit, type FilterInput, normalizeFilter } from "./args.js";
+import {
+  checkCursorArg,
+  checkLimit,
+  type FilterInput,
+  normalizeFilter,
+  refuseNul,
+} from "./args.js";
 import { member, openCursor, rankPositionFields, rankPositionOf } from "./cursor-args.js";
 import { fromStoreError, invalidArgument } from "./errors.js";
 import { MAX_QUERY_CHARS } from "./recall-service.js";
@@ -81,6 +87,7 @@ export class SearchService {
     if (query.length > MAX_QUERY_CHARS) {
       throw invalidArgument("query", `query must be at most ${MAX_QUERY_CHARS} characters.`);
     }
+    refuseNul("query", query);
     const syntax =
       input.syntax === "plain" || !this.store.capabilities.nativeQuerySyntax ? "plain" : "native";
     if (input.syntax !== undefined && input.syntax !== "plain" && input.syntax !== "native") {
