@@ -29,6 +29,7 @@ import { FTS5_SYNTAX } from "./fts-query.js";
 import { listTable } from "./list-plan.js";
 import { migrate, readableVersion, requireOurs } from "./migrations.js";
 import { type NarrowRows, RankedReader } from "./ranked-reader.js";
+import { openReadOnly } from "./read-only.js";
 import { columnsOf, fromRow, MEMORY_COLUMNS, type MemoryRow, rawReader, toRow } from "./row.js";
 import { isSqliteError, StatementCache } from "./statements.js";
 import { RowWriter, unchanged } from "./writer.js";
@@ -417,8 +418,9 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
         if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
       }
     }
-    db = new Database(path, readOnly ? { readonly: true, fileMustExist: true } : {});
+    db = readOnly ? openReadOnly(path) : new Database(path);
   } catch (err) {
+    if (err instanceof StoreError) throw err;
     const message = err instanceof Error ? err.message : String(err);
     throw new StoreError("OPEN_FAILED", `cannot open the memory database ${path}: ${message}`, {
       cause: err,
