@@ -41,5 +41,6 @@ export * from "./services/recall-service.js";
 export * from "./services/search-service.js";
 export * from "./store/errors.js";
 export * from "./store/open-store.js";
+export { openSqliteStore, type SqliteStoreOptions } from "./store/sqlite/open-sqlite.js";
 export * from "./store/sqlite/sqlite-store.js";
 export * from "./store/store.js";

@@ -31,6 +31,6 @@ export async function openStore(
     const { openPostgresStore } = await import("./postgres/open-postgres.js");
     return openPostgresStore({ url: config.url, readOnly: options.readOnly });
   }
-  const { openSqliteStore } = await import("./sqlite/sqlite-store.js");
+  const { openSqliteStore } = await import("./sqlite/open-sqlite.js");
   return openSqliteStore({ path: config.path, readOnly: options.readOnly });
 }

@@ -3,8 +3,8 @@ import pg from "pg";
 import { StoreError } from "../errors.js";
 import { redactUrl } from "../redact-url.js";
 import { migrate, readableVersion } from "./migrations.js";
-import { pgStoreError } from "./pg-errors.js";
-import { PostgresMemoryStore } from "./pg-store.js";
+import { pgStoreError } from "./postgres-errors.js";
+import { PostgresMemoryStore } from "./postgres-store.js";
 
 /** Options of {@link openPostgresStore}. */
 export interface PostgresStoreOptions {

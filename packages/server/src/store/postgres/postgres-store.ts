@@ -16,8 +16,9 @@ import type pg from "pg";
 import Cursor from "pg-cursor";
 import type { Memory } from "../../model/memory.js";
 import { conflict, StoreError } from "../errors.js";
+import { fromRow, type MemoryRow, rowReader } from "../memory-row.js";
 import { type Keyset, resumeAfterAsync } from "../ranking.js";
-import { fromRow, type MemoryRow, rowReader } from "../sqlite/row.js";
+import { whereClause } from "../sql.js";
 import type {
   Fielded,
   ListedMemory,
@@ -35,9 +36,10 @@ import type {
   UpsertReport,
   WholeQuery,
 } from "../store.js";
-import { copyUpsert, WRITE_COLUMNS } from "./copy-upsert.js";
+import { columnsOf, filterConditions, MEMORY_COLUMNS, Params } from "./filter-sql.js";
 import { GIN_INDEXES } from "./migrations.js";
-import { pgStoreError } from "./pg-errors.js";
+import { pgStoreError } from "./postgres-errors.js";
+import { type RankedSelect, rankedInner, rankedPage, TEXT_READ_SETTINGS } from "./ranked-sql.js";
 import {
   CAST,
   type ListRow,
@@ -46,10 +48,9 @@ import {
   rankedHit,
   textHit,
   writeValues,
-} from "./pg-rows.js";
-import { type RankedSelect, rankedInner, rankedPage, TEXT_READ_SETTINGS } from "./ranked-sql.js";
-import { columnsOf, filterConditions, MEMORY_COLUMNS, Params, whereClause } from "./sql.js";
+} from "./rows.js";
 import { plainTsQuery, WEBSEARCH_SYNTAX } from "./text-query.js";
+import { copyUpsert, WRITE_COLUMNS } from "./writer.js";
 
 /** Rows per page of {@link PostgresMemoryStore.iterate}, and rows per fetch of whole-set reads. */
 const PAGE = 1000;
