@@ -4,7 +4,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Services } from "../services/create-services.js";
 import { ATLATL_VERSION } from "../version.js";
 import { forwardLroEvents } from "./lro-logging.js";
-import { progressSteps } from "./progress.js";
+import { progressDone } from "./progress.js";
 import { registerPrompts } from "./prompts.js";
 import { ProxyAwareMcpServer } from "./proxy-aware-server.js";
 import { foreignFilesNotFound } from "./session-files.js";
@@ -65,12 +65,11 @@ function proxyAwareOffload(server: ProxyAwareMcpServer, offloader: Offloader) {
   // A proxy gets every match of a large result inline and offloads it on its own disk.
   const inline = withOffload({ offloader, inlineWholeSet: true });
   const offload: ToolContext["offload"] = (next) => {
-    const steps = progressSteps(next);
-    const offloaded = lro(steps.handler);
-    const inlined = inline(steps.handler);
+    const offloaded = lro(next);
+    const inlined = inline(next);
     return async (...args) => {
       const result = await (server.proxyClient ? inlined(...args) : offloaded(...args));
-      await steps.done(args);
+      await progressDone(args);
       return result;
     };
   };
