@@ -1,7 +1,7 @@
 import type { DetailLevel } from "@atlatl/lro";
 import type { InlinePage, OffloadableRecords } from "@atlatl/lro/mcp";
 import type { RecordSource, SourceRecord } from "@atlatl/lro/node";
-import { type MemoryRecord, toLightRecord, toRecord } from "../../model/detail.js";
+import { type MemoryRecord, toRecord } from "../../model/detail.js";
 import type { LightRecord, Memory } from "../../model/memory.js";
 import type { Fielded, ReadFields } from "../../store/store.js";
 import { cursorArg, detailArg, limitArg } from "./schemas.js";
@@ -51,12 +51,16 @@ export function fieldsFor(detail: DetailLevel): "light" | "full" {
   return detail === "light" ? "light" : "full";
 }
 
-/** Every match of a read made with `fieldsFor(detail)`, streamed as records at `detail`. */
+/**
+ * Every match of a read made with `fieldsFor(detail)`, streamed as records at
+ * `detail`. A light read's memories are light records already (the store
+ * decodes its light columns in light-record order): they are not copied again.
+ */
 export function asRecords(
   items: AsyncIterable<WholeItem<Fielded<ReadFields>>>,
   detail: DetailLevel,
 ): AsyncIterable<SourceRecord> {
-  if (detail === "light") return projected(items, toLightRecord);
+  if (detail === "light") return projected(items, (light) => light);
   return projected(items as AsyncIterable<WholeItem<Memory>>, (memory) => toRecord(memory, detail));
 }
 
