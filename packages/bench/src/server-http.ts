@@ -38,7 +38,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { createServices, seedStore, toRecord } from "atlatl";
 import autocannon from "autocannon";
-import { openSqliteStore } from "../../server/src/store/sqlite/sqlite-store.js";
+import { openSqliteStore } from "../../server/src/store/sqlite/open-sqlite.js";
 import {
   atLeast,
   atMost,
@@ -341,7 +341,7 @@ async function rate(build: () => Promise<unknown>): Promise<number> {
  * the store read alone, then with records and JSON as the route makes them.
  */
 async function inProcessPage(dbPath: string) {
-  const store = await openSqliteStore({ path: dbPath, mustExist: true });
+  const store = await openSqliteStore({ path: dbPath, readOnly: true });
   try {
     const services = createServices(store);
     const page = () => services.list.page({ limit: 50 }, "light");

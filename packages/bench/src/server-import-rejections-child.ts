@@ -7,7 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { importPath } from "atlatl";
-import { openSqliteStore } from "../../server/src/store/sqlite/sqlite-store.js";
+import { openSqliteStore } from "../../server/src/store/sqlite/open-sqlite.js";
 
 const [mode, file] = process.argv.slice(2);
 if (!file || (mode !== "parse" && mode !== "import")) {

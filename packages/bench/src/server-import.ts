@@ -20,7 +20,7 @@ import {
 } from "atlatl";
 import { DEFAULT_IMPORT_BATCH_SIZE } from "../../server/src/mif/import.js";
 import { DEFAULT_SEED_BATCH_SIZE } from "../../server/src/seed/seed-store.js";
-import { openSqliteStore } from "../../server/src/store/sqlite/sqlite-store.js";
+import { openSqliteStore } from "../../server/src/store/sqlite/open-sqlite.js";
 import { atLeast, type Benchmark, type BenchTable } from "./harness.js";
 
 const COUNT = 50_000;

@@ -11,7 +11,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { seedStore } from "atlatl";
-import { openSqliteStore } from "../../server/src/store/sqlite/sqlite-store.js";
+import { openSqliteStore } from "../../server/src/store/sqlite/open-sqlite.js";
 import { atMost, type Benchmark, type BenchTable, measure } from "./harness.js";
 
 const bin = resolve(dirname(fileURLToPath(import.meta.url)), "../../server/bin/atlatl.js");

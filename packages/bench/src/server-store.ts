@@ -17,10 +17,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createServices, generateCorpus, type Memory } from "atlatl";
 import { DEFAULT_IMPORT_BATCH_SIZE } from "../../server/src/mif/import.js";
-import {
-  openSqliteStore,
-  type SqliteMemoryStore,
-} from "../../server/src/store/sqlite/sqlite-store.js";
+import { openSqliteStore } from "../../server/src/store/sqlite/open-sqlite.js";
+import type { SqliteMemoryStore } from "../../server/src/store/sqlite/sqlite-store.js";
 import {
   atLeast,
   atMost,

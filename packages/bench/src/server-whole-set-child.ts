@@ -18,7 +18,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { createServices, toRecord } from "atlatl";
 import { createAtlatlServer } from "../../server/src/mcp/create-server.js";
 import { RECALL_SCORING_NO_TEXT } from "../../server/src/services/recall-service.js";
-import { openSqliteStore } from "../../server/src/store/sqlite/sqlite-store.js";
+import { openSqliteStore } from "../../server/src/store/sqlite/open-sqlite.js";
 import { measurePeak } from "./peak-rss.js";
 
 const [dbPath, outputDir] = process.argv.slice(2) as [string, string];

@@ -13,7 +13,7 @@ import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { seedStore } from "atlatl";
-import { openSqliteStore } from "../../server/src/store/sqlite/sqlite-store.js";
+import { openSqliteStore } from "../../server/src/store/sqlite/open-sqlite.js";
 import { atMost, type Benchmark, type BenchTable } from "./harness.js";
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -9,12 +9,14 @@ import {
   existsSync,
   linkSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   symlinkSync,
+  unlinkSync,
   utimesSync,
   writeFileSync,
 } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { encodeTime } from "ulid";
 import { afterEach, describe, expect, it } from "vitest";
 import { LroEvents } from "../src/index.js";
@@ -125,6 +127,49 @@ describe("sweeping a directory shared with the user's files", () => {
       expired: 1,
       foreign: userEntries.length + 1,
     });
+  });
+
+  it("deletes an attachment only with its record and content; a user's file named like one survives", async () => {
+    const dir = setup();
+    const o = new Offloader({
+      config: { enabled: true, thresholdTokens: 10, ttlSeconds: 3600, outputDir: dir },
+      now: () => T0 - 2 * HOUR,
+      events: new LroEvents({ sink: null }),
+    });
+    const png = Buffer.from("\x89PNG\r\n\x1a\n our image bytes", "latin1");
+    const ours = await o.writeAttachment({ operation: "shot", data: png, mimeType: "image/png" });
+    const replaced = await o.writeAttachment({
+      operation: "shot",
+      data: png,
+      mimeType: "image/png",
+    });
+    // The user overwrote one of ours in place with their own bytes of the same size.
+    writeFileSync(replaced.path, Buffer.alloc(png.length, 7));
+    // A crash after the record, before the attachment: the record alone is ours.
+    const lost = await o.writeAttachment({ operation: "shot", data: png, mimeType: "image/png" });
+    unlinkSync(lost.path);
+
+    const old = T0 - 5 * HOUR;
+    const user: Record<string, Buffer> = {
+      [`atlatl-report-${ulidAt(old, "0000000000000001")}.pdf`]: Buffer.from("%PDF-1.7 my report"),
+      [`atlatl-report-${ulidAt(old, "0000000000000002")}.png`]: png,
+      [`atlatl-shot-${ulidAt(old, "0000000000000003")}.bin`]: Buffer.alloc(0),
+    };
+    for (const [name, data] of Object.entries(user)) {
+      writeFileSync(join(dir, name), data);
+      utimesSync(join(dir, name), old / 1000, old / 1000);
+    }
+    const result = await sweepOffloadDir({ dir, ttlSeconds: 3600, now: () => T0 });
+
+    expect(existsSync(ours.path)).toBe(false);
+    expect(result.expired).toContain(ours.path);
+    for (const [name, data] of Object.entries(user)) {
+      expect(readFileSync(join(dir, name)), name).toEqual(data);
+    }
+    expect(readFileSync(replaced.path)).toEqual(Buffer.alloc(png.length, 7));
+    expect(result.errors).toEqual([]);
+    // Nothing of ours is left: only the user's files (the replaced one is theirs now).
+    expect(readdirSync(dir).sort()).toEqual([...Object.keys(user), basename(replaced.path)].sort());
   });
 
   it.skipIf(process.getuid?.() !== 0)(

@@ -117,14 +117,16 @@ export {
 } from "./services/memory-service.js";
 export {
   type PositionedHit,
+  type RankedPage,
+  RankedRead,
+} from "./services/ranked-read.js";
+export {
   type RecallHit,
   type RecallInput,
   type RecallResult,
   RecallService,
-  type WholeRecall,
 } from "./services/recall-service.js";
 export {
-  type PositionedSearchHit,
   type SearchHit,
   type SearchInput,
   type SearchResult,

@@ -2,12 +2,16 @@
  * Attachments: binary content of a result (images, audio, blobs) written to
  * files of their own, `{prefix}-{operation}-{ulid}.{ext}`, never inlined into
  * a JSONL file. Same directory checks, 0600 mode, temporary dot-name and
- * rename, ULID source and file system as every offload file; the sweeper
- * deletes them after the same TTL.
+ * rename, ULID source and file system as every offload file. A name proves
+ * nothing, and binary content has no header, so each attachment is written
+ * after a record of it (`.{name}.lro`: size and SHA-256, see `ownership.ts`);
+ * the sweeper deletes an attachment after the TTL only when the record is ours
+ * and the bytes still match it.
  */
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { type AttachmentExtension, offloadFileNaming } from "../materialize/file-name.js";
 import { ensureOutputDir, writePrivateChunks } from "../materialize/write-jsonl.js";
+import { attachmentRecordName, encodeAttachmentRecord } from "../sweep/ownership.js";
 import type { OffloadContext } from "./context.js";
 
 /** File extension for a MIME type (`bin` when unknown). */
@@ -44,6 +48,21 @@ export async function writeAttachment(
     naming.attachmentName(input.operation, id, input.extension),
   );
   const tempPath = join(ctx.config.outputDir, naming.tempName(input.operation, id, process.pid));
-  const bytes = await writePrivateChunks({ fs: ctx.fs, path, tempPath, chunks: [input.data] });
-  return { path, bytes };
+  // The record first: a crash between the two leaves a record (swept) and never
+  // an attachment nothing proves ours (which would stay forever).
+  const [, recordPath] = attachmentPaths(path);
+  const record = encodeAttachmentRecord(basename(path), input.data);
+  await writePrivateChunks({ fs: ctx.fs, path: recordPath, tempPath, chunks: [record] });
+  try {
+    const bytes = await writePrivateChunks({ fs: ctx.fs, path, tempPath, chunks: [input.data] });
+    return { path, bytes };
+  } catch (err) {
+    await ctx.fs.unlink(recordPath).catch(() => {});
+    throw err;
+  }
+}
+
+/** An attachment's path and its record's: what removing an attachment removes. */
+export function attachmentPaths(path: string): [attachment: string, record: string] {
+  return [path, join(dirname(path), attachmentRecordName(basename(path)))];
 }

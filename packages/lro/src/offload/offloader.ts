@@ -5,14 +5,14 @@
  * result with a warning. Never throws because of offloading. The pipelines are
  * in `records.ts` (memory profile) and `sections.ts` (generic profile).
  */
-import { isAbsolute, resolve } from "node:path";
+import { basename, isAbsolute, resolve } from "node:path";
 import type { OffloadConfig } from "../config/offload-config.js";
 import { LroEvents } from "../events/events.js";
-import { offloadIdFactory } from "../materialize/file-name.js";
+import { offloadFileNaming, offloadIdFactory } from "../materialize/file-name.js";
 import { nodeOffloadFs, type OffloadFs } from "../materialize/offload-fs.js";
 import { type Sweeper, type SweeperOptions, startSweeper } from "../sweep/sweep.js";
 import type { OffloadResponse } from "../types.js";
-import { attachmentExtension, writeAttachment } from "./attachments.js";
+import { attachmentExtension, attachmentPaths, writeAttachment } from "./attachments.js";
 import type { OffloadContext } from "./context.js";
 import { offloadRecords } from "./records.js";
 import { offloadSections } from "./sections.js";
@@ -120,9 +120,16 @@ export class Offloader {
     });
   }
 
-  /** Delete files this offloader wrote (e.g. attachments of a result that failed); never throws. */
+  /**
+   * Delete files this offloader wrote (e.g. attachments of a result that
+   * failed, each with its record); never throws.
+   */
   async removeFiles(paths: readonly string[]): Promise<void> {
-    for (const p of paths) await this.fs.unlink(p).catch(() => {});
+    const naming = offloadFileNaming(this.config.filePrefix);
+    for (const p of paths) {
+      const files = naming.parse(basename(p))?.attachment ? attachmentPaths(p) : [p];
+      for (const f of files) await this.fs.unlink(f).catch(() => {});
+    }
   }
 
   /** Start the custodial sweeper on this offloader's directory, TTL, clock and events. */

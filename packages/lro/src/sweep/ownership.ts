@@ -4,6 +4,7 @@
  * `output_dir`), and anyone can name a file `atlatl-{op}-{ULID}.jsonl`. The
  * sweeper deletes a file only when everything it can check says we wrote it.
  */
+import { createHash } from "node:crypto";
 import type { OffloadStat } from "../materialize/offload-fs.js";
 
 /** How every offload file begins: line 1 is the header, `type` its first key. */
@@ -64,4 +65,74 @@ export function couldBeOurTemp(head: Uint8Array): boolean {
   const nl = buf.indexOf(NEWLINE);
   const slot = buf.subarray(0, nl < 0 ? buf.length : nl);
   return slot.length > 0 && slot.every((b) => b === SPACE);
+}
+
+/**
+ * Attachments (images, audio, PDFs) cannot carry our header, so each is proven
+ * ours by a record written beside it, before it: `.{attachment name}.lro`, one
+ * header line naming the attachment with its size and SHA-256. The sweeper
+ * deletes an attachment only when that record is ours and the bytes match it;
+ * a user's `atlatl-report-{ULID}.pdf` has no record (or other bytes) and stays.
+ * The record begins like every header, so a crash mid-write leaves a temporary
+ * file the sweeper recognises.
+ */
+export interface AttachmentRecord {
+  /** The attachment's file name (no directory). */
+  attachment: string;
+  bytes: number;
+  /** Lower-case hex SHA-256 of the attachment's bytes. */
+  sha256: string;
+}
+
+/** A record is one short line; more than this is not ours. */
+export const ATTACHMENT_RECORD_MAX_BYTES = 1024;
+
+const RECORD_NAME = /^\.(.+)\.lro$/;
+
+/** The name of the record of the attachment `attachmentName`. */
+export function attachmentRecordName(attachmentName: string): string {
+  return `.${attachmentName}.lro`;
+}
+
+/** The attachment name a record name belongs to, or null for any other name. */
+export function attachmentOfRecordName(name: string): string | null {
+  return RECORD_NAME.exec(name)?.[1] ?? null;
+}
+
+/** SHA-256 of `data`, lower-case hex. */
+export function sha256Hex(data: Uint8Array): string {
+  return createHash("sha256").update(data).digest("hex");
+}
+
+/** The bytes of the record of `data` written as `attachmentName`. */
+export function encodeAttachmentRecord(attachmentName: string, data: Uint8Array): Uint8Array {
+  const record = {
+    type: "lro_header",
+    attachment: attachmentName,
+    bytes: data.length,
+    sha256: sha256Hex(data),
+  };
+  return Buffer.from(`${JSON.stringify(record)}\n`, "utf8");
+}
+
+/** The record in `head` when it is ours and names `attachmentName`; else null. */
+export function parseAttachmentRecord(
+  head: Uint8Array,
+  attachmentName: string,
+): AttachmentRecord | null {
+  if (head.length >= ATTACHMENT_RECORD_MAX_BYTES || !startsWithOurHeader(head)) return null;
+  const text = Buffer.from(head.buffer, head.byteOffset, head.byteLength).toString("utf8");
+  if (!text.endsWith("\n") || text.indexOf("\n") !== text.length - 1) return null;
+  try {
+    const r = JSON.parse(text) as Partial<AttachmentRecord>;
+    const ok =
+      r.attachment === attachmentName &&
+      Number.isSafeInteger(r.bytes) &&
+      (r.bytes as number) >= 0 &&
+      typeof r.sha256 === "string" &&
+      /^[0-9a-f]{64}$/.test(r.sha256);
+    return ok ? (r as AttachmentRecord) : null;
+  } catch {
+    return null;
+  }
 }

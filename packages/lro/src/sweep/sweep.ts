@@ -3,13 +3,22 @@
  * `created_at + ttl` has passed (created time from the ULID in the name) and
  * temporary files of ours orphaned by a crash, emitting `OffloadFileExpired`.
  * Only files that are ours by name, owner, link count and content are ever
- * deleted (a configured output directory may hold the user's own files).
+ * deleted (a configured output directory may hold the user's own files); an
+ * attachment's content is proven by the record written beside it.
  */
 import { join } from "node:path";
 import type { LroEvents } from "../events/events.js";
 import { offloadFileNaming, type ParsedOffloadFileName } from "../materialize/file-name.js";
 import { nodeOffloadFs, type OffloadFs, type OffloadStat } from "../materialize/offload-fs.js";
-import { couldBeOurTemp, HEAD_BYTES, ownedSingleFile, startsWithOurHeader } from "./ownership.js";
+import {
+  attachmentOfRecordName,
+  couldBeOurTemp,
+  HEAD_BYTES,
+  ownedSingleFile,
+  startsWithOurHeader,
+} from "./ownership.js";
+import { sweepAttachment } from "./sweep-attachment.js";
+import { remove, type SweepRun, sameOwnedFile } from "./sweep-run.js";
 
 /** A temporary file younger than this may still be being written. */
 export const DEFAULT_ORPHAN_GRACE_SECONDS = 15 * 60;
@@ -131,7 +140,7 @@ export interface SweepOptions {
 
 /** What one sweep did. */
 export interface SweepResult {
-  /** Paths of expired offload files deleted. */
+  /** Paths of expired offload files deleted (attachments and their records included). */
   expired: string[];
   /** Paths of orphaned temporary files deleted. */
   orphans: string[];
@@ -140,7 +149,8 @@ export interface SweepResult {
   /**
    * Entries left alone because they are not ours: other names, and files
    * named like ours that are not regular files of this user with one link
-   * and our header (or, for a temporary name, a start our writer could leave).
+   * and our header (or, for a temporary name, a start our writer could leave;
+   * for an attachment, our record of exactly its bytes).
    */
   foreign: number;
   /** Deletions that failed, with the reason. */
@@ -151,7 +161,7 @@ export interface SweepResult {
  * Delete expired offload files and orphaned temporary files in `dir`. A file
  * is deleted only when it is ours by every check (see `ownership.ts`): its
  * name, a regular file of this user with one link, and its content (our
- * header). Everything else is left alone and counted in `foreign`. Never
+ * header, or for an attachment the record of its bytes). Everything else is left alone and counted in `foreign`. Never
  * throws for a file: failures are collected in `errors`; a missing directory
  * is an empty sweep. Ends with an `OffloadSweepCompleted` event.
  */
@@ -161,6 +171,7 @@ export async function sweepOffloadDir(options: SweepOptions): Promise<SweepResul
   const ttlMs = options.ttlSeconds * 1000;
   const graceMs = (options.orphanGraceSeconds ?? DEFAULT_ORPHAN_GRACE_SECONDS) * 1000;
   const result: SweepResult = { expired: [], orphans: [], kept: 0, foreign: 0, errors: [] };
+  const run: SweepRun = { fs, dir: options.dir, now, ttlMs, events: options.events, result };
   let names: string[] = [];
   try {
     names = await fs.readdir(options.dir);
@@ -168,10 +179,20 @@ export async function sweepOffloadDir(options: SweepOptions): Promise<SweepResul
     // A missing or unreadable directory has nothing of ours to delete.
   }
   const naming = offloadFileNaming(options.filePrefix);
+  // An attachment and its record are judged together, once, whichever is listed first.
+  const attachmentsSeen = new Set<string>();
   for (const name of names) {
-    const parsed = naming.parse(name);
-    if (!parsed) {
+    const attachment = attachmentOfRecordName(name);
+    const parsed = naming.parse(attachment ?? name);
+    if (!parsed || (attachment !== null && parsed.attachment !== true)) {
       result.foreign++;
+      continue;
+    }
+    if (parsed.attachment === true) {
+      const attachmentName = attachment ?? name;
+      if (attachmentsSeen.has(attachmentName)) continue;
+      attachmentsSeen.add(attachmentName);
+      await sweepAttachment(run, attachmentName, parsed);
       continue;
     }
     const path = join(options.dir, name);
@@ -200,24 +221,7 @@ export async function sweepOffloadDir(options: SweepOptions): Promise<SweepResul
       result.foreign++;
       continue;
     }
-    try {
-      await fs.unlink(path);
-    } catch (err) {
-      const code = (err as { code?: string }).code;
-      if (code !== "ENOENT") result.errors.push({ path, error: (err as Error).message });
-      continue;
-    }
-    (parsed.temporary ? result.orphans : result.expired).push(path);
-    options.events?.emit({
-      type: "OffloadFileExpired",
-      time: new Date(now).toISOString(),
-      path,
-      operation: parsed.temporary ? null : parsed.operation,
-      created_at: new Date(parsed.createdAt).toISOString(),
-      expired_at: new Date(expiredAt).toISOString(),
-      reason: parsed.temporary ? "orphan" : "expired",
-      bytes: stat.size,
-    });
+    await remove(run, path, parsed, stat, expiredAt);
   }
   options.events?.emit({
     type: "OffloadSweepCompleted",
@@ -249,11 +253,7 @@ async function judge(
   } catch (err) {
     return (err as { code?: string }).code === "ENOENT" ? "gone" : "foreign";
   }
-  const same = opened.stat.ino === stat.ino && opened.stat.dev === stat.dev;
-  if (!same || !ownedSingleFile(opened.stat)) return "foreign";
-  // An attachment (an image or other binary a descriptor names) has no header
-  // line to prove it ours: name, owner, single link and the handle check carry it.
-  if (parsed.attachment === true) return "ours";
+  if (!sameOwnedFile(opened.stat, stat)) return "foreign";
   const ours = parsed.temporary ? couldBeOurTemp(opened.head) : startsWithOurHeader(opened.head);
   return ours ? "ours" : "foreign";
 }

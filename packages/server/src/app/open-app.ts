@@ -24,14 +24,14 @@ export interface OpenAppOptions extends ServerConfigOverrides {
   env?: Record<string, string | undefined>;
   /** LRO events as JSON lines on stderr (default true). */
   logEvents?: boolean;
-  /** Create a missing SQLite database (default true; read-only commands pass false). */
-  createStore?: boolean;
+  /** Open the store for reading only: never created or migrated (read commands). */
+  readOnlyStore?: boolean;
 }
 
 /** Resolve the configuration, open the store (migrating it) and build the services. */
 export async function openApp(options: OpenAppOptions = {}): Promise<App> {
   const config = loadServerConfig(options, options.env ?? process.env);
-  const store = await openStore(config.store, { create: options.createStore });
+  const store = await openStore(config.store, { readOnly: options.readOnlyStore });
   const events = new LroEvents(options.logEvents === false ? { sink: null } : {});
   const offloader = new Offloader({ config: config.offload, events });
   return {

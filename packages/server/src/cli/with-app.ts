@@ -4,18 +4,19 @@ import { globalOverrides } from "./global-options.js";
 
 /**
  * Open the app for one CLI command, run `fn`, and always close the store.
- * Reads fail on a missing SQLite database instead of creating an empty one;
- * commands that write (import, seed) use {@link withWritableApp}.
+ * Reads open the store read-only: a missing SQLite database fails instead of
+ * being created, and nothing is migrated; commands that write (import, seed)
+ * use {@link withWritableApp}.
  */
 export async function withApp<T>(
   cmd: Command,
   fn: (app: App) => Promise<T>,
-  options: { create?: boolean } = {},
+  options: { write?: boolean } = {},
 ): Promise<T> {
   const app = await openApp({
     ...globalOverrides(cmd),
     logEvents: false,
-    createStore: options.create ?? false,
+    readOnlyStore: options.write !== true,
   });
   try {
     return await fn(app);
@@ -24,7 +25,7 @@ export async function withApp<T>(
   }
 }
 
-/** {@link withApp} for commands that write: a missing SQLite database is created. */
+/** {@link withApp} for commands that write: a missing SQLite database is created, the schema migrated. */
 export function withWritableApp<T>(cmd: Command, fn: (app: App) => Promise<T>): Promise<T> {
-  return withApp(cmd, fn, { create: true });
+  return withApp(cmd, fn, { write: true });
 }

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import {
   type ConfigEntry,
+  ConfigValueError,
   loadOffloadConfig,
   type OffloadConfig,
   readTomlConfigFile,
@@ -33,11 +34,30 @@ const STORE_KEYS = {
     description:
       "PostgreSQL connection URL (postgres://user:password@host:port/db); empty keeps SQLite",
     check: (value: string) =>
-      value === "" || /^postgres(ql)?:\/\//.test(value)
-        ? undefined
-        : "a postgres:// or postgresql:// URL, or empty for SQLite",
+      value === "" || /^postgres(ql)?:\/\//.test(value) ? undefined : URL_EXPECTED,
   },
 } as const;
+
+/** What `store.url` must be. */
+const URL_EXPECTED = "a postgres:// or postgresql:// URL, or empty for SQLite";
+
+/** The store section; a refused `store.url` is quoted with its passwords masked. */
+function resolveStoreSection(
+  options: Parameters<typeof resolveConfigSection<typeof STORE_KEYS>>[0],
+) {
+  try {
+    return resolveConfigSection(options);
+  } catch (err) {
+    if (
+      err instanceof ConfigValueError &&
+      err.key === "store.url" &&
+      typeof err.value === "string"
+    ) {
+      throw new ConfigValueError(err.key, redactUrl(err.value), err.source, URL_EXPECTED);
+    }
+    throw err;
+  }
+}
 
 /** Where the memories live: `url` (PostgreSQL) when set, else the SQLite file `path`. */
 export interface StoreConfig {
@@ -84,7 +104,7 @@ export function loadServerConfig(
         ? DEFAULT_CONFIG_FILE
         : null;
   const file = configFile ? readTomlConfigFile(configFile) : undefined;
-  const store = resolveConfigSection({
+  const store = resolveStoreSection({
     section: "store",
     keys: STORE_KEYS,
     ...(file ? { file } : {}),

@@ -4,7 +4,7 @@ import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/serv
 import type { Services } from "../services/create-services.js";
 import { ATLATL_VERSION } from "../version.js";
 import { forwardLroEvents } from "./lro-logging.js";
-import { progressSteps } from "./progress.js";
+import { progressDone } from "./progress.js";
 import { registerPrompts } from "./prompts.js";
 import { ProxyAwareMcpServer } from "./proxy-aware-server.js";
 import { foreignFilesNotFound } from "./session-files.js";
@@ -83,12 +83,11 @@ function proxyAwareOffload(
     inlineWholeSet: inlineMaxBytes === undefined ? true : { maxBytes: inlineMaxBytes },
   });
   const offload: ToolContext["offload"] = (next) => {
-    const steps = progressSteps(next);
-    const offloaded = lro(steps.handler);
-    const inlined = inline(steps.handler);
+    const offloaded = lro(next);
+    const inlined = inline(next);
     return async (...args) => {
       const result = await (server.proxyClient ? inlined(...args) : offloaded(...args));
-      await steps.done(args);
+      await progressDone(args);
       return result;
     };
   };

@@ -37,6 +37,7 @@ export function normalizeFilter(input: FilterInput | undefined): NormalizedFilte
   if (input.tags !== undefined) {
     const cleaned = cleanTags(input.tags, "tags");
     if ("field" in cleaned) throw invalidArgument(cleaned.field, cleaned.message);
+    for (const tag of cleaned.tags) refuseNul("tag", tag);
     if (cleaned.tags.length > 0) filter.tags = [...cleaned.tags].sort();
   }
   if (input.status !== undefined) {
@@ -50,6 +51,20 @@ export function normalizeFilter(input: FilterInput | undefined): NormalizedFilte
     filter.status = input.status;
   }
   return filter;
+}
+
+/**
+ * Refuse text holding a NUL character. PostgreSQL text cannot hold one, so a
+ * filter or query with it is refused here, before any store, with the same
+ * `INVALID_ARGUMENT` naming `field` on every backend (never a store failure).
+ */
+export function refuseNul(field: string, text: string): void {
+  if (text.includes("\u0000")) {
+    throw invalidArgument(
+      field,
+      `${field} must not contain a NUL character (\\u0000); got ${JSON.stringify(text.slice(0, 40))}.`,
+    );
+  }
 }
 
 /** A checked page size: an integer from 1 to `READ_LIMITS.pageSize`, `fallback` when absent. */

@@ -27,7 +27,7 @@
  * two hits swap places across a page boundary between calls; `list` is the
  * exact walk.
  */
-import { encodeCursor, fingerprint } from "../model/cursor.js";
+import { fingerprint } from "../model/cursor.js";
 import { READ_LIMITS } from "../model/limits.js";
 import type { Memory } from "../model/memory.js";
 import type {
@@ -38,10 +38,17 @@ import type {
   ReadFields,
   Scoring,
 } from "../store/store.js";
-import { checkCursorArg, checkLimit, type FilterInput, normalizeFilter } from "./args.js";
-import { member, openCursor, rankPositionFields, rankPositionOf } from "./cursor-args.js";
+import {
+  checkCursorArg,
+  checkLimit,
+  type FilterInput,
+  normalizeFilter,
+  refuseNul,
+} from "./args.js";
+import { member, openCursor, rankPositionOf } from "./cursor-args.js";
 import { fromStoreError, invalidArgument } from "./errors.js";
 import type { ServiceOptions } from "./memory-service.js";
+import { type PositionedHit, pageOf, RankedRead, type ReadOptions } from "./ranked-read.js";
 
 /** Default number of recall hits. */
 export const DEFAULT_RECALL_LIMIT = 20;
@@ -81,18 +88,6 @@ export interface RecallHit<M extends Fielded<ReadFields> = Memory> {
   score: number;
 }
 
-/** A hit of {@link RecallService.all}: where it stands, to page from it. */
-export interface PositionedHit<M extends Fielded<ReadFields> = Memory> extends RecallHit<M> {
-  position: RankPosition;
-}
-
-/** The hits of one whole-set read, and the clock they were scored at. */
-export interface WholeRecall<M extends Fielded<ReadFields>>
-  extends AsyncIterable<PositionedHit<M>> {
-  /** The recency clock of this read: a page built from it pins the same one. */
-  readonly asOf: number;
-}
-
 export interface RecallResult<M extends Fielded<ReadFields> = Memory> {
   /** Best first: score desc, then insertion order. */
   hits: RecallHit<M>[];
@@ -117,72 +112,56 @@ export class RecallService {
     if (query.length > MAX_QUERY_CHARS) {
       throw invalidArgument("query", `query must be at most ${MAX_QUERY_CHARS} characters.`);
     }
+    refuseNul("query", query);
     return { text: query.trim(), filter: normalizeFilter(input?.filter) };
   }
 
   /**
-   * Every hit `recall` would page through, best first, scored at one clock and
-   * read from the store in one pass (no cursor, no limit). Arguments are
-   * checked now; the store is read as the result is iterated. Each memory
-   * has the `fields` asked for (see `ReadFields`; default the whole memory).
+   * One ranked read of `input` (see `RankedRead`): `stream()` yields every
+   * hit `recall` would page through, best first, scored at one clock, from
+   * one pass over the store, each memory with the `fields` asked for (see
+   * `ReadFields`); `firstPage(limit)` is the page `recall` returns without a
+   * cursor. Arguments are checked now; `input.limit` is the page size the
+   * caller will ask for (the stream keeps that many first hits, plus one).
    */
-  all<F extends ReadFields = "full">(
-    input: Omit<RecallInput, "limit" | "cursor">,
-    fields?: F,
-  ): WholeRecall<Fielded<F>> {
-    const { text, filter } = this.checked(input);
-    const base = text.length > 0 ? RECALL_SCORING : RECALL_SCORING_NO_TEXT;
-    const asOf = this.now().getTime();
-    const hits = this.store.rankAll({ text, filter, scoring: { ...base, asOf }, fields });
-    const iterate = async function* () {
-      try {
-        for await (const h of hits) {
-          yield { memory: h.memory, score: clamp01(h.score), position: h.position };
-        }
-      } catch (err) {
-        fromStoreError(err, "query");
-      }
-    };
-    return { asOf, [Symbol.asyncIterator]: iterate };
-  }
-
-  /**
-   * The first page `recall` (no cursor) returns, built from hits already read
-   * by {@link all} instead of a second store query: `head` holds that read's
-   * first `limit + 1` hits (fewer when the read had fewer), in its order;
-   * `horizon` is the largest sequence number of all its hits (every memory at
-   * or below it existed at the read, so the walk sees the same set); `asOf`
-   * is the read's clock. The cursor continues exactly as `recall`'s would.
-   */
-  firstPage<M extends Fielded<ReadFields>>(
+  read<F extends ReadFields = "full">(
     input: Omit<RecallInput, "cursor">,
-    read: { head: readonly PositionedHit<M>[]; horizon: number; asOf: number },
-  ): RecallResult<M> {
+    options: ReadOptions<F> = {},
+  ): RankedRead<Fielded<F>> {
     const { text, filter } = this.checked(input);
     const limit = checkLimit(input.limit, DEFAULT_RECALL_LIMIT);
-    const print = fingerprint({ op: "recall", query: text, filter });
-    return pageOf(read.head, limit, print, read.horizon, read.asOf);
+    const asOf = this.now().getTime();
+    const scoring = { ...(text.length > 0 ? RECALL_SCORING : RECALL_SCORING_NO_TEXT), asOf };
+    const store = this.store;
+    return new RankedRead<Fielded<F>>({
+      op: "recall",
+      print: fingerprint({ op: "recall", query: text, filter }),
+      cursorFields: { t: asOf },
+      keep: limit + 1,
+      onProgress: options.onProgress,
+      horizon: () => store.horizon(),
+      whole: () => clamped(store.rankAll({ text, filter, scoring, fields: options.fields })),
+      page: async (count, horizon) =>
+        (await store.rank({ text, filter, scoring, limit: count, horizon })).map((h) => ({
+          memory: h.memory as Fielded<F>,
+          score: clamp01(h.score),
+          position: h.position,
+        })),
+    });
   }
 
   async recall(input: RecallInput): Promise<RecallResult> {
     const { text, filter } = this.checked(input);
     const limit = checkLimit(input.limit, DEFAULT_RECALL_LIMIT);
     const cursor = checkCursorArg(input.cursor);
-    const print = fingerprint({ op: "recall", query: text, filter });
-
-    let asOf: number;
-    let horizon: number;
-    let after: RankPosition | undefined;
-    if (cursor !== undefined) {
-      const p = openCursor(cursor, "recall", print);
-      asOf = member(p, "t", "number");
-      horizon = member(p, "h", "number");
-      after = rankPositionOf(p);
-    } else {
-      asOf = this.now().getTime();
-      horizon = await this.store.horizon();
+    if (cursor === undefined) {
+      const { hits, next_cursor } = await this.read(input).firstPage(limit);
+      return { hits, next_cursor };
     }
-
+    const print = fingerprint({ op: "recall", query: text, filter });
+    const p = openCursor(cursor, "recall", print);
+    const asOf = member(p, "t", "number");
+    const horizon = member(p, "h", "number");
     const base = text.length > 0 ? RECALL_SCORING : RECALL_SCORING_NO_TEXT;
     let ranked: Awaited<ReturnType<MemoryStore["rank"]>>;
     try {
@@ -191,34 +170,25 @@ export class RecallService {
         filter,
         scoring: { ...base, asOf },
         limit: limit + 1,
-        after,
+        after: rankPositionOf(p),
         horizon,
       });
     } catch (err) {
       fromStoreError(err, "query");
     }
-    return pageOf(ranked, limit, print, horizon, asOf);
+    const hits = ranked.map((h) => ({ ...h, score: clamp01(h.score) }));
+    const spec = { op: "recall" as const, print, cursorFields: { t: asOf } };
+    const { hits: page, next_cursor } = pageOf(spec, hits, limit, horizon, false);
+    return { hits: page, next_cursor };
   }
 }
 
-/** A page of `limit` hits from `limit + 1` ranked ones, and the cursor after it. */
-function pageOf<M extends Fielded<ReadFields>>(
-  ranked: readonly { memory: M; score: number; position: RankPosition }[],
-  limit: number,
-  print: string,
-  horizon: number,
-  asOf: number,
-): RecallResult<M> {
-  const page = ranked.slice(0, limit);
-  const last = page[page.length - 1];
-  const next_cursor =
-    ranked.length > limit && last
-      ? encodeCursor("recall", print, { ...rankPositionFields(page), h: horizon, t: asOf })
-      : null;
-  return {
-    hits: page.map((h) => ({ memory: h.memory, score: clamp01(h.score) })),
-    next_cursor,
-  };
+/** Hits with their scores clamped to [0, 1]. */
+async function* clamped<M extends Fielded<ReadFields>>(
+  hits: AsyncIterable<{ memory: M; score: number; position: RankPosition }>,
+): AsyncGenerator<PositionedHit<M>> {
+  for await (const h of hits)
+    yield { memory: h.memory, score: clamp01(h.score), position: h.position };
 }
 
 function clamp01(x: number): number {

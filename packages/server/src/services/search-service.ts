@@ -7,20 +7,26 @@
  * Pages: keyset on (relevance desc, insertion order) with a horizon, as in recall (see
  * `recall-service.ts` for what that guarantees while memories are added).
  */
-import { encodeCursor, fingerprint } from "../model/cursor.js";
+import { fingerprint } from "../model/cursor.js";
 import type { LightRecord, Memory } from "../model/memory.js";
 import type {
   Fielded,
   MemoryFilter,
   MemoryStore,
   QuerySyntax,
-  RankPosition,
   ReadFields,
   TextHit,
 } from "../store/store.js";
-import { checkCursorArg, checkLimit, type FilterInput, normalizeFilter } from "./args.js";
-import { member, openCursor, rankPositionFields, rankPositionOf } from "./cursor-args.js";
+import {
+  checkCursorArg,
+  checkLimit,
+  type FilterInput,
+  normalizeFilter,
+  refuseNul,
+} from "./args.js";
+import { member, openCursor, rankPositionOf } from "./cursor-args.js";
 import { fromStoreError, invalidArgument } from "./errors.js";
+import { type PositionedHit, pageOf, RankedRead, type ReadOptions } from "./ranked-read.js";
 import { MAX_QUERY_CHARS } from "./recall-service.js";
 
 /** Default number of search hits. */
@@ -42,11 +48,6 @@ export interface SearchInput {
 export interface SearchHit<M extends LightRecord = Memory> {
   memory: M;
   score: number;
-}
-
-/** A hit of {@link SearchService.all}: where it stands, to page from it. */
-export interface PositionedSearchHit<M extends LightRecord = Memory> extends SearchHit<M> {
-  position: RankPosition;
 }
 
 export interface SearchResult<M extends LightRecord = Memory> {
@@ -81,6 +82,7 @@ export class SearchService {
     if (query.length > MAX_QUERY_CHARS) {
       throw invalidArgument("query", `query must be at most ${MAX_QUERY_CHARS} characters.`);
     }
+    refuseNul("query", query);
     const syntax =
       input.syntax === "plain" || !this.store.capabilities.nativeQuerySyntax ? "plain" : "native";
     if (input.syntax !== undefined && input.syntax !== "plain" && input.syntax !== "native") {
@@ -90,61 +92,47 @@ export class SearchService {
   }
 
   /**
-   * Every hit `search` would page through, most relevant first, read from the
-   * store in one pass (no cursor, no limit). Arguments are checked now; the
-   * store is read (and a query it cannot parse reported) as it is iterated.
-   * Each memory has the `fields` asked for (see `ReadFields`).
+   * One ranked read of `input` (see `RankedRead`): `stream()` yields every
+   * hit `search` would page through, most relevant first, from one pass over
+   * the store (a query it cannot parse is reported as it is read), each
+   * memory with the `fields` asked for; `firstPage(limit)` is the page
+   * `search` returns without a cursor. Arguments are checked now.
    */
-  all<F extends ReadFields = "full">(
-    input: Omit<SearchInput, "limit" | "cursor">,
-    fields?: F,
-  ): AsyncIterable<PositionedSearchHit<Fielded<F>>> {
-    const { query, syntax, filter } = this.checked(input);
-    const hits = this.store.searchAll({ text: query, syntax, filter, fields });
-    return (async function* () {
-      try {
-        for await (const h of hits) {
-          yield { memory: h.memory, score: h.relevance, position: h.position };
-        }
-      } catch (err) {
-        fromStoreError(err, "query");
-      }
-    })();
-  }
-
-  /**
-   * The first page `search` (no cursor) returns, built from hits already read
-   * by {@link all} instead of a second store query: `head` holds that read's
-   * first `limit + 1` hits in its order, `horizon` the largest sequence number
-   * of all its hits. The cursor continues exactly as `search`'s would.
-   */
-  firstPage<M extends LightRecord>(
+  read<F extends ReadFields = "full">(
     input: Omit<SearchInput, "cursor">,
-    read: { head: readonly PositionedSearchHit<M>[]; horizon: number },
-  ): SearchResult<M> {
+    options: ReadOptions<F> = {},
+  ): RankedRead<Fielded<F>> {
     const { query, syntax, filter } = this.checked(input);
     const limit = checkLimit(input.limit, DEFAULT_SEARCH_LIMIT);
-    const print = fingerprint({ op: "search", query, syntax, filter });
-    const found = read.head.map((h) => ({ ...h, relevance: h.score }));
-    return pageOf(found, limit, print, read.horizon);
+    const store = this.store;
+    return new RankedRead<Fielded<F>>({
+      op: "search",
+      print: fingerprint({ op: "search", query, syntax, filter }),
+      cursorFields: {},
+      keep: limit + 1,
+      onProgress: options.onProgress,
+      horizon: () => store.horizon(),
+      whole: () => scored(store.searchAll({ text: query, syntax, filter, fields: options.fields })),
+      page: async (count, horizon) =>
+        (await store.search({ text: query, syntax, filter, limit: count, horizon })).map((h) => ({
+          memory: h.memory as Fielded<F>,
+          score: h.relevance,
+          position: h.position,
+        })),
+    });
   }
 
   async search(input: SearchInput): Promise<SearchResult> {
     const { query, syntax, filter } = this.checked(input);
     const limit = checkLimit(input.limit, DEFAULT_SEARCH_LIMIT);
     const cursor = checkCursorArg(input.cursor);
-    const print = fingerprint({ op: "search", query, syntax, filter });
-
-    let horizon: number;
-    let after: RankPosition | undefined;
-    if (cursor !== undefined) {
-      const p = openCursor(cursor, "search", print);
-      horizon = member(p, "h", "number");
-      after = rankPositionOf(p);
-    } else {
-      horizon = await this.store.horizon();
+    if (cursor === undefined) {
+      const { hits, next_cursor } = await this.read(input).firstPage(limit);
+      return { hits, next_cursor };
     }
-
+    const print = fingerprint({ op: "search", query, syntax, filter });
+    const p = openCursor(cursor, "search", print);
+    const horizon = member(p, "h", "number");
     let found: TextHit[];
     try {
       found = await this.store.search({
@@ -152,28 +140,22 @@ export class SearchService {
         syntax,
         filter,
         limit: limit + 1,
-        after,
+        after: rankPositionOf(p),
         horizon,
       });
     } catch (err) {
       fromStoreError(err, "query");
     }
-    return pageOf(found, limit, print, horizon);
+    const hits = found.map((h) => ({ memory: h.memory, score: h.relevance, position: h.position }));
+    const spec = { op: "search" as const, print, cursorFields: {} };
+    const { hits: page, next_cursor } = pageOf(spec, hits, limit, horizon, false);
+    return { hits: page, next_cursor };
   }
 }
 
-/** A page of `limit` hits from `limit + 1` found ones, and the cursor after it. */
-function pageOf<M extends LightRecord>(
-  found: readonly { memory: M; relevance: number; position: RankPosition }[],
-  limit: number,
-  print: string,
-  horizon: number,
-): SearchResult<M> {
-  const page = found.slice(0, limit);
-  const last = page[page.length - 1];
-  const next_cursor =
-    found.length > limit && last
-      ? encodeCursor("search", print, { ...rankPositionFields(page), h: horizon })
-      : null;
-  return { hits: page.map((h) => ({ memory: h.memory, score: h.relevance })), next_cursor };
+/** Text hits as ranked hits: relevance is the score. */
+async function* scored<M extends Fielded<ReadFields>>(
+  hits: AsyncIterable<TextHit<M>>,
+): AsyncGenerator<PositionedHit<M>> {
+  for await (const h of hits) yield { memory: h.memory, score: h.relevance, position: h.position };
 }

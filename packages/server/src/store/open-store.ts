@@ -14,23 +14,23 @@ export interface OpenStoreConfig {
 
 export interface OpenStoreOptions {
   /**
-   * Create the SQLite database when it does not exist (default true). Read-only
-   * commands pass false: a mistyped path must fail with `OPEN_FAILED`, not
-   * leave an empty database behind. (A PostgreSQL database is created by its
-   * administrator; the schema is migrated in either case.)
+   * A read command (default false): the store is opened read-only and never
+   * created or migrated, so a mistyped path fails with `OPEN_FAILED` instead of
+   * leaving an empty database behind, and a read works where nothing can be
+   * written. Commands that write create and migrate.
    */
-  create?: boolean | undefined;
+  readOnly?: boolean | undefined;
 }
 
-/** Open the configured store, migrating its schema. Fails with a `StoreError`. */
+/** Open the configured store (migrating its schema unless read-only). Fails with a `StoreError`. */
 export async function openStore(
   config: OpenStoreConfig,
   options: OpenStoreOptions = {},
 ): Promise<MemoryStore> {
   if (config.url) {
     const { openPostgresStore } = await import("./postgres/open-postgres.js");
-    return openPostgresStore({ url: config.url });
+    return openPostgresStore({ url: config.url, readOnly: options.readOnly });
   }
-  const { openSqliteStore } = await import("./sqlite/sqlite-store.js");
-  return openSqliteStore({ path: config.path, mustExist: options.create === false });
+  const { openSqliteStore } = await import("./sqlite/open-sqlite.js");
+  return openSqliteStore({ path: config.path, readOnly: options.readOnly });
 }

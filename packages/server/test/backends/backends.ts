@@ -7,8 +7,9 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import type { OpenStoreConfig } from "../../src/store/open-store.js";
 import { openPostgresStore } from "../../src/store/postgres/open-postgres.js";
-import { PostgresMemoryStore } from "../../src/store/postgres/pg-store.js";
-import { openSqliteStore, SqliteMemoryStore } from "../../src/store/sqlite/sqlite-store.js";
+import { PostgresMemoryStore } from "../../src/store/postgres/postgres-store.js";
+import { openSqliteStore } from "../../src/store/sqlite/open-sqlite.js";
+import { SqliteMemoryStore } from "../../src/store/sqlite/sqlite-store.js";
 import type { MemoryStore, StoreCapabilities } from "../../src/store/store.js";
 
 /** Environment variable with the URL of a PostgreSQL database tests may write to. */

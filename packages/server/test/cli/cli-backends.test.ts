@@ -3,7 +3,7 @@
  * `atlatl config`), read commands refusing a missing SQLite database, and a
  * MIF round trip SQLite -> PostgreSQL that exports identical documents.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -74,6 +74,33 @@ describe("atlatl CLI store selection", () => {
     expect(backend?.value).toBe("sqlite");
   });
 
+  it("redacts ?password= and ?sslpassword= in config, OPEN_FAILED and a refused URL", () => {
+    const url = "postgres://atlatl@db.example/memories?sslmode=disable&password=s3cr3t-pw";
+    const shown = atlatl(["--database", url, "config", "--json"]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).not.toContain("s3cr3t");
+    const entry = (JSON.parse(shown.stdout).entries as { key: string; value: unknown }[]).find(
+      (e) => e.key === "store.url",
+    );
+    expect(entry?.value).toBe("postgres://atlatl@db.example/memories?sslmode=disable&password=***");
+    // Port 1 refuses at once: the connection error quotes the URL.
+    const refused = atlatl([
+      "--database",
+      "postgres://atlatl:s3cr3t-a@127.0.0.1:1/m?password=s3cr3t-b&sslpassword=s3cr3t-c",
+      "list",
+    ]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("OPEN_FAILED");
+    expect(refused.stderr).toContain("127.0.0.1:1/m?password=***&sslpassword=***");
+    expect(refused.stderr).not.toContain("s3cr3t");
+    // A libpq key=value string is refused as store.url, quoted without its password.
+    const keyValue = atlatl(["--database", "host=db password=s3cr3t-d", "list"]);
+    expect(keyValue.code).toBe(1);
+    expect(keyValue.stderr).toContain("store.url");
+    expect(keyValue.stderr).toContain("password=***");
+    expect(keyValue.stderr).not.toContain("s3cr3t");
+  });
+
   it("refuses a URL that is not postgres://, naming the key", () => {
     const r = atlatl(["--database", "mysql://x@y/z", "list"]);
     expect(r.code).toBe(1);
@@ -128,4 +155,31 @@ describe.skipIf(!postgres)("atlatl CLI on PostgreSQL", () => {
       await target.cleanup();
     }
   }, 120_000);
+
+  it("the serve banner shows the URL without its ?password=", async () => {
+    if (!postgres) throw new Error("unreachable");
+    const target = await postgres.serverConfig(dir);
+    try {
+      const url = `${target.args[1]}&password=s3cr3t-pw`;
+      const child = spawn(
+        process.execPath,
+        ["--conditions=source", "--import", "tsx", cli, "--database", url, "serve"],
+        { cwd: serverRoot, env: { ...process.env, ATLATL_CONFIG: "" } },
+      );
+      let stderr = "";
+      child.stderr.setEncoding("utf8");
+      const banner = await new Promise<string>((resolveBanner, reject) => {
+        child.stderr.on("data", (chunk: string) => {
+          stderr += chunk;
+          if (stderr.includes("serving MCP on stdio")) resolveBanner(stderr);
+        });
+        child.once("exit", (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
+      });
+      child.kill("SIGTERM");
+      expect(banner).toContain("password=***");
+      expect(banner).not.toContain("s3cr3t");
+    } finally {
+      await target.cleanup();
+    }
+  }, 60_000);
 });

@@ -12,7 +12,7 @@ import type { OffloadResponse } from "@atlatl/lro";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toRecord } from "../../src/model/detail.js";
 import { createServices } from "../../src/services/create-services.js";
-import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
+import { openSqliteStore } from "../../src/store/sqlite/open-sqlite.js";
 import { makeMemory } from "../store/fixtures.js";
 import { call, jsonOf, type RunningServer, startServer } from "./spawn-server.js";
 

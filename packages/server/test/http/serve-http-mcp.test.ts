@@ -187,15 +187,43 @@ describe("atlatl serve --http: MCP over Streamable HTTP (SDK client, real proces
     expect(seenA).toHaveLength(1);
   });
 
-  it("reports progress on a read tool when the client sends a progress token", async () => {
+  it("reports progress on a read tool as the store does the work, when the client sends a progress token", async () => {
     const client = await s.connect();
-    const steps: number[] = [];
-    await client.callTool(
-      { name: "recall_memories", arguments: { query: "", limit: 300, detail: "full" } },
-      CallToolResultSchema,
-      { onprogress: (p) => void steps.push(p.progress) },
-    );
-    expect(steps).toEqual([0, 1, 2]);
+    for (const [args, offloaded] of [
+      [{ query: "", limit: 300, detail: "full" }, true],
+      [{ query: "", limit: 5, detail: "light", namespace: "_episodic/incidents/dynamo" }, false],
+    ] as const) {
+      const seen: { progress: number; total?: number; message?: string }[] = [];
+      const result = (await client.callTool(
+        { name: "recall_memories", arguments: args },
+        CallToolResultSchema,
+        { onprogress: (p) => void seen.push(p) },
+      )) as CallToolResult;
+      const body = JSON.parse(text(result)) as {
+        offloaded?: boolean;
+        total?: number;
+        summary?: { count: number };
+      };
+      expect(body.offloaded === true).toBe(offloaded);
+      // What the store returned, as the response counts it.
+      const matches = offloaded ? body.summary?.count : body.total;
+      expect(typeof matches, JSON.stringify(body).slice(0, 300)).toBe("number");
+      expect(matches).toBeGreaterThan(0);
+      const messages = seen.map((p) => p.message);
+      expect(messages[0]).toBe("querying the memory store");
+      expect(messages).toContain(`the store returned ${matches} matches`);
+      // Every match was read before the store's count was reported, and nothing after "done".
+      const hitReports = messages.filter((m) => m?.startsWith("read "));
+      expect(hitReports).toEqual(
+        Array.from(
+          { length: Math.floor((matches ?? 0) / 1000) },
+          (_, i) => `read ${(i + 1) * 1000} matches from the store so far`,
+        ),
+      );
+      expect(messages.at(-1)).toBe("done");
+      expect(seen.map((p) => p.progress)).toEqual(seen.map((_, i) => i + 1));
+      expect(seen.at(-1)?.total).toBe(seen.length);
+    }
   });
 
   it("runs recall_memories as an MCP Task (taskSupport optional): the task's result carries the descriptor", async () => {

@@ -5,7 +5,8 @@ import { PassThrough } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { type ExportOptions, exportMemories } from "../../src/mif/export.js";
 import type { Memory } from "../../src/model/memory.js";
-import { openSqliteStore, type SqliteMemoryStore } from "../../src/store/sqlite/sqlite-store.js";
+import { openSqliteStore } from "../../src/store/sqlite/open-sqlite.js";
+import type { SqliteMemoryStore } from "../../src/store/sqlite/sqlite-store.js";
 import type { MemoryStore } from "../../src/store/store.js";
 
 /** The official MIF example documents, vendored with the schema. */

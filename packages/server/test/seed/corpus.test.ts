@@ -5,7 +5,7 @@ import { toFullRecord } from "../../src/model/detail.js";
 import { MEMORY_TYPES, NAMESPACE_PATTERN } from "../../src/model/memory.js";
 import { generateCorpus } from "../../src/seed/generate.js";
 import { seedStore } from "../../src/seed/seed-store.js";
-import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
+import { openSqliteStore } from "../../src/store/sqlite/open-sqlite.js";
 
 describe("generateCorpus", () => {
   it("is deterministic per seed, and a shorter corpus is a prefix of a longer one", () => {

@@ -6,10 +6,10 @@
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { isStoreError } from "../../src/store/errors.js";
-import { WRITE_COLUMNS } from "../../src/store/postgres/copy-upsert.js";
 import { LATEST_VERSION, MIGRATIONS } from "../../src/store/postgres/migrations.js";
 import { openPostgresStore } from "../../src/store/postgres/open-postgres.js";
-import { writeValues } from "../../src/store/postgres/pg-rows.js";
+import { writeValues } from "../../src/store/postgres/rows.js";
+import { WRITE_COLUMNS } from "../../src/store/postgres/writer.js";
 import type { ListPosition } from "../../src/store/store.js";
 import { BACKENDS, dropSchema, freshSchema, pgUrl } from "../backends/backends.js";
 import { makeMemory } from "./fixtures.js";

@@ -9,10 +9,11 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateCorpus } from "../../src/seed/generate.js";
 import { RECALL_SCORING } from "../../src/services/recall-service.js";
-import { plainPhrases } from "../../src/store/sqlite/fts-query.js";
+import { openSqliteStore } from "../../src/store/sqlite/open-sqlite.js";
 import { planPrune } from "../../src/store/sqlite/rank-prune.js";
 import { rankedSelect } from "../../src/store/sqlite/ranked-sql.js";
-import { openSqliteStore, type SqliteMemoryStore } from "../../src/store/sqlite/sqlite-store.js";
+import type { SqliteMemoryStore } from "../../src/store/sqlite/sqlite-store.js";
+import { plainPhrases } from "../../src/store/sqlite/text-query.js";
 import type { RankPosition, Scoring } from "../../src/store/store.js";
 
 const QUERIES = [

@@ -4,10 +4,11 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isStoreError } from "../../src/store/errors.js";
-import { plainToFts, plainTokens } from "../../src/store/sqlite/fts-query.js";
+import { plainTokens } from "../../src/store/plain-words.js";
 import { NARROW_FILTER_ROWS } from "../../src/store/sqlite/list-plan.js";
 import { MIGRATIONS } from "../../src/store/sqlite/migrations.js";
-import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
+import { openSqliteStore } from "../../src/store/sqlite/open-sqlite.js";
+import { plainToFts } from "../../src/store/sqlite/text-query.js";
 import type { ListPosition, ListSort } from "../../src/store/store.js";
 import { makeMemory } from "./fixtures.js";
 

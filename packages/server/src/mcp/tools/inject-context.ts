@@ -1,10 +1,10 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { CONTEXT_BUDGET, READ_LIMITS } from "../../model/limits.js";
-import type { Memory } from "../../model/memory.js";
-import type { PositionedHit, WholeRecall } from "../../services/recall-service.js";
+import type { RecallHit } from "../../services/recall-service.js";
+import { readProgress } from "../progress.js";
 import type { ToolContext } from "../tool-context.js";
-import { asRecords, WholeHead, wholeResult } from "./ranked-result.js";
+import { asRecords, fieldsFor, wholeResult } from "./ranked-result.js";
 import { detailArg, filterShape, limitArg, pickFilter } from "./schemas.js";
 
 /**
@@ -42,26 +42,20 @@ export function registerInjectContext(server: McpServer, ctx: ToolContext): void
       },
       annotations: { readOnlyHint: true },
     },
-    ctx.offload(async (args) => {
-      const input = { query: args.query, filter: pickFilter(args) };
-      const recall = ctx.services.recall;
-      const whole = new WholeHead<PositionedHit<Memory>>(args.limit + 1);
-      let asOf = 0;
+    ctx.offload(async (args, extra) => {
+      const input = { query: args.query, filter: pickFilter(args), limit: args.limit };
+      const fields = fieldsFor(args.detail);
+      const read = ctx.services.recall.read(input, { fields, onProgress: readProgress(extra) });
       return wholeResult(
         { operation: "inject", query: args.query, detail: args.detail },
-        asRecords((fields) => {
-          const read = recall.all(input, fields);
-          asOf = read.asOf;
-          return whole.tap(read as WholeRecall<Memory>);
-        }, args.detail),
+        asRecords(read.stream(), args.detail),
         undefined,
         async () => {
-          const paged = { ...input, limit: args.limit };
-          // Formatting needs content: a light whole-set read cannot stand in for the recall.
+          // Formatting needs content: a light read cannot stand in for the recall.
           const { hits } =
-            args.detail !== "light" && whole.complete
-              ? recall.firstPage(paged, { head: whole.head, horizon: whole.horizon, asOf })
-              : await recall.recall(paged);
+            fields === "light"
+              ? await ctx.services.recall.recall(input)
+              : ((await read.firstPage(args.limit)) as { hits: RecallHit[] });
           return {
             records: [],
             inline: ctx.services.context.format(hits, args.budget_tokens).context,

@@ -2,7 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { toRecord } from "../../model/detail.js";
 import type { ToolContext } from "../tool-context.js";
-import { asRecords, wholeResult } from "./ranked-result.js";
+import { asRecords, fieldsFor, wholeResult } from "./ranked-result.js";
 import { cursorArg, detailArg, filterShape, limitArg, pickFilter } from "./schemas.js";
 
 /** `list_memories`: filtered, sorted listing with opaque keyset cursors. */
@@ -35,7 +35,7 @@ export function registerListMemories(server: McpServer, ctx: ToolContext): void 
       const input = { filter: pickFilter(args), sort: args.sort, order: args.order };
       return wholeResult(
         { operation: "list", query: null, detail: args.detail },
-        asRecords((fields) => ctx.services.list.all(input, fields), args.detail),
+        asRecords(ctx.services.list.all(input, fieldsFor(args.detail)), args.detail),
         args.cursor,
         async () => {
           const { memories, next_cursor } = await ctx.services.list.list({

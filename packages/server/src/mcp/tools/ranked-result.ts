@@ -1,7 +1,7 @@
 import type { DetailLevel } from "@atlatl/lro";
 import type { InlinePage, OffloadableRecords } from "@atlatl/lro/mcp";
 import type { RecordSource, SourceRecord } from "@atlatl/lro/node";
-import { type MemoryRecord, toLightRecord, toRecord } from "../../model/detail.js";
+import { type MemoryRecord, toRecord } from "../../model/detail.js";
 import type { LightRecord, Memory } from "../../model/memory.js";
 import type { Fielded, ReadFields } from "../../store/store.js";
 import { cursorArg, detailArg, limitArg } from "./schemas.js";
@@ -42,17 +42,26 @@ export function rankedRecords(
 /** One item of a whole-set read: a memory, or a scored hit. */
 type WholeItem<M extends LightRecord> = M | { memory: M; score: number };
 
-/** A service's whole-set read bound to its input, reading the `fields` asked for. */
-export type ReadWhole = <F extends ReadFields>(fields: F) => AsyncIterable<WholeItem<Fielded<F>>>;
+/**
+ * The fields a whole-set read at `detail` needs: at light detail only the
+ * light fields are read from the store (content and enrichment would be read
+ * and decoded only to be dropped).
+ */
+export function fieldsFor(detail: DetailLevel): "light" | "full" {
+  return detail === "light" ? "light" : "full";
+}
 
 /**
- * Every match streamed as records at `detail`, for LRO's whole-set judgement.
- * At light detail only the light fields are read from the store: content and
- * enrichment would be read and decoded only to be dropped.
+ * Every match of a read made with `fieldsFor(detail)`, streamed as records at
+ * `detail`. A light read's memories are light records already (the store
+ * decodes its light columns in light-record order): they are not copied again.
  */
-export function asRecords(read: ReadWhole, detail: DetailLevel): AsyncIterable<SourceRecord> {
-  if (detail === "light") return projected(read("light"), toLightRecord);
-  return projected(read("full"), (memory) => toRecord(memory, detail));
+export function asRecords(
+  items: AsyncIterable<WholeItem<Fielded<ReadFields>>>,
+  detail: DetailLevel,
+): AsyncIterable<SourceRecord> {
+  if (detail === "light") return projected(items, (light) => light);
+  return projected(items as AsyncIterable<WholeItem<Memory>>, (memory) => toRecord(memory, detail));
 }
 
 async function* projected<M extends LightRecord>(
@@ -62,34 +71,6 @@ async function* projected<M extends LightRecord>(
   for await (const item of items) {
     if ("memory" in item) yield { record: project(item.memory), score: item.score };
     else yield { record: project(item) };
-  }
-}
-
-/** A whole-set hit with its store position (what a page's cursor is made of). */
-type PositionedItem = { memory: LightRecord; score: number; position: { seq: number } };
-
-/**
- * Taps a whole-set read on its way to the middleware: keeps its first `keep`
- * hits and the largest sequence number, so that when the set stays inline the
- * first page can be built from them instead of a second store query. Usable
- * only once the read went to its end (`complete`), i.e. every hit was seen.
- */
-export class WholeHead<H extends PositionedItem> {
-  readonly head: H[] = [];
-  horizon = 0;
-  complete = false;
-  constructor(private readonly keep: number) {}
-
-  async *tap<T extends H>(items: AsyncIterable<T>): AsyncGenerator<T> {
-    this.head.length = 0;
-    this.horizon = 0;
-    this.complete = false;
-    for await (const item of items) {
-      if (this.head.length < this.keep) this.head.push(item);
-      if (item.position.seq > this.horizon) this.horizon = item.position.seq;
-      yield item;
-    }
-    this.complete = true;
   }
 }
 

@@ -1,14 +1,13 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { READ_LIMITS } from "../../model/limits.js";
-import type { LightRecord } from "../../model/memory.js";
-import type { PositionedHit } from "../../services/recall-service.js";
+import { readProgress } from "../progress.js";
 import type { ToolContext } from "../tool-context.js";
 import {
   asRecords,
+  fieldsFor,
   pagedReadShape,
   rankedRecords,
-  WholeHead,
   wholeResult,
 } from "./ranked-result.js";
 import { filterShape, pickFilter } from "./schemas.js";
@@ -38,26 +37,20 @@ export function registerRecallMemories(server: McpServer, ctx: ToolContext): voi
       },
       annotations: { readOnlyHint: true },
     },
-    ctx.offload(async (args) => {
-      const input = { query: args.query, filter: pickFilter(args) };
-      const recall = ctx.services.recall;
-      // The first page is the whole read's head: no second query when the set stays inline.
-      const whole = new WholeHead<PositionedHit<LightRecord>>(args.limit + 1);
-      let asOf = 0;
+    ctx.offload(async (args, extra) => {
+      const input = { query: args.query, filter: pickFilter(args), limit: args.limit };
+      const fields = fieldsFor(args.detail);
+      // One read: every match for LRO's judgement, and the inline first page from it.
+      const read = ctx.services.recall.read(input, { fields, onProgress: readProgress(extra) });
       return wholeResult(
         { operation: "recall", query: args.query, detail: args.detail },
-        asRecords((fields) => {
-          const read = recall.all(input, fields);
-          asOf = read.asOf;
-          return whole.tap(read);
-        }, args.detail),
+        asRecords(read.stream(), args.detail),
         args.cursor,
         async () => {
-          const paged = { ...input, limit: args.limit };
           const page =
-            args.cursor === undefined && whole.complete
-              ? recall.firstPage(paged, { head: whole.head, horizon: whole.horizon, asOf })
-              : await recall.recall({ ...paged, cursor: args.cursor });
+            args.cursor === undefined
+              ? await read.firstPage(args.limit)
+              : await ctx.services.recall.recall({ ...input, cursor: args.cursor });
           return rankedRecords("recall", args.query, args.detail, page);
         },
       );

@@ -144,18 +144,14 @@ export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 export async function migrate(client: PoolClient): Promise<number> {
   await client.query("SELECT pg_advisory_lock(hashtext('atlatl.migrate.' || current_schema()))");
   try {
+    await requireOurs(client);
     await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version    integer PRIMARY KEY,
       name       text NOT NULL,
       applied_at timestamptz NOT NULL DEFAULT now()
     )`);
     const current = await currentVersion(client);
-    if (current > LATEST_VERSION) {
-      throw new StoreError(
-        "SCHEMA_TOO_NEW",
-        `the database has schema version ${current}, newer than this atlatl understands (${LATEST_VERSION}); upgrade atlatl`,
-      );
-    }
+    refuseTooNew(current);
     for (const m of MIGRATIONS) {
       if (m.version <= current) continue;
       await client.query("BEGIN");
@@ -176,6 +172,79 @@ export async function migrate(client: PoolClient): Promise<number> {
   } finally {
     await client.query(
       "SELECT pg_advisory_unlock(hashtext('atlatl.migrate.' || current_schema()))",
+    );
+  }
+}
+
+/**
+ * Refuse, before creating anything, a schema that holds another program's
+ * `memories` or `schema_migrations` (ours records our first migration):
+ * `SCHEMA_INCOMPATIBLE`, nothing written.
+ */
+async function requireOurs(client: PoolClient): Promise<void> {
+  const { rows } = await client.query<{ migrations: string | null; memories: string | null }>(
+    "SELECT to_regclass('schema_migrations')::text AS migrations, to_regclass('memories')::text AS memories",
+  );
+  const found = rows[0];
+  if (!found?.migrations && !found?.memories) return;
+  if (found.migrations && (await hasFirstMigration(client))) return;
+  throw new StoreError(
+    "SCHEMA_INCOMPATIBLE",
+    `schema ${await schemaName(client)} is not an atlatl memory schema (it has a ${found.migrations ? "schema_migrations" : "memories"} table atlatl did not write); it was left unchanged: use another database or schema`,
+  );
+}
+
+async function hasFirstMigration(client: PoolClient): Promise<boolean> {
+  const first = MIGRATIONS[0];
+  if (!first) return false;
+  try {
+    const { rows } = await client.query(
+      "SELECT 1 FROM schema_migrations WHERE version = $1 AND name = $2",
+      [first.version, first.name],
+    );
+    return rows.length > 0;
+  } catch {
+    return false; // another program's table of that name (other columns)
+  }
+}
+
+async function schemaName(client: PoolClient): Promise<string> {
+  const { rows } = await client.query<{ s: string }>("SELECT current_schema() AS s");
+  return rows[0]?.s ?? "?";
+}
+
+/**
+ * For read commands, which never create or migrate: the schema version of an
+ * atlatl schema ready to read, or a `StoreError` saying what to run.
+ */
+export async function readableVersion(client: PoolClient): Promise<number> {
+  await requireOurs(client);
+  const { rows } = await client.query<{ migrations: string | null }>(
+    "SELECT to_regclass('schema_migrations')::text AS migrations",
+  );
+  if (!rows[0]?.migrations) {
+    throw new StoreError(
+      "OPEN_FAILED",
+      `schema ${await schemaName(client)} has no memories yet; create them with \`atlatl import\`, \`atlatl seed\` or \`atlatl serve\``,
+    );
+  }
+  const current = await currentVersion(client);
+  refuseTooNew(current);
+  if (current < LATEST_VERSION) {
+    throw new StoreError(
+      "SCHEMA_INCOMPATIBLE",
+      `the database has schema version ${current} and this atlatl reads ${LATEST_VERSION}; run a command that writes (\`atlatl serve\`, \`atlatl import\`) once to upgrade it`,
+    );
+  }
+  await checkShape(client);
+  return current;
+}
+
+function refuseTooNew(current: number): void {
+  if (current > LATEST_VERSION) {
+    throw new StoreError(
+      "SCHEMA_TOO_NEW",
+      `the database has schema version ${current}, newer than this atlatl understands (${LATEST_VERSION}); upgrade atlatl`,
     );
   }
 }

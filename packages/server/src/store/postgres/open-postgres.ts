@@ -2,9 +2,9 @@
 import pg from "pg";
 import { StoreError } from "../errors.js";
 import { redactUrl } from "../redact-url.js";
-import { migrate } from "./migrations.js";
-import { pgStoreError } from "./pg-errors.js";
-import { PostgresMemoryStore } from "./pg-store.js";
+import { migrate, readableVersion } from "./migrations.js";
+import { pgStoreError } from "./postgres-errors.js";
+import { PostgresMemoryStore } from "./postgres-store.js";
 
 /** Options of {@link openPostgresStore}. */
 export interface PostgresStoreOptions {
@@ -14,6 +14,8 @@ export interface PostgresStoreOptions {
   schema?: string | undefined;
   /** Pool size (default 10). */
   maxConnections?: number | undefined;
+  /** Read commands: never create the schema or migrate; refuse one that is missing or outdated. */
+  readOnly?: boolean | undefined;
 }
 
 /** bigint (int8) as a JS number: sequence numbers and epoch milliseconds fit in 2^53. */
@@ -58,8 +60,11 @@ export async function openPostgresStore(
     );
   }
   try {
-    if (schema) await createSchema(client, schema);
-    await migrate(client);
+    if (options.readOnly) await readableVersion(client);
+    else {
+      if (schema) await createSchema(client, schema);
+      await migrate(client);
+    }
   } catch (err) {
     client.release();
     await pool.end().catch(() => undefined);

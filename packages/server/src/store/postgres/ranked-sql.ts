@@ -4,8 +4,9 @@
  * with a keyset, an order and a limit, then joins to the wide rows of the page.
  */
 import { scoreSql } from "../ranking.js";
+import { whereClause } from "../sql.js";
 import type { MemoryFilter, Scoring } from "../store.js";
-import { filterConditions, MEMORY_COLUMNS, type Params, whereClause } from "./sql.js";
+import { filterConditions, MEMORY_COLUMNS, type Params } from "./filter-sql.js";
 import { relevanceSql } from "./text-query.js";
 
 export interface RankedSelect {

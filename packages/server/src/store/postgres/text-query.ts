@@ -2,7 +2,7 @@
  * Full-text queries for PostgreSQL: plain words as a tsquery, the native
  * language (websearch_to_tsquery) as the store declares it, and relevance.
  */
-import { plainTokens } from "../sqlite/fts-query.js";
+import { plainWords } from "../plain-words.js";
 import type { QuerySyntax } from "../store.js";
 
 /** PostgreSQL's native query language, as tools describe it. */
@@ -15,24 +15,17 @@ export const WEBSEARCH_SYNTAX: QuerySyntax = {
   strict: false,
 };
 
-/** Shorter last words get no prefix match (as on SQLite). */
-const MIN_PREFIX_CHARS = 3;
-
 /**
  * A `to_tsquery` text for plain words: each word quoted (tokens are letters,
  * digits and marks only, so quoting is safe), any may match (`|`), the last as
  * a prefix when the text ends inside it. Undefined without a word.
  */
 export function plainTsQuery(text: string): { query: string; terms: number } | undefined {
-  const tokens = plainTokens(text);
-  if (tokens.length === 0) return undefined;
-  const endsInWord = /[\p{L}\p{N}\p{M}]$/u.test(text);
-  const parts = tokens.map((t) => `'${t}'`);
-  const last = tokens[tokens.length - 1];
-  if (endsInWord && last !== undefined && last.length >= MIN_PREFIX_CHARS) {
-    parts[parts.length - 1] = `'${last}':*`;
-  }
-  return { query: parts.join(" | "), terms: tokens.length };
+  const { words, prefixLast } = plainWords(text);
+  if (words.length === 0) return undefined;
+  const parts = words.map((t) => `'${t}'`);
+  if (prefixLast) parts[parts.length - 1] = `${parts[parts.length - 1]}:*`;
+  return { query: parts.join(" | "), terms: words.length };
 }
 
 /**

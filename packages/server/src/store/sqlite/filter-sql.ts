@@ -36,8 +36,3 @@ export function filterSql(filter: MemoryFilter | undefined): SqlFragment {
   }
   return { where, params };
 }
-
-/** ` WHERE a AND b` or the empty string. */
-export function whereClause(conditions: readonly string[]): string {
-  return conditions.length === 0 ? "" : ` WHERE ${conditions.join(" AND ")}`;
-}

@@ -96,28 +96,114 @@ CREATE VIRTUAL TABLE memories_fts USING fts5 (
 /** Every migration, ascending. */
 export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: "initial schema", sql: V1 }];
 
-/** Apply pending migrations; refuse a database written by a newer schema. */
-export function migrate(db: Database.Database): number {
-  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version    INTEGER PRIMARY KEY,
-    name       TEXT NOT NULL,
-    applied_at TEXT NOT NULL
-  )`);
-  const versionOf = db.prepare("SELECT max(version) AS v FROM schema_migrations");
-  const currentVersion = () => (versionOf.get() as { v: number | null }).v ?? 0;
-  const latest = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
-  const current = currentVersion();
-  if (current > latest) {
+const LATEST = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
+
+/**
+ * SQLite's `application_id` of an atlatl database (ASCII "ATLT" in the file
+ * header): what marks a file as ours before we touch it. Databases written
+ * before it was set are recognised by their first migration's record.
+ */
+export const ATLATL_APPLICATION_ID = 0x41544c54;
+
+/** What an opened file holds: nothing yet, atlatl's schema, or another program's data. */
+export type DatabaseKind = "empty" | "atlatl" | "foreign";
+
+/**
+ * Identify the database by reading only, and refuse one that is not atlatl's
+ * (non-empty, without our marker) with `SCHEMA_INCOMPATIBLE`: nothing has been
+ * written to it, and nothing will be.
+ */
+export function requireOurs(db: Database.Database, path: string): "empty" | "atlatl" {
+  const appId = db.pragma("application_id", { simple: true }) as number;
+  const objects = (
+    db
+      .prepare("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name")
+      .all() as {
+      name: string;
+    }[]
+  ).map((r) => r.name);
+  if (appId === ATLATL_APPLICATION_ID || (appId === 0 && hasFirstMigration(db))) return "atlatl";
+  if (appId === 0 && objects.length === 0) return "empty";
+  const shown = objects.slice(0, 5).join(", ") + (objects.length > 5 ? ", ..." : "");
+  throw new StoreError(
+    "SCHEMA_INCOMPATIBLE",
+    `${path} is not an atlatl memory database (${appId !== 0 ? `application_id ${appId}` : `tables ${shown}`}, no atlatl marker); it was left unchanged: choose another file with --db or ATLATL_STORE__PATH`,
+  );
+}
+
+/** An atlatl database from before the marker: `schema_migrations` records our first migration. */
+function hasFirstMigration(db: Database.Database): boolean {
+  const first = MIGRATIONS[0];
+  if (!first) return false;
+  try {
+    return (
+      db
+        .prepare("SELECT 1 FROM schema_migrations WHERE version = ? AND name = ?")
+        .get(first.version, first.name) !== undefined
+    );
+  } catch {
+    return false; // no such table, or another program's table of that name
+  }
+}
+
+/**
+ * For read commands, which never create or migrate: the schema version of an
+ * atlatl database that is ready to read, or a `StoreError` saying what to run.
+ */
+export function readableVersion(db: Database.Database, kind: DatabaseKind, path: string): number {
+  if (kind === "empty") {
     throw new StoreError(
-      "SCHEMA_TOO_NEW",
-      `the database has schema version ${current}, newer than this atlatl understands (${latest}); upgrade atlatl`,
+      "OPEN_FAILED",
+      `${path} has no memories yet (an empty database); create them with \`atlatl import\`, \`atlatl seed\` or \`atlatl serve\``,
     );
   }
+  const current =
+    (
+      db.prepare("SELECT max(version) AS v FROM schema_migrations").get() as {
+        v: number | null;
+      }
+    ).v ?? 0;
+  tooNew(current);
+  if (current < LATEST) {
+    throw new StoreError(
+      "SCHEMA_INCOMPATIBLE",
+      `${path} has schema version ${current} and this atlatl reads ${LATEST}; run a command that writes (\`atlatl serve\`, \`atlatl import\`) once to upgrade it`,
+    );
+  }
+  checkShape(db);
+  return current;
+}
+
+function tooNew(current: number): void {
+  if (current > LATEST) {
+    throw new StoreError(
+      "SCHEMA_TOO_NEW",
+      `the database has schema version ${current}, newer than this atlatl understands (${LATEST}); upgrade atlatl`,
+    );
+  }
+}
+
+/**
+ * Apply pending migrations to an empty or atlatl database (see
+ * {@link requireOurs}); refuse one written by a newer schema. Marks the file as
+ * atlatl's in the same transaction that creates the migrations record.
+ */
+export function migrate(db: Database.Database): number {
+  if (db.pragma("application_id", { simple: true }) !== ATLATL_APPLICATION_ID) {
+    db.transaction(() => {
+      db.pragma(`application_id = ${ATLATL_APPLICATION_ID}`);
+      createMigrationsTable(db);
+    }).immediate();
+  }
+  createMigrationsTable(db);
+  const versionOf = db.prepare("SELECT max(version) AS v FROM schema_migrations");
+  const currentVersion = () => (versionOf.get() as { v: number | null }).v ?? 0;
+  tooNew(currentVersion());
   const record = db.prepare(
     "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
   );
   for (const m of MIGRATIONS) {
-    if (m.version <= current) continue;
+    if (m.version <= currentVersion()) continue;
     // Re-check under the write lock: another process may have migrated meanwhile.
     db.transaction(() => {
       if (currentVersion() >= m.version) return;
@@ -126,7 +212,15 @@ export function migrate(db: Database.Database): number {
     }).immediate();
   }
   checkShape(db);
-  return latest;
+  return LATEST;
+}
+
+function createMigrationsTable(db: Database.Database): void {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version    INTEGER PRIMARY KEY,
+    name       TEXT NOT NULL,
+    applied_at TEXT NOT NULL
+  )`);
 }
 
 /**

@@ -5,13 +5,15 @@
  */
 import type { Memory } from "../../model/memory.js";
 import { StoreError } from "../errors.js";
+import { fromRow, type MemoryRow } from "../memory-row.js";
 import { type Keyset, resumeAfter } from "../ranking.js";
 import type { RankedHit, RankPosition, RankQuery, Scoring, TextHit, TextQuery } from "../store.js";
-import { plainPhrases, plainToFts, queryInvalid } from "./fts-query.js";
 import { type PrunePlan, planPrune } from "./rank-prune.js";
 import { type RankedSelect, rankedSelect } from "./ranked-sql.js";
-import { fromRow, MEMORY_COLUMNS, type MemoryRow } from "./row.js";
-import { isSqliteError, type StatementCache } from "./statements.js";
+import { MEMORY_COLUMNS } from "./rows.js";
+import { isSqliteError } from "./sqlite-errors.js";
+import type { StatementCache } from "./statements.js";
+import { plainPhrases, plainToFts, queryInvalid } from "./text-query.js";
 
 /** Phrase counts remembered for candidate pruning (cleared when full). */
 const HIT_CACHE_SIZE = 512;

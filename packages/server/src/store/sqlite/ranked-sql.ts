@@ -7,8 +7,9 @@
  * rows with their content.
  */
 import { scoreSql } from "../ranking.js";
+import { whereClause } from "../sql.js";
 import type { MemoryFilter, Scoring } from "../store.js";
-import { filterSql, whereClause } from "./filter-sql.js";
+import { filterSql } from "./filter-sql.js";
 
 /**
  * bm25 with FTS5 column weights (title, content, tags): a word in the title says

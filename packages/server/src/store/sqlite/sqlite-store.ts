@@ -3,11 +3,11 @@
  * the async seam. One connection per store; statements are prepared once per
  * distinct SQL text and cached.
  */
-import { closeSync, existsSync, mkdirSync, openSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import type { Memory } from "../../model/memory.js";
 import { conflict, StoreError } from "../errors.js";
+import { fromRow, type MemoryRow, toRow } from "../memory-row.js";
+import { whereClause } from "../sql.js";
 import type {
   Fielded,
   ListedMemory,
@@ -24,24 +24,14 @@ import type {
   UpsertReport,
   WholeQuery,
 } from "../store.js";
-import { filterSql, whereClause } from "./filter-sql.js";
-import { FTS5_SYNTAX } from "./fts-query.js";
+import { filterSql } from "./filter-sql.js";
 import { listTable } from "./list-plan.js";
-import { migrate } from "./migrations.js";
 import { type NarrowRows, RankedReader } from "./ranked-reader.js";
-import { columnsOf, fromRow, MEMORY_COLUMNS, type MemoryRow, rawReader, toRow } from "./row.js";
-import { isSqliteError, StatementCache } from "./statements.js";
+import { columnsOf, MEMORY_COLUMNS, rawReader } from "./rows.js";
+import { storeError } from "./sqlite-errors.js";
+import { StatementCache } from "./statements.js";
+import { FTS5_SYNTAX } from "./text-query.js";
 import { RowWriter, unchanged } from "./writer.js";
-
-/** Options of {@link openSqliteStore}. */
-export interface SqliteStoreOptions {
-  /** Database file, or `:memory:` (tests). Parent directories are created 0700, the file 0600. */
-  path: string;
-  /** Fail with `OPEN_FAILED` instead of creating a missing database (read-only commands). */
-  mustExist?: boolean | undefined;
-  /** How long a write waits for another process's lock, in ms (default 5000). */
-  busyTimeoutMs?: number;
-}
 
 /** Rows per page of {@link SqliteMemoryStore.iterate}. */
 const ITERATE_PAGE = 500;
@@ -56,26 +46,6 @@ const ITERATE_PAGE = 500;
 const ALL_BATCH = 200;
 
 const SORT_COLUMN = { created: "m.created_ms", modified: "m.modified_ms", title: "m.title" };
-
-/** Map a driver failure to a {@link StoreError}; StoreErrors pass through. */
-function storeError(err: unknown, context: string): StoreError {
-  if (err instanceof StoreError) return err;
-  if (err instanceof TypeError && /database connection is not open/.test(err.message)) {
-    return new StoreError("CLOSED", "the memory store is closed", { cause: err });
-  }
-  if (isSqliteError(err)) {
-    if (err.code === "SQLITE_CONSTRAINT_UNIQUE" && /memories\.id/.test(err.message)) {
-      return new StoreError("DUPLICATE_ID", `${context}: a memory with this id exists`, {
-        cause: err,
-      });
-    }
-    if (err.code.startsWith("SQLITE_CONSTRAINT")) {
-      return new StoreError("INVALID_MEMORY", `${context}: ${err.message}`, { cause: err });
-    }
-  }
-  const message = err instanceof Error ? err.message : String(err);
-  return new StoreError("BACKEND", `${context}: ${message}`, { cause: err });
-}
 
 /** A {@link MemoryStore} over one SQLite database. */
 export class SqliteMemoryStore implements MemoryStore {
@@ -94,9 +64,10 @@ export class SqliteMemoryStore implements MemoryStore {
   private readonly ranked: RankedReader;
   private closed = false;
 
-  constructor(db: Database.Database) {
+  /** Use `db`, already identified as atlatl's and migrated (see {@link openSqliteStore}). */
+  constructor(db: Database.Database, schemaVersion: number) {
     this.db = db;
-    this.schemaVersion = migrate(db);
+    this.schemaVersion = schemaVersion;
     this.writer = new RowWriter(db);
     this.statements = new StatementCache(db);
     this.ranked = new RankedReader(this.statements);
@@ -381,54 +352,5 @@ export class SqliteMemoryStore implements MemoryStore {
     this.statements.clear();
     this.db.close();
     this.closed = true;
-  }
-}
-
-/**
- * Open (creating if needed) the SQLite store at `options.path`: WAL journal,
- * `synchronous=NORMAL` (a killed process loses no committed transaction),
- * migrations applied. Parent directories are created 0700 and a new database
- * file 0600; SQLite gives its `-wal`/`-shm` files the database file's mode.
- */
-export async function openSqliteStore(options: SqliteStoreOptions): Promise<SqliteMemoryStore> {
-  const memory = options.path === ":memory:";
-  const path = memory ? options.path : resolve(options.path);
-  let db: Database.Database;
-  if (!memory && options.mustExist && !existsSync(path)) {
-    throw new StoreError(
-      "OPEN_FAILED",
-      `no memory database at ${path}; check --db / ATLATL_STORE__PATH, or create one with \`atlatl import\`, \`atlatl seed\` or \`atlatl serve\``,
-    );
-  }
-  try {
-    if (!memory) {
-      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-      try {
-        closeSync(openSync(path, "wx", 0o600));
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-      }
-    }
-    db = new Database(path);
-  } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    throw new StoreError("OPEN_FAILED", `cannot open the memory database ${path}: ${message}`, {
-      cause: err,
-    });
-  }
-  try {
-    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
-    if (!memory) db.pragma("journal_mode = WAL");
-    db.pragma("synchronous = NORMAL");
-    db.pragma("temp_store = MEMORY");
-    // 64 MiB of page cache and a larger WAL between checkpoints: bulk imports
-    // insert into several indexes at random positions, and every checkpoint
-    // is an fsync (measured: +40 % import throughput at 100,000 memories).
-    db.pragma("cache_size = -65536");
-    db.pragma("wal_autocheckpoint = 10000");
-    return new SqliteMemoryStore(db);
-  } catch (err) {
-    db.close();
-    throw storeError(err, `cannot prepare the memory database ${path}`);
   }
 }

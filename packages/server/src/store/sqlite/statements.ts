@@ -19,8 +19,3 @@ export class StatementCache {
     this.cache.clear();
   }
 }
-
-/** True for a driver error carrying SQLite's result code name (e.g. `SQLITE_ERROR`). */
-export function isSqliteError(err: unknown): err is Error & { code: string } {
-  return err instanceof Error && typeof (err as { code?: unknown }).code === "string";
-}

@@ -4,7 +4,7 @@
  * nothing else writes them.
  */
 import type Database from "better-sqlite3";
-import type { PreparedRow, RowParams } from "./row.js";
+import type { PreparedRow, RowParams } from "../memory-row.js";
 
 // Positional parameters: binding a named-parameter object costs better-sqlite3
 // about as much as the row insert itself (measured), and bulk import is hot.

@@ -16,8 +16,8 @@ import type pg from "pg";
 import Cursor from "pg-cursor";
 import type { Memory } from "../../model/memory.js";
 import { conflict, StoreError } from "../errors.js";
-import { type Keyset, resumeAfterAsync } from "../ranking.js";
-import { fromRow, type MemoryRow, rowReader } from "../sqlite/row.js";
+import { fromRow, type MemoryRow, rowReader } from "../memory-row.js";
+import { whereClause } from "../sql.js";
 import type {
   Fielded,
   ListedMemory,
@@ -25,7 +25,6 @@ import type {
   MemoryFilter,
   MemoryStore,
   RankedHit,
-  RankPosition,
   RankQuery,
   ReadFields,
   StoreCapabilities,
@@ -35,21 +34,14 @@ import type {
   UpsertReport,
   WholeQuery,
 } from "../store.js";
-import { copyUpsert, WRITE_COLUMNS } from "./copy-upsert.js";
+import { columnsOf, filterConditions, MEMORY_COLUMNS, Params } from "./filter-sql.js";
 import { GIN_INDEXES } from "./migrations.js";
-import { pgStoreError } from "./pg-errors.js";
-import {
-  CAST,
-  type ListRow,
-  listed,
-  type PageRow,
-  rankedHit,
-  textHit,
-  writeValues,
-} from "./pg-rows.js";
-import { type RankedSelect, rankedInner, rankedPage, TEXT_READ_SETTINGS } from "./ranked-sql.js";
-import { columnsOf, filterConditions, MEMORY_COLUMNS, Params, whereClause } from "./sql.js";
-import { plainTsQuery, WEBSEARCH_SYNTAX } from "./text-query.js";
+import { pgStoreError } from "./postgres-errors.js";
+import { RankedReader } from "./ranked-reader.js";
+import { TEXT_READ_SETTINGS } from "./ranked-sql.js";
+import { CAST, type ListRow, listed, writeValues } from "./rows.js";
+import { WEBSEARCH_SYNTAX } from "./text-query.js";
+import { copyUpsert, WRITE_COLUMNS } from "./writer.js";
 
 /** Rows per page of {@link PostgresMemoryStore.iterate}, and rows per fetch of whole-set reads. */
 const PAGE = 1000;
@@ -67,7 +59,16 @@ export class PostgresMemoryStore implements MemoryStore {
   readonly capabilities = PostgresMemoryStore.capabilities;
   private closed = false;
 
-  constructor(private readonly pool: pg.Pool) {}
+  private readonly ranked: RankedReader;
+
+  constructor(private readonly pool: pg.Pool) {
+    this.ranked = new RankedReader({
+      run: (context, fn) => this.run(context, fn),
+      rows: (sql, params) => this.rows(sql, params),
+      stream: (context, text, values, textRead) => this.stream(context, text, values, textRead),
+      connect: () => this.pool.connect(),
+    });
+  }
 
   private async run<T>(context: string, fn: () => Promise<T>): Promise<T> {
     if (this.closed) throw new StoreError("CLOSED", "the memory store is closed");
@@ -205,46 +206,24 @@ export class PostgresMemoryStore implements MemoryStore {
     });
   }
 
-  async search(query: TextQuery): Promise<TextHit[]> {
-    return this.run("search", async () => {
-      const select = await this.textSelect(query);
-      const after = await this.resume("relevance", select, query.after);
-      const rows = await this.page("relevance", select, after, query.limit);
-      return rows.map((row) => textHit(row, fromRow));
-    });
+  search(query: TextQuery): Promise<TextHit[]> {
+    return this.ranked.search(query);
   }
 
-  async rank(query: RankQuery): Promise<RankedHit[]> {
-    return this.run("rank", async () => {
-      const select = this.rankSelect(query);
-      const after = await this.resume("score", select, query.after);
-      const rows = await this.page("score", select, after, query.limit);
-      return rows.map((row) => rankedHit(row, fromRow));
-    });
+  rank(query: RankQuery): Promise<RankedHit[]> {
+    return this.ranked.rank(query);
   }
 
-  async *rankAll<F extends ReadFields = "full">(
+  rankAll<F extends ReadFields = "full">(
     query: WholeQuery<RankQuery, F>,
   ): AsyncIterable<RankedHit<Fielded<F>>> {
-    const select = await this.run("rank", async () => this.rankSelect(query));
-    const p = new Params();
-    const text = rankedPage("score", select, undefined, undefined, p, columnsOf(query.fields));
-    const read = rowReader(query.fields);
-    for await (const row of this.stream<PageRow>("rank", text, p.values, !!select.text)) {
-      yield rankedHit(row, read);
-    }
+    return this.ranked.rankAll(query);
   }
 
-  async *searchAll<F extends ReadFields = "full">(
+  searchAll<F extends ReadFields = "full">(
     query: WholeQuery<TextQuery, F>,
   ): AsyncIterable<TextHit<Fielded<F>>> {
-    const select = await this.run("search", () => this.textSelect(query));
-    const p = new Params();
-    const text = rankedPage("relevance", select, undefined, undefined, p, columnsOf(query.fields));
-    const read = rowReader(query.fields);
-    for await (const row of this.stream<PageRow>("search", text, p.values, !!select.text)) {
-      yield textHit(row, read);
-    }
+    return this.ranked.searchAll(query);
   }
 
   async *listAll<F extends ReadFields = "full">(
@@ -285,92 +264,6 @@ export class PostgresMemoryStore implements MemoryStore {
     } finally {
       await cursor?.close().catch(() => undefined);
       await client.query("COMMIT").catch(() => undefined);
-      client.release();
-    }
-  }
-
-  /** The ranked select of a search; a native query without a searchable word is `QUERY_INVALID`. */
-  private async textSelect(query: Omit<TextQuery, "limit" | "after">): Promise<RankedSelect> {
-    const base = { filter: query.filter, horizon: query.horizon };
-    if (query.syntax === "plain") {
-      const plain = plainTsQuery(query.text);
-      if (!plain) throw noWords(query.text);
-      return { ...base, text: { kind: "plain", query: plain.query, terms: plain.terms } };
-    }
-    const [row] = await this.rows<{ n: number }>(
-      "SELECT numnode(websearch_to_tsquery('atlatl'::regconfig, $1)) AS n",
-      [query.text],
-    );
-    if (!row || row.n === 0) throw noWords(query.text);
-    return { ...base, text: { kind: "websearch", query: query.text, terms: 1 } };
-  }
-
-  private rankSelect(query: Omit<RankQuery, "limit" | "after">): RankedSelect {
-    const text = query.text.trim();
-    const plain = text.length > 0 ? plainTsQuery(text) : undefined;
-    if (text.length > 0 && !plain) {
-      throw new StoreError(
-        "QUERY_INVALID",
-        `The query ${JSON.stringify(query.text)} has no searchable words; give at least one word, or an empty query to rank by confidence and recency.`,
-      );
-    }
-    return {
-      text: plain ? { kind: "plain", query: plain.query, terms: plain.terms } : undefined,
-      filter: query.filter,
-      horizon: query.horizon,
-      scoring: query.scoring,
-    };
-  }
-
-  /**
-   * Where a page continues (see `resumeAfter`). ts_rank depends on the memory
-   * alone, so only an anchor that was updated or deleted moves; there is no
-   * write epoch, and anchors are re-scored on every continued page (one small
-   * indexed query).
-   */
-  private resume(
-    key: "relevance" | "score",
-    select: RankedSelect,
-    after: RankPosition | undefined,
-  ): Promise<Keyset | undefined> {
-    return resumeAfterAsync(after, undefined, async (seqs) => {
-      const p = new Params();
-      const inner = rankedInner({ ...select, onlySeqs: seqs }, p);
-      const rows = await this.rows<{ seq: number; v: number }>(
-        `SELECT s.seq, s.${key} AS v FROM (${inner}) s`,
-        p.values,
-      );
-      return new Map(rows.map((r) => [r.seq, r.v]));
-    });
-  }
-
-  private async page(
-    key: "relevance" | "score",
-    select: RankedSelect,
-    after: Keyset | undefined,
-    limit: number,
-  ): Promise<PageRow[]> {
-    const p = new Params();
-    const text = rankedPage(key, select, after, limit, p);
-    if (!select.text) return this.rows<PageRow>(text, p.values);
-    return this.textRead<PageRow>(text, p.values);
-  }
-
-  /** One statement with a text condition, in a transaction with {@link TEXT_READ_SETTINGS}. */
-  private async textRead<R extends pg.QueryResultRow>(
-    text: string,
-    values: unknown[],
-  ): Promise<R[]> {
-    const client = await this.pool.connect();
-    try {
-      await client.query(`BEGIN READ ONLY; ${TEXT_READ_SETTINGS}`);
-      const { rows } = await client.query<R>(text, values);
-      await client.query("COMMIT");
-      return rows;
-    } catch (err) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw err;
-    } finally {
       client.release();
     }
   }
@@ -439,11 +332,4 @@ export class PostgresMemoryStore implements MemoryStore {
 /** A prepared statement's name: one per distinct SQL text, on every pooled connection. */
 function statementName(sql: string): string {
   return `atlatl_${createHash("sha1").update(sql).digest("hex").slice(0, 16)}`;
-}
-
-function noWords(text: string): StoreError {
-  return new StoreError(
-    "QUERY_INVALID",
-    `The query ${JSON.stringify(text)} has no searchable words; give at least one word.`,
-  );
 }

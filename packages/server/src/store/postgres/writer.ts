@@ -12,10 +12,10 @@ import type { PoolClient } from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import type { Memory } from "../../model/memory.js";
 import { StoreError } from "../errors.js";
-import { type PreparedRow, toRow } from "../sqlite/row.js";
+import { type PreparedRow, toRow } from "../memory-row.js";
 import type { UpsertReport } from "../store.js";
-import { pgStoreError } from "./pg-errors.js";
-import { rowValues } from "./pg-rows.js";
+import { pgStoreError } from "./postgres-errors.js";
+import { rowValues } from "./rows.js";
 
 /** Written columns of `memories`, in COPY order (after the staging `ord`). */
 export const WRITE_COLUMNS = [

@@ -1,8 +1,8 @@
-/** Memory <-> parameters and rows of the PostgreSQL store (the row shape is `row.ts`'s). */
+/** Memory <-> parameters and rows of the PostgreSQL store (the row shape is `../memory-row.ts`'s). */
 import type { LightRecord, Memory } from "../../model/memory.js";
-import { type MemoryRow, type PreparedRow, toRow } from "../sqlite/row.js";
+import { type MemoryRow, type PreparedRow, toRow } from "../memory-row.js";
 import type { ListedMemory, RankedHit, TextHit } from "../store.js";
-import type { WRITE_COLUMNS } from "./copy-upsert.js";
+import type { WRITE_COLUMNS } from "./writer.js";
 
 /** A ranked page row: the memory columns, its seq, relevance and (rank) score. */
 export type PageRow = MemoryRow & { seq: number; relevance: number; score?: number };

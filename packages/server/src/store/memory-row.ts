@@ -1,27 +1,15 @@
 /**
- * Memory <-> row. Filtered and sorted fields are columns; the rest of the
- * memory (provenance, temporal, entities, extensions, and any field a newer
- * model adds) is the JSON `doc`, so nothing is lost and no migration is needed
- * when the model grows a field.
+ * Memory <-> row, for both backends. Filtered and sorted fields are columns;
+ * the rest of the memory (provenance, temporal, entities, extensions, and any
+ * field a newer model adds) is the JSON `doc`, so nothing is lost and no
+ * migration is needed when the model grows a field. Each backend names the
+ * columns that produce a {@link MemoryRow} in its own `rows.ts`.
  */
-import type { LightRecord, Memory } from "../../model/memory.js";
-import { StoreError } from "../errors.js";
-import type { Fielded, ReadFields } from "../store.js";
+import type { LightRecord, Memory } from "../model/memory.js";
+import { StoreError } from "./errors.js";
+import type { Fielded, ReadFields } from "./store.js";
 
-/** Columns read back for a memory, in table order. */
-export const MEMORY_COLUMNS =
-  "m.id, m.memory_type, m.status, m.namespace, m.created, m.modified, m.title, m.tags, m.content, m.doc";
-
-/** Columns read back for a light memory (`fields: "light"`): no content, no document. */
-export const LIGHT_COLUMNS =
-  "m.id, m.memory_type, m.status, m.namespace, m.created, m.modified, m.title, m.tags";
-
-/** Columns read back for `fields`. */
-export function columnsOf(fields: ReadFields | undefined): string {
-  return fields === "light" ? LIGHT_COLUMNS : MEMORY_COLUMNS;
-}
-
-/** A row as {@link MEMORY_COLUMNS} returns it. */
+/** A memory row as each backend's `MEMORY_COLUMNS` returns it (`tags` is the JSON array text). */
 export interface MemoryRow {
   id: string;
   memory_type: string;
@@ -216,7 +204,7 @@ export function fromRow(row: MemoryRow): Memory {
   return memory;
 }
 
-/** The light memory in a row of {@link LIGHT_COLUMNS}, keys in light-record order. */
+/** The light memory in a row of a backend's `LIGHT_COLUMNS`, keys in light-record order. */
 export function fromLightRow(row: Omit<MemoryRow, "content" | "doc">): LightRecord {
   return {
     id: row.id,
@@ -230,43 +218,7 @@ export function fromLightRow(row: Omit<MemoryRow, "content" | "doc">): LightReco
   };
 }
 
-/**
- * The decoder of raw rows (arrays: better-sqlite3's `raw(true)`, a good third
- * cheaper than row objects over a whole set) of `columnsOf(fields)`, read
- * from index `at` on. The indexes follow {@link MEMORY_COLUMNS}, of which
- * {@link LIGHT_COLUMNS} is the head.
- */
-export function rawReader<F extends ReadFields>(
-  fields: F | undefined,
-  at: number,
-): (values: unknown[]) => Fielded<F> {
-  const light = (v: unknown[]): LightRecord => ({
-    id: v[at] as string,
-    title: v[at + 6] as string,
-    namespace: v[at + 3] as string,
-    memory_type: v[at + 1] as Memory["memory_type"],
-    tags: JSON.parse(v[at + 7] as string) as string[],
-    created: v[at + 4] as string,
-    modified: v[at + 5] as string,
-    status: v[at + 2] as Memory["status"],
-  });
-  const full = (v: unknown[]): Memory =>
-    fromRow({
-      id: v[at] as string,
-      memory_type: v[at + 1] as string,
-      status: v[at + 2] as string,
-      namespace: v[at + 3] as string,
-      created: v[at + 4] as string,
-      modified: v[at + 5] as string,
-      title: v[at + 6] as string,
-      tags: v[at + 7] as string,
-      content: v[at + 8] as string,
-      doc: v[at + 9] as string,
-    });
-  return (fields === "light" ? light : full) as (values: unknown[]) => Fielded<F>;
-}
-
-/** The decoder of rows read with {@link columnsOf}`(fields)`. */
+/** The decoder of rows read with a backend's `columnsOf(fields)`. */
 export function rowReader<F extends ReadFields>(
   fields: F | undefined,
 ): (row: MemoryRow) => Fielded<F> {

@@ -3,26 +3,8 @@
  * words, and turning FTS5's parse errors into messages a model can act on.
  */
 import { StoreError } from "../errors.js";
+import { plainWords } from "../plain-words.js";
 import type { QuerySyntax } from "../store.js";
-
-/** More words than this are ignored: a long pasted paragraph should not build a huge OR. */
-export const MAX_PLAIN_TOKENS = 32;
-
-/** Shorter last words get no prefix match: `a*` would expand to half the vocabulary. */
-const MIN_PREFIX_CHARS = 3;
-
-/**
- * The words of `text` as FTS5 sees them (letters and digits; everything else
- * separates), lower-cased and de-duplicated, at most {@link MAX_PLAIN_TOKENS}.
- */
-export function plainTokens(text: string): string[] {
-  const seen = new Set<string>();
-  for (const match of text.matchAll(/[\p{L}\p{N}\p{M}]+/gu)) {
-    seen.add(match[0].toLowerCase());
-    if (seen.size >= MAX_PLAIN_TOKENS) break;
-  }
-  return [...seen];
-}
 
 /**
  * A MATCH expression for plain words: every word quoted (so `AND`, `NOT`, `-`
@@ -37,13 +19,9 @@ export function plainToFts(text: string): string | undefined {
 
 /** The phrases of {@link plainToFts}, one per word, each a valid FTS5 expression. */
 export function plainPhrases(text: string): string[] {
-  const tokens = plainTokens(text);
-  const endsInWord = /[\p{L}\p{N}\p{M}]$/u.test(text);
-  const parts = tokens.map((t) => `"${t}"`);
-  const last = tokens[tokens.length - 1];
-  if (endsInWord && last !== undefined && last.length >= MIN_PREFIX_CHARS) {
-    parts[parts.length - 1] = `"${last}"*`;
-  }
+  const { words, prefixLast } = plainWords(text);
+  const parts = words.map((t) => `"${t}"`);
+  if (prefixLast) parts[parts.length - 1] = `${parts[parts.length - 1]}*`;
   return parts;
 }
 

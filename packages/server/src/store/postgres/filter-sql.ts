@@ -10,7 +10,7 @@ export class Params {
   }
 }
 
-/** Columns read back for a memory (the `MemoryRow` shape of `row.ts`). */
+/** Columns read back for a memory (the `MemoryRow` shape of `../memory-row.ts`). */
 export const MEMORY_COLUMNS =
   "m.id, m.memory_type, m.status, m.namespace, m.created, m.modified, m.title, m.tags_json AS tags, m.content, m.doc";
 
@@ -42,9 +42,4 @@ export function filterConditions(filter: MemoryFilter | undefined, p: Params): s
   const tags = [...new Set(filter?.tags ?? [])];
   if (tags.length > 0) where.push(`m.tags @> ${p.add(tags)}::text[]`);
   return where;
-}
-
-/** ` WHERE a AND b` or the empty string. */
-export function whereClause(conditions: readonly string[]): string {
-  return conditions.length === 0 ? "" : ` WHERE ${conditions.join(" AND ")}`;
 }

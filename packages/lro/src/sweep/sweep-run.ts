@@ -1,0 +1,58 @@
+/** One sweep's shared state and the steps every kind of file ends with. */
+import type { LroEvents } from "../events/events.js";
+import type { ParsedOffloadFileName } from "../materialize/file-name.js";
+import type { OffloadFs, OffloadStat } from "../materialize/offload-fs.js";
+import { ownedSingleFile } from "./ownership.js";
+import type { SweepResult } from "./sweep.js";
+
+/** One sweep's inputs and tally. */
+export interface SweepRun {
+  fs: OffloadFs;
+  dir: string;
+  now: number;
+  ttlMs: number;
+  events: LroEvents | undefined;
+  result: SweepResult;
+}
+
+/** Delete a file judged ours and report it; false when the unlink failed. */
+export async function remove(
+  run: SweepRun,
+  path: string,
+  parsed: ParsedOffloadFileName,
+  stat: OffloadStat,
+  expiredAt: number,
+): Promise<boolean> {
+  try {
+    await run.fs.unlink(path);
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code !== "ENOENT") run.result.errors.push({ path, error: (err as Error).message });
+    return code === "ENOENT";
+  }
+  (parsed.temporary ? run.result.orphans : run.result.expired).push(path);
+  run.events?.emit({
+    type: "OffloadFileExpired",
+    time: new Date(run.now).toISOString(),
+    path,
+    operation: parsed.temporary ? null : parsed.operation,
+    created_at: new Date(parsed.createdAt).toISOString(),
+    expired_at: new Date(expiredAt).toISOString(),
+    reason: parsed.temporary ? "orphan" : "expired",
+    bytes: stat.size,
+  });
+  return true;
+}
+
+export async function lstatOrNull(fs: OffloadFs, path: string): Promise<OffloadStat | null> {
+  try {
+    return await fs.lstat(path);
+  } catch {
+    return null;
+  }
+}
+
+/** The opened handle is the file stat'ed (nothing swapped in between), still ours with one link. */
+export function sameOwnedFile(opened: OffloadStat, stat: OffloadStat): boolean {
+  return opened.ino === stat.ino && opened.dev === stat.dev && ownedSingleFile(opened);
+}

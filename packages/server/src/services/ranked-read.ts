@@ -1,0 +1,162 @@
+/**
+ * One ranked read (recall or search) as one object: `stream()` yields every
+ * hit from one pass over the store, and `firstPage(limit)` is the page the
+ * paged call without a cursor returns. After a complete stream the page is the
+ * stream's own first hits (the same objects, in order: `fromStream`), so a
+ * caller that already turned them into lines reuses those lines and the store
+ * is not asked twice; otherwise the page is one store query at the same clock.
+ * What the read has asked of the store, and got, is reported as it happens
+ * (`onProgress`), never ahead of it.
+ */
+import { encodeCursor } from "../model/cursor.js";
+import type { Fielded, RankPosition, ReadFields } from "../store/store.js";
+import { rankPositionFields } from "./cursor-args.js";
+import { fromStoreError } from "./errors.js";
+
+/** One hit of a ranked read: the memory, its score, where it stands (to page from it). */
+export interface PositionedHit<M extends Fielded<ReadFields>> {
+  memory: M;
+  score: number;
+  position: RankPosition;
+}
+
+/** What a ranked read has done with the store so far. */
+export type ReadProgress =
+  /** The store is being asked (the first hit was requested). */
+  | { kind: "query" }
+  /** `read` hits have come back from the store so far (every {@link PROGRESS_EVERY}). */
+  | { kind: "hits"; read: number }
+  /** The store has no more hits: `read` in all. */
+  | { kind: "done"; read: number };
+
+/** Options of a ranked read (`RecallService.read`, `SearchService.read`). */
+export interface ReadOptions<F extends ReadFields> {
+  /** The fields each memory is read with (default the whole memory). */
+  fields?: F | undefined;
+  /** Told what the read has asked of the store and got, as it happens. */
+  onProgress?: ((progress: ReadProgress) => void) | undefined;
+}
+
+/** Hits between two `hits` progress reports. */
+export const PROGRESS_EVERY = 1000;
+
+/** The first page of a ranked read. */
+export interface RankedPage<M extends Fielded<ReadFields>> {
+  /** Best first, at most `limit`. */
+  hits: { memory: M; score: number }[];
+  /** Pass back to the paged call for the next page; null when this page is the last. */
+  next_cursor: string | null;
+  /**
+   * True when `hits` are the first hits `stream()` yielded (the same objects,
+   * in order): whatever was made of them while streaming can be reused.
+   */
+  fromStream: boolean;
+}
+
+/** The operation-specific parts of a ranked read (see `RecallService.read`, `SearchService.read`). */
+export interface RankedReadSpec<M extends Fielded<ReadFields>> {
+  op: "recall" | "search";
+  /** The cursor's fingerprint of the query and filter. */
+  print: string;
+  /** Fields every cursor of this read carries besides the position and horizon (recall: its clock). */
+  cursorFields: Record<string, unknown>;
+  /** Every hit from the store, best first (scores as the caller shows them). */
+  whole: () => AsyncIterable<PositionedHit<M>>;
+  /** `count` hits from the store at or below `horizon`, best first. */
+  page: (count: number, horizon: number) => Promise<PositionedHit<M>[]>;
+  horizon: () => Promise<number>;
+  /** How many first hits to keep while streaming (the page size asked for, plus one). */
+  keep: number;
+  onProgress?: ((progress: ReadProgress) => void) | undefined;
+}
+
+/** See the module comment. */
+export class RankedRead<M extends Fielded<ReadFields>> {
+  private readonly head: PositionedHit<M>[] = [];
+  private horizonSeen = 0;
+  private read = 0;
+  private state: "new" | "streaming" | "complete" = "new";
+
+  constructor(private readonly spec: RankedReadSpec<M>) {}
+
+  /** Hits read from the store so far. */
+  get count(): number {
+    return this.read;
+  }
+
+  /** Every hit, best first, from one pass over the store. Once per read. */
+  async *stream(): AsyncGenerator<PositionedHit<M>> {
+    if (this.state !== "new") throw new Error("a ranked read streams once");
+    this.state = "streaming";
+    const report = this.spec.onProgress;
+    report?.({ kind: "query" });
+    try {
+      for await (const hit of this.spec.whole()) {
+        this.read++;
+        if (this.head.length < this.spec.keep) this.head.push(hit);
+        if (hit.position.seq > this.horizonSeen) this.horizonSeen = hit.position.seq;
+        if (this.read % PROGRESS_EVERY === 0) report?.({ kind: "hits", read: this.read });
+        yield hit;
+      }
+    } catch (err) {
+      fromStoreError(err, "query");
+    }
+    this.state = "complete";
+    report?.({ kind: "done", read: this.read });
+  }
+
+  /**
+   * The first page of `limit` hits and the cursor after it, as the paged call
+   * without a cursor returns them. From the streamed hits when the stream is
+   * complete and kept enough of them; else one store query (at the horizon the
+   * stream saw, when it saw one).
+   */
+  async firstPage(limit: number): Promise<RankedPage<M>> {
+    const complete = this.state === "complete";
+    if (complete && (this.head.length > limit || this.read === this.head.length)) {
+      return this.pageOf(this.head, limit, this.horizonSeen, true);
+    }
+    const horizon = complete ? this.horizonSeen : await this.spec.horizon();
+    let hits: PositionedHit<M>[];
+    try {
+      this.spec.onProgress?.({ kind: "query" });
+      hits = await this.spec.page(limit + 1, horizon);
+    } catch (err) {
+      fromStoreError(err, "query");
+    }
+    return this.pageOf(hits, limit, horizon, false);
+  }
+
+  private pageOf(
+    ranked: readonly PositionedHit<M>[],
+    limit: number,
+    horizon: number,
+    fromStream: boolean,
+  ): RankedPage<M> {
+    return pageOf(this.spec, ranked, limit, horizon, fromStream);
+  }
+}
+
+/** A page of `limit` hits from `limit + 1` ranked ones, and the cursor after it. */
+export function pageOf<M extends Fielded<ReadFields>>(
+  spec: Pick<RankedReadSpec<M>, "op" | "print" | "cursorFields">,
+  ranked: readonly PositionedHit<M>[],
+  limit: number,
+  horizon: number,
+  fromStream: boolean,
+): RankedPage<M> {
+  const page = ranked.slice(0, limit);
+  const next_cursor =
+    ranked.length > limit && page.length > 0
+      ? encodeCursor(spec.op, spec.print, {
+          ...rankPositionFields(page),
+          h: horizon,
+          ...spec.cursorFields,
+        })
+      : null;
+  return {
+    hits: page.map((h) => ({ memory: h.memory, score: h.score })),
+    next_cursor,
+    fromStream,
+  };
+}

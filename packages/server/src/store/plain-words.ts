@@ -1,0 +1,37 @@
+/**
+ * Plain-text queries, for both backends: the words of what a person typed, and
+ * whether the last one is still being typed (a prefix match). Each backend
+ * quotes them in its own query language (`{sqlite,postgres}/text-query.ts`).
+ */
+
+/** More words than this are ignored: a long pasted paragraph should not build a huge OR. */
+export const MAX_PLAIN_TOKENS = 32;
+
+/** Shorter last words get no prefix match: `a*` would expand to half the vocabulary. */
+const MIN_PREFIX_CHARS = 3;
+
+/**
+ * The words of `text` as the full-text engines see them (letters, digits and
+ * marks; everything else separates), lower-cased and de-duplicated, at most
+ * {@link MAX_PLAIN_TOKENS}.
+ */
+export function plainTokens(text: string): string[] {
+  const seen = new Set<string>();
+  for (const match of text.matchAll(/[\p{L}\p{N}\p{M}]+/gu)) {
+    seen.add(match[0].toLowerCase());
+    if (seen.size >= MAX_PLAIN_TOKENS) break;
+  }
+  return [...seen];
+}
+
+/**
+ * The words of `text`, and whether the last is matched as a prefix: when the
+ * text ends inside it (typing "migra" finds "migration") and it is long enough.
+ */
+export function plainWords(text: string): { words: string[]; prefixLast: boolean } {
+  const words = plainTokens(text);
+  const last = words[words.length - 1];
+  const prefixLast =
+    last !== undefined && last.length >= MIN_PREFIX_CHARS && /[\p{L}\p{N}\p{M}]$/u.test(text);
+  return { words, prefixLast };
+}
