@@ -1,4 +1,10 @@
-import { registerLroExtract, registerOffloadResources, withOffload } from "@atlatl/lro/mcp";
+import {
+  AUTO_POLICY,
+  offloadsLocally,
+  registerLroExtract,
+  registerOffloadResources,
+  withOffload,
+} from "@atlatl/lro/mcp";
 import type { Offloader } from "@atlatl/lro/node";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Services } from "../services/create-services.js";
@@ -36,7 +42,7 @@ Query the file with a shell (tail -n +2 FILE | jq ...) or with the lro_extract t
 
 export interface AtlatlServer {
   server: McpServer;
-  /** True once the client announced `clientInfo.proxy: true`: read tools answer inline. */
+  /** True once the client declared `LRO_PROXY_CAPABILITY`: read tools return whole sets. */
   readonly proxyClient: boolean;
   /** Stop the extraction worker and close the MCP server (the store is the caller's). */
   close(): Promise<void>;
@@ -56,25 +62,31 @@ export interface AtlatlServerDeps {
 }
 
 /**
- * The read tools' LRO middleware: the offloader's decision, or, for a client
- * that announced itself as an LRO proxy, always inline (the proxy offloads on
- * its own disk). Decided per call, since `initialize` comes after registration.
+ * The read tools' LRO middleware: the response boundary with the offloader's
+ * policy, or, for a client that declared it offloads locally (an LRO proxy's
+ * `LRO_PROXY_CAPABILITY`), `whole-set-inline`: every match comes back for the
+ * client to judge and write on its own disk. Decided per call, since the
+ * client's capabilities are known only after `initialize` (the SDK's
+ * documented `Server.getClientCapabilities()`).
  */
-function proxyAwareOffload(server: ProxyAwareMcpServer, offloader: Offloader) {
-  const lro = withOffload({ offloader, resourceLinks: offloader.config.enabled });
-  // A proxy gets every match of a large result inline and offloads it on its own disk.
-  const inline = withOffload({ offloader, inlineWholeSet: true });
-  const offload: ToolContext["offload"] = (next) => {
+function negotiatedOffload(server: McpServer, offloader: Offloader): ToolContext["offload"] {
+  const lro = withOffload({
+    offloader,
+    resourceLinks: offloader.config.enabled,
+    policy: () =>
+      offloadsLocally(server.server.getClientCapabilities())
+        ? { mode: "whole-set-inline" }
+        : AUTO_POLICY,
+  });
+  return (next) => {
     const steps = progressSteps(next);
-    const offloaded = lro(steps.handler);
-    const inlined = inline(steps.handler);
+    const respond = lro(steps.handler);
     return async (...args) => {
-      const result = await (server.proxyClient ? inlined(...args) : offloaded(...args));
+      const result = await respond(...args);
       await steps.done(args);
       return result;
     };
   };
-  return offload;
 }
 
 /**
@@ -105,7 +117,7 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
   const lroEnabled = deps.offloader.config.enabled;
   const ctx: ToolContext = {
     services: deps.services,
-    offload: proxyAwareOffload(server, deps.offloader),
+    offload: negotiatedOffload(server, deps.offloader),
   };
   registerMemoryCrud(server, ctx);
   registerRecallMemories(server, ctx);
@@ -147,7 +159,7 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
   return {
     server,
     get proxyClient() {
-      return server.proxyClient;
+      return offloadsLocally(server.server.getClientCapabilities());
     },
     async close() {
       for (const close of closers) await close();

@@ -1,13 +1,5 @@
 import { McpServer, type RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-
-/** True when `message` is an `initialize` request whose `clientInfo.proxy` is `true`. */
-export function announcesProxy(message: JSONRPCMessage): boolean {
-  if (!("method" in message) || message.method !== "initialize") return false;
-  const info = (message.params as { clientInfo?: { proxy?: unknown } } | undefined)?.clientInfo;
-  return info?.proxy === true;
-}
 
 /**
  * An `McpServer` that remembers whether its client is an LRO proxy
@@ -16,9 +8,6 @@ export function announcesProxy(message: JSONRPCMessage): boolean {
  * flag is read from the raw message, on any transport (stdio or HTTP).
  */
 export class ProxyAwareMcpServer extends McpServer {
-  /** Set by the client's `initialize`; read by the read tools' LRO middleware. */
-  proxyClient = false;
-
   /** Ids of `tools/call` requests that asked to run as a task (`params.task`). */
   private readonly taskRequests = new Set<string | number>();
 
@@ -39,9 +28,6 @@ export class ProxyAwareMcpServer extends McpServer {
     await super.connect(transport);
     const inner = transport.onmessage;
     transport.onmessage = (message, extra) => {
-      if ("method" in message && message.method === "initialize") {
-        this.proxyClient = announcesProxy(message);
-      }
       if (
         "method" in message &&
         "id" in message &&
