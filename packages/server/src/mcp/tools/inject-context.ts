@@ -4,15 +4,16 @@ import { CONTEXT_BUDGET, READ_LIMITS } from "../../model/limits.js";
 import type { Memory } from "../../model/memory.js";
 import type { PositionedHit, WholeRecall } from "../../services/recall-service.js";
 import type { ToolContext } from "../tool-context.js";
-import { asRecords, WholeHead, wholeResult } from "./ranked-result.js";
+import { asRecords, firstOf, WholeHead, wholeResult } from "./ranked-result.js";
 import { detailArg, filterShape, limitArg, pickFilter } from "./schemas.js";
 
 /**
  * `inject_context`: recall, then format a Markdown context block within a token
  * budget. LRO judges the pre-budget result set (spec, "Integration with
- * inject_context"), i.e. every match of the query and filter: when it is above
- * the threshold the whole set is offloaded and no string is formatted; below
- * it, the best `limit` are formatted within the budget.
+ * inject_context"): the top `limit` hits (inject has no cursor, so `limit` is
+ * not a page size here). Above the threshold that set is written and
+ * described and no string is formatted; below it, the same hits are
+ * formatted within the budget.
  */
 export function registerInjectContext(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
@@ -21,8 +22,8 @@ export function registerInjectContext(server: McpServer, ctx: ToolContext): void
       title: "Inject context",
       description:
         "Recall memories for a query and return them as a Markdown context block that fits " +
-        "budget_tokens (default 2000). When every match before budgeting is above the offload " +
-        "threshold, every match is written to a JSONL file and a descriptor comes back instead. " +
+        "budget_tokens (default 2000). When the top `limit` matches before budgeting are above the " +
+        "offload threshold, they are written to a JSONL file and a descriptor comes back instead. " +
         "Default detail: medium.",
       inputSchema: {
         query: z.string().max(READ_LIMITS.queryChars).describe("What the context is for."),
@@ -52,14 +53,16 @@ export function registerInjectContext(server: McpServer, ctx: ToolContext): void
         asRecords((fields) => {
           const read = recall.all(input, fields);
           asOf = read.asOf;
-          return whole.tap(read as WholeRecall<Memory>);
+          return whole.tap(firstOf(read as WholeRecall<Memory>, args.limit));
         }, args.detail),
         undefined,
         async () => {
           const paged = { ...input, limit: args.limit };
           // Formatting needs content: a light whole-set read cannot stand in for the recall.
+          // The read stops at `limit`: a head that long is the whole pre-budget set.
+          const read = whole.complete || whole.head.length >= args.limit;
           const { hits } =
-            args.detail !== "light" && whole.complete
+            args.detail !== "light" && read
               ? recall.firstPage(paged, { head: whole.head, horizon: whole.horizon, asOf })
               : await recall.recall(paged);
           return {

@@ -65,6 +65,16 @@ async function* projected<M extends LightRecord>(
   }
 }
 
+/** The first `n` items of a read; the rest is never asked for (the read closes). */
+export async function* firstOf<T>(items: AsyncIterable<T>, n: number): AsyncGenerator<T> {
+  if (n <= 0) return;
+  let i = 0;
+  for await (const item of items) {
+    yield item;
+    if (++i >= n) return;
+  }
+}
+
 /** A whole-set hit with its store position (what a page's cursor is made of). */
 type PositionedItem = { memory: LightRecord; score: number; position: { seq: number } };
 
