@@ -7,7 +7,7 @@ export type LroErrorCode =
   | "WRITE_FAILED"
   | "PATH_REFUSED"
   | "FILE_EXPIRED"
-  | "BAD_ARGUMENTS"
+  | "INVALID_ARGUMENT"
   | "FILTER_INVALID"
   | "FILTER_ABORTED"
   | "INPUT_TOO_LARGE"

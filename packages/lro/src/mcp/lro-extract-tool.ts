@@ -25,6 +25,7 @@ import {
   OFFLOAD_MIME_TYPE,
   offloadResourceUri,
 } from "./offload-resource-uri.js";
+import { toolErrorResult } from "./tool-error.js";
 
 export { LRO_EXTRACT_TOOL_NAME };
 
@@ -52,7 +53,16 @@ export interface RegisterLroExtractOptions {
    * them and this tool.
    */
   upstream?: ToolsUpstream;
+  /**
+   * Middleware around the tool's callback, `(next) => handler`, composed once
+   * at registration (the host's error shape, a session's confinement).
+   */
+  middleware?: (next: ExtractHandler) => ExtractHandler;
 }
+
+/** The tool's callback: validated arguments, and the SDK's request `extra` when there is one. */
+// biome-ignore lint/suspicious/noExplicitAny: the SDK's callback arguments differ by host.
+export type ExtractHandler = (args: any, extra?: any) => CallToolResult | Promise<CallToolResult>;
 
 /** What {@link registerLroExtract} returns. */
 export interface LroExtractRegistration {
@@ -138,12 +148,7 @@ export function extractResultToToolResult(
 ): CallToolResult {
   const names = mcpNames(options.names);
   const meta = names.metaPrefix;
-  if (!result.ok) {
-    return {
-      isError: true,
-      content: [{ type: "text", text: `${result.error.code}: ${result.error.message}` }],
-    };
-  }
+  if (!result.ok) return toolErrorResult(result.error);
   const out: CallToolResult = {
     content: [{ type: "text", text: result.text }],
     // For clients and benchmarks that want the numbers; models read the text.
@@ -216,7 +221,7 @@ export function registerLroExtract(
   const resourceLinks = options.resourceLinks ?? false;
   const toolName = options.toolName ?? LRO_EXTRACT_TOOL_NAME;
   offloader.nativeExtraction = toolName;
-  const run = async (args: z.infer<typeof inputObject>) =>
+  const run = async (args: z.infer<typeof inputObject>, _extra?: unknown) =>
     extractResultToToolResult(
       await extractor.extract({
         ...args,
@@ -224,6 +229,8 @@ export function registerLroExtract(
       }),
       { resourceLinks, names },
     );
+  // The embedder's middleware, composed once here (e.g. atlatl's coded errors).
+  const handler = options.middleware ? options.middleware(run) : run;
   const annotations = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
   const title = "Extract from an offloaded result";
   const definition: Tool = {
@@ -237,12 +244,9 @@ export function registerLroExtract(
   const call = async (args: unknown): Promise<CallToolResult> => {
     const parsed = inputObject.safeParse(args ?? {});
     if (!parsed.success) {
-      return {
-        isError: true,
-        content: [{ type: "text", text: `BAD_ARGUMENTS: ${z.prettifyError(parsed.error)}` }],
-      };
+      return toolErrorResult({ code: "INVALID_ARGUMENT", message: z.prettifyError(parsed.error) });
     }
-    return run(parsed.data);
+    return await handler(parsed.data);
   };
 
   let tool: RegisteredTool | undefined;
@@ -251,7 +255,7 @@ export function registerLroExtract(
     tool = server.registerTool(
       toolName,
       { title, description: DESCRIPTION, inputSchema: inputObject, annotations },
-      (args) => run(args),
+      (args, extra) => handler(args, extra),
     );
   } else {
     unmount = mountTools(server, { definition, call }, options.upstream);

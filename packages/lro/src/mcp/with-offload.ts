@@ -24,6 +24,7 @@ export {
   type WholeResultSet,
 } from "./offloadable.js";
 export { AUTO_POLICY, type OffloadMode, type ResponsePolicy, respond } from "./respond.js";
+export { type ToolErrorInfo, toolErrorResult } from "./tool-error.js";
 export {
   declareOffloadsLocally,
   LRO_PROXY_CAPABILITY,

@@ -6,21 +6,20 @@ import {
   withOffload,
 } from "@atlatl/lro/mcp";
 import type { Offloader } from "@atlatl/lro/node";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Services } from "../services/create-services.js";
 import { ATLATL_VERSION } from "../version.js";
 import { forwardLroEvents } from "./lro-logging.js";
 import { progressSteps } from "./progress.js";
 import { registerPrompts } from "./prompts.js";
-import { ProxyAwareMcpServer } from "./proxy-aware-server.js";
 import { foreignFilesNotFound } from "./session-files.js";
 import type { SharedExtraction } from "./shared-extraction.js";
-import { AtlatlTaskStore, taskOptional } from "./tasks.js";
+import { AtlatlTaskStore } from "./tasks.js";
 import type { ToolContext } from "./tool-context.js";
 import {
+  compose,
+  toolRegistrar,
   useCodedValidationErrors,
-  useStrictArguments,
-  useToolMiddleware,
   withToolErrors,
 } from "./tool-middleware.js";
 import { registerInjectContext } from "./tools/inject-context.js";
@@ -33,7 +32,7 @@ export const SERVER_NAME = "atlatl";
 export const SERVER_VERSION = ATLATL_VERSION;
 
 /** Read tools that may run as MCP Tasks (`taskSupport: "optional"`). */
-const TASK_TOOLS = ["recall_memories", "inject_context"] as const;
+const TASK_TOOLS: ReadonlySet<string> = new Set(["recall_memories", "inject_context"]);
 
 const INSTRUCTIONS = `atlatl is a memory server (MIF memories: semantic, episodic, procedural).
 Read tools (recall_memories, search_memories, list_memories, inject_context) return small results inline.
@@ -95,7 +94,7 @@ function negotiatedOffload(server: McpServer, offloader: Offloader): ToolContext
  */
 export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
   const taskStore = new AtlatlTaskStore();
-  const server = new ProxyAwareMcpServer(
+  const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
     {
       instructions: INSTRUCTIONS,
@@ -110,25 +109,24 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
       taskStore,
     },
   );
-  // Every tool, ours and lro_extract: thrown errors reach the client with code and field.
-  useToolMiddleware(server, withToolErrors);
   useCodedValidationErrors(server);
-  useStrictArguments(server);
   const lroEnabled = deps.offloader.config.enabled;
   const ctx: ToolContext = {
     services: deps.services,
     offload: negotiatedOffload(server, deps.offloader),
+    // Every tool, ours and lro_extract: thrown errors reach the client with code and field.
+    registerTool: toolRegistrar(server, {
+      middleware: [withToolErrors],
+      taskTools: TASK_TOOLS,
+      taskStore,
+    }),
   };
-  registerMemoryCrud(server, ctx);
-  registerRecallMemories(server, ctx);
-  registerSearchMemories(server, ctx);
-  registerListMemories(server, ctx);
-  registerInjectContext(server, ctx);
+  registerMemoryCrud(ctx);
+  registerRecallMemories(ctx);
+  registerSearchMemories(ctx);
+  registerListMemories(ctx);
+  registerInjectContext(ctx);
   registerPrompts(server, deps.services);
-  for (const name of TASK_TOOLS) {
-    const tool = server.registeredTool(name);
-    if (tool) taskOptional(tool, (id) => server.takeTaskRequest(id), taskStore);
-  }
 
   const closers: (() => Promise<void>)[] = [];
   const stopLogging = forwardLroEvents(
@@ -139,9 +137,14 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
   closers.push(async () => stopLogging());
   closers.push(async () => taskStore.cleanup());
   if (lroEnabled) {
+    const dir = deps.offloader.config.outputDir;
     const extract = registerLroExtract(server, {
       offloader: deps.offloader,
       resourceLinks: true,
+      middleware: compose(
+        withToolErrors,
+        ...(deps.sessionScoped ? [foreignFilesNotFound(dir)] : []),
+      ),
       ...(deps.extraction ? { engine: deps.extraction.engine, cache: deps.extraction.cache } : {}),
     });
     // One parsed-file cache for extraction and resource reads; offloader events
@@ -151,8 +154,6 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
       cache: extract.extractor.cache,
       events: deps.offloader.events,
     });
-    if (deps.sessionScoped && extract.tool)
-      foreignFilesNotFound(extract.tool, deps.offloader.config.outputDir);
     closers.push(async () => resources.close());
     closers.push(() => extract.close());
   }

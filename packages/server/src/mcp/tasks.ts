@@ -1,10 +1,18 @@
 import type {
+  CreateTaskOptions,
   CreateTaskRequestHandlerExtra,
   TaskRequestHandlerExtra,
+  ToolTaskHandler,
 } from "@modelcontextprotocol/sdk/experimental/tasks/interfaces.js";
 import { InMemoryTaskStore } from "@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js";
-import type { RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult, Result, Task } from "@modelcontextprotocol/sdk/types.js";
+import type { ZodRawShapeCompat } from "@modelcontextprotocol/sdk/server/zod-compat.js";
+import type {
+  CallToolResult,
+  Request,
+  RequestId,
+  Result,
+  Task,
+} from "@modelcontextprotocol/sdk/types.js";
 
 /** How long a finished task's result is kept when the client asks no TTL. */
 export const TASK_TTL_MS = 10 * 60 * 1000;
@@ -16,24 +24,38 @@ export const TASK_TTL_MS = 10 * 60 * 1000;
  * task's result at once. Going through the real store for that cost every plain
  * call a stored task, an expiry timer and a `notifications/tasks/status` sent to
  * a client that never asked for a task; a handed-over result is instead kept
- * only until the SDK reads it, a moment later in the same call.
+ * only until the SDK reads it, a moment later in the same call. Which call is
+ * which, the store sees in `createTask`'s request (the SDK's `TaskStore`
+ * interface passes it): a request without `params.task` is a plain call.
  */
 export class AtlatlTaskStore extends InMemoryTaskStore {
-  private readonly handedOver = new Map<string, Result>();
+  /** Pseudo-tasks of plain calls: their result once handed over. */
+  private readonly handedOver = new Map<string, Result | undefined>();
   private next = 0;
 
-  /** A completed pseudo-task whose result the next `getTaskResult` returns (once). */
-  handOver(result: CallToolResult): Task {
+  override async createTask(
+    taskParams: CreateTaskOptions,
+    requestId: RequestId,
+    request: Request,
+    sessionId?: string,
+  ): Promise<Task> {
+    if ((request.params as { task?: unknown } | undefined)?.task !== undefined) {
+      return super.createTask(taskParams, requestId, request, sessionId);
+    }
     const taskId = `plain-${++this.next}`;
+    this.handedOver.set(taskId, undefined);
+    return pseudoTask(taskId, "working");
+  }
+
+  /** True for the pseudo-task of a plain call. */
+  isHandOver(taskId: string): boolean {
+    return this.handedOver.has(taskId);
+  }
+
+  /** Complete a plain call's pseudo-task: the next `getTaskResult` returns `result` (once). */
+  handOver(taskId: string, result: CallToolResult): Task {
     this.handedOver.set(taskId, result);
-    const now = new Date().toISOString();
-    return {
-      taskId,
-      status: result.isError ? "failed" : "completed",
-      ttl: 0,
-      createdAt: now,
-      lastUpdatedAt: now,
-    };
+    return pseudoTask(taskId, result.isError ? "failed" : "completed");
   }
 
   override async getTaskResult(taskId: string, sessionId?: string): Promise<Result> {
@@ -44,22 +66,28 @@ export class AtlatlTaskStore extends InMemoryTaskStore {
   }
 }
 
+function pseudoTask(taskId: string, status: Task["status"]): Task {
+  const now = new Date().toISOString();
+  return { taskId, status, ttl: 0, createdAt: now, lastUpdatedAt: now };
+}
+
+/** What a task-capable tool runs: the composed tool callback. */
+type ToolRun = (args: unknown, extra: unknown) => CallToolResult | Promise<CallToolResult>;
+
 /**
- * MCP Tasks for a tool (the specification's "Relationship to MCP Tasks"):
- * declare `taskSupport: "optional"` and answer through the task store. The call
- * runs to its end inside `createTask` (a read tool is short), so a task-augmented
- * request gets an already completed task whose result (the inline records, or the
- * offload descriptor with its resource link) `tasks/result` returns; a plain call
- * gets its result handed over (see {@link AtlatlTaskStore}).
+ * MCP Tasks for a tool (the specification's "Relationship to MCP Tasks"), for
+ * the SDK's documented `registerToolTask` with `taskSupport: "optional"`. The
+ * call runs to its end inside `createTask` (a read tool is short), so a
+ * task-augmented request gets an already completed task whose result (the
+ * inline records, or the offload descriptor with its resource link)
+ * `tasks/result` returns; a plain call gets its result handed over (see
+ * {@link AtlatlTaskStore}).
  */
-export function taskOptional(
-  tool: RegisteredTool,
-  isTaskRequest: (id: string | number) => boolean,
+export function optionalTaskHandler(
+  run: ToolRun,
   store: AtlatlTaskStore,
-): void {
-  const run = tool.handler as (args: unknown, extra: unknown) => Promise<CallToolResult>;
-  tool.execution = { ...tool.execution, taskSupport: "optional" };
-  const handler = {
+): ToolTaskHandler<ZodRawShapeCompat> {
+  return {
     async createTask(args: unknown, extra: CreateTaskRequestHandlerExtra) {
       let result: CallToolResult;
       try {
@@ -67,11 +95,11 @@ export function taskOptional(
       } catch (err) {
         result = { isError: true, content: [{ type: "text", text: (err as Error).message }] };
       }
-      if (!isTaskRequest(extra.requestId)) return { task: store.handOver(result) };
       // The task is made once the result exists: the store expires a task `ttl`
       // after its creation whatever its state, so a call slower than the TTL
       // would lose its result.
       const task = await extra.taskStore.createTask({ ttl: extra.taskRequestedTtl ?? TASK_TTL_MS });
+      if (store.isHandOver(task.taskId)) return { task: store.handOver(task.taskId, result) };
       await extra.taskStore.storeTaskResult(
         task.taskId,
         result.isError ? "failed" : "completed",
@@ -81,8 +109,7 @@ export function taskOptional(
     },
     getTask: (_args: unknown, extra: TaskRequestHandlerExtra) =>
       extra.taskStore.getTask(extra.taskId),
-    getTaskResult: (_args: unknown, extra: TaskRequestHandlerExtra) =>
-      extra.taskStore.getTaskResult(extra.taskId),
+    getTaskResult: async (_args: unknown, extra: TaskRequestHandlerExtra) =>
+      (await extra.taskStore.getTaskResult(extra.taskId)) as CallToolResult,
   };
-  tool.handler = handler as unknown as RegisteredTool["handler"];
 }

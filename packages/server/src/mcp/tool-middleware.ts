@@ -1,13 +1,16 @@
 /**
- * Tool middleware (`(next) => handler`) and its composition at registration: every
- * tool registered on the server after {@link useToolMiddleware} (ours and the LRO
- * package's `lro_extract`) gets the same wrapping, so no tool body repeats it.
+ * Tool middleware (`(next) => handler`, named factories) and its composition,
+ * built once per tool at registration: {@link toolRegistrar} registers each of
+ * atlatl's tools through the SDK's documented `registerTool` (or
+ * `experimental.tasks.registerToolTask`) with its callback already composed;
+ * `lro_extract` gets the same composition through its `middleware` option.
  */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { isServiceError } from "../services/errors.js";
+import { type AtlatlTaskStore, optionalTaskHandler } from "./tasks.js";
 import { toolError } from "./tools/json-result.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: tool callbacks differ in their argument lists.
@@ -20,18 +23,6 @@ function codeOf(err: unknown): string | undefined {
 }
 
 /**
- * An error result a tool built itself as `CODE: message` text (lro_extract does)
- * gets the same `structuredContent.error` as thrown failures.
- */
-function withStructuredError(result: CallToolResult): CallToolResult {
-  if (!result.isError || result.structuredContent !== undefined) return result;
-  const first = result.content[0];
-  const match = first?.type === "text" ? /^([A-Z][A-Z0-9_]+): ([\s\S]*)$/.exec(first.text) : null;
-  if (!match?.[1] || match[2] === undefined) return result;
-  return { ...result, structuredContent: { error: { code: match[1], message: match[2] } } };
-}
-
-/**
  * A thrown failure becomes an `isError` result carrying its code and field (the SDK
  * would reduce it to its message). `ServiceError`s keep code and field; other coded
  * errors (LRO, store) keep their code; anything else is `INTERNAL`. Protocol errors
@@ -41,7 +32,7 @@ export const withToolErrors: ToolMiddleware =
   (next) =>
   async (...args) => {
     try {
-      return withStructuredError(await next(...args));
+      return await next(...args);
     } catch (err) {
       if (err instanceof McpError) throw err;
       if (isServiceError(err)) {
@@ -52,29 +43,56 @@ export const withToolErrors: ToolMiddleware =
     }
   };
 
-type Register = (
-  name: string,
-  config: { inputSchema?: unknown },
-  cb: ToolHandler,
-) => ReturnType<McpServer["registerTool"]>;
-
-/** Route every later `registerTool` on `server` through `intercept` (which calls `register`). */
-function interceptRegisterTool(
-  server: McpServer,
-  intercept: (register: Register, ...args: Parameters<Register>) => ReturnType<Register>,
-): void {
-  const register = server.registerTool.bind(server) as Register;
-  server.registerTool = ((...args: Parameters<Register>) =>
-    intercept(register, ...args)) as McpServer["registerTool"];
+/** `middlewares` (outermost first) around `handler`. */
+export function compose(...middlewares: ToolMiddleware[]): ToolMiddleware {
+  return (handler) => middlewares.reduceRight((h, m) => m(h), handler);
 }
 
 /**
- * Apply `middlewares` (outermost first) to every tool registered on `server` from
- * now on, by wrapping `registerTool`'s callback.
+ * Strict arguments: a raw shape becomes a strict object, so an argument the
+ * schema does not name is refused. The SDK's default (zod's) drops them
+ * silently, so a model that sends `filter: {namespace}` where the tool takes
+ * `namespace` would get unfiltered results and never learn why; now it gets
+ * `INVALID_ARGUMENT` naming the key. The listed schemas say so too
+ * (`additionalProperties: false`).
  */
-export function useToolMiddleware(server: McpServer, ...middlewares: ToolMiddleware[]): void {
-  const wrap = (cb: ToolHandler) => middlewares.reduceRight((h, m) => m(h), cb);
-  interceptRegisterTool(server, (register, name, config, cb) => register(name, config, wrap(cb)));
+function strict(shape: unknown): unknown {
+  const raw = shape !== undefined && !(shape instanceof z.ZodType);
+  return raw ? z.strictObject(shape as z.ZodRawShape) : shape;
+}
+
+/** Options of {@link toolRegistrar}. */
+export interface ToolRegistrarOptions {
+  /** Around every tool's callback, outermost first. */
+  middleware: ToolMiddleware[];
+  /** Tools that may run as MCP Tasks (`taskSupport: "optional"`), and their store. */
+  taskTools: ReadonlySet<string>;
+  taskStore: AtlatlTaskStore;
+}
+
+/**
+ * `registerTool` for atlatl's tools: the callback composed once with the
+ * middleware, the input schema strict, task-capable tools registered through
+ * the SDK's `experimental.tasks.registerToolTask`.
+ */
+export function toolRegistrar(
+  server: McpServer,
+  options: ToolRegistrarOptions,
+): McpServer["registerTool"] {
+  const wrap = compose(...options.middleware);
+  const register = (name: string, config: { inputSchema?: unknown }, cb: ToolHandler) => {
+    const handler = wrap(cb);
+    const inputSchema = strict(config.inputSchema) as z.ZodRawShape;
+    if (options.taskTools.has(name)) {
+      return server.experimental.tasks.registerToolTask(
+        name,
+        { ...config, inputSchema, execution: { taskSupport: "optional" } },
+        optionalTaskHandler(handler, options.taskStore),
+      );
+    }
+    return server.registerTool(name, { ...config, inputSchema }, handler);
+  };
+  return register as McpServer["registerTool"];
 }
 
 /** How the SDK words a failed input-schema check (before any handler runs). */
@@ -103,20 +121,4 @@ export function useCodedValidationErrors(server: McpServer): void {
       field,
     });
   };
-}
-
-/**
- * Tools registered from now on refuse arguments their schema does not name. The
- * SDK's default (zod's) drops them silently, so a model that sends
- * `filter: {namespace}` where the tool takes `namespace` would get unfiltered
- * results and never learn why; now it gets `INVALID_ARGUMENT` naming the key.
- * The listed schemas say so too (`additionalProperties: false`).
- */
-export function useStrictArguments(server: McpServer): void {
-  interceptRegisterTool(server, (register, name, config, cb) => {
-    const shape = config.inputSchema;
-    const raw = shape !== undefined && !(shape instanceof z.ZodType);
-    const inputSchema = raw ? z.strictObject(shape as z.ZodRawShape) : shape;
-    return register(name, { ...config, inputSchema }, cb);
-  });
 }

@@ -15,12 +15,11 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { AtlatlTaskStore, taskOptional } from "../../src/mcp/tasks.js";
+import { AtlatlTaskStore, optionalTaskHandler } from "../../src/mcp/tasks.js";
 
-describe("taskOptional", () => {
+describe("optionalTaskHandler", () => {
   let client: Client;
   let store: AtlatlTaskStore;
-  let taskRequest = false;
   const announced: unknown[] = [];
 
   beforeEach(async () => {
@@ -35,15 +34,18 @@ describe("taskOptional", () => {
         taskStore: store,
       },
     );
-    const tool = server.registerTool(
+    server.experimental.tasks.registerToolTask(
       "echo",
-      { description: "echoes", inputSchema: { note: z.string() } },
-      async ({ note }) => {
-        await new Promise((r) => setTimeout(r, 20));
-        return { content: [{ type: "text", text: `got ${note}` }] };
+      {
+        description: "echoes",
+        inputSchema: { note: z.string() },
+        execution: { taskSupport: "optional" },
       },
+      optionalTaskHandler(async (args) => {
+        await new Promise((r) => setTimeout(r, 20));
+        return { content: [{ type: "text", text: `got ${(args as { note: string }).note}` }] };
+      }, store),
     );
-    taskOptional(tool, () => taskRequest, store);
     const [a, b] = InMemoryTransport.createLinkedPair();
     client = new Client({ name: "c", version: "1" });
     client.setNotificationHandler(TaskStatusNotificationSchema, (n) => void announced.push(n));
@@ -56,7 +58,6 @@ describe("taskOptional", () => {
   });
 
   it("answers a plain call with its result, storing and announcing no task", async () => {
-    taskRequest = false;
     const results = await Promise.all(
       ["a", "b", "c"].map(
         (note) => client.callTool({ name: "echo", arguments: { note } }) as Promise<CallToolResult>,
@@ -74,7 +75,6 @@ describe("taskOptional", () => {
   });
 
   it("gives a task-augmented call a stored task whose result tasks/result returns", async () => {
-    taskRequest = true;
     const created = await client.request(
       {
         method: "tools/call",

@@ -1,4 +1,3 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { CONTEXT_BUDGET, READ_LIMITS } from "../../model/limits.js";
 import type { Memory } from "../../model/memory.js";
@@ -15,8 +14,8 @@ import { detailArg, filterShape, limitArg, pickFilter } from "./schemas.js";
  * described and no string is formatted; below it, the same hits are
  * formatted within the budget.
  */
-export function registerInjectContext(server: McpServer, ctx: ToolContext): void {
-  server.registerTool(
+export function registerInjectContext(ctx: ToolContext): void {
+  ctx.registerTool(
     "inject_context",
     {
       title: "Inject context",
