@@ -6,6 +6,7 @@ import {
   withOffload,
 } from "@atlatl/lro/mcp";
 import type { Offloader } from "@atlatl/lro/node";
+import { InMemoryTaskStore } from "@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Services } from "../services/create-services.js";
 import { ATLATL_VERSION } from "../version.js";
@@ -14,14 +15,9 @@ import { progressSteps } from "./progress.js";
 import { registerPrompts } from "./prompts.js";
 import { foreignFilesNotFound } from "./session-files.js";
 import type { SharedExtraction } from "./shared-extraction.js";
-import { AtlatlTaskStore } from "./tasks.js";
 import type { ToolContext } from "./tool-context.js";
-import {
-  compose,
-  toolRegistrar,
-  useCodedValidationErrors,
-  withToolErrors,
-} from "./tool-middleware.js";
+import { compose, withToolErrors } from "./tool-middleware.js";
+import { ToolRegistry } from "./tool-registry.js";
 import { registerInjectContext } from "./tools/inject-context.js";
 import { registerListMemories } from "./tools/list-memories.js";
 import { registerMemoryCrud } from "./tools/memory-crud.js";
@@ -93,7 +89,7 @@ function negotiatedOffload(server: McpServer, offloader: Offloader): ToolContext
  * and, when offloading is enabled, `lro_extract` and offload files as resources.
  */
 export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
-  const taskStore = new AtlatlTaskStore();
+  const taskStore = new InMemoryTaskStore();
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
     {
@@ -109,17 +105,13 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
       taskStore,
     },
   );
-  useCodedValidationErrors(server);
   const lroEnabled = deps.offloader.config.enabled;
+  // Every tool, ours and lro_extract: thrown errors reach the client with code and field.
+  const tools = new ToolRegistry([withToolErrors], TASK_TOOLS);
   const ctx: ToolContext = {
     services: deps.services,
     offload: negotiatedOffload(server, deps.offloader),
-    // Every tool, ours and lro_extract: thrown errors reach the client with code and field.
-    registerTool: toolRegistrar(server, {
-      middleware: [withToolErrors],
-      taskTools: TASK_TOOLS,
-      taskStore,
-    }),
+    registerTool: tools.register,
   };
   registerMemoryCrud(ctx);
   registerRecallMemories(ctx);
@@ -136,9 +128,12 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
   );
   closers.push(async () => stopLogging());
   closers.push(async () => taskStore.cleanup());
+  if (!lroEnabled) tools.mount(server.server);
   if (lroEnabled) {
     const dir = deps.offloader.config.outputDir;
-    const extract = registerLroExtract(server, {
+    // lro_extract on the low-level server, atlatl's tools served beside it.
+    const extract = registerLroExtract(server.server, {
+      upstream: tools,
       offloader: deps.offloader,
       resourceLinks: true,
       middleware: compose(

@@ -3,9 +3,11 @@
  * or announced; a task-augmented call gets a real task whose result
  * `tasks/result` returns.
  */
+
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTaskStore } from "@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   type CallToolResult,
   CallToolResultSchema,
@@ -15,16 +17,16 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { AtlatlTaskStore, optionalTaskHandler } from "../../src/mcp/tasks.js";
+import { ToolRegistry } from "../../src/mcp/tool-registry.js";
 
-describe("optionalTaskHandler", () => {
+describe("ToolRegistry task tools", () => {
   let client: Client;
-  let store: AtlatlTaskStore;
+  let store: InMemoryTaskStore;
   const announced: unknown[] = [];
 
   beforeEach(async () => {
-    store = new AtlatlTaskStore();
-    const server = new McpServer(
+    store = new InMemoryTaskStore();
+    const server = new Server(
       { name: "t", version: "1" },
       {
         capabilities: {
@@ -34,18 +36,16 @@ describe("optionalTaskHandler", () => {
         taskStore: store,
       },
     );
-    server.experimental.tasks.registerToolTask(
+    const tools = new ToolRegistry([], new Set(["echo"]));
+    tools.register(
       "echo",
-      {
-        description: "echoes",
-        inputSchema: { note: z.string() },
-        execution: { taskSupport: "optional" },
-      },
-      optionalTaskHandler(async (args) => {
+      { description: "echoes", inputSchema: { note: z.string() } },
+      async ({ note }) => {
         await new Promise((r) => setTimeout(r, 20));
-        return { content: [{ type: "text", text: `got ${(args as { note: string }).note}` }] };
-      }, store),
+        return { content: [{ type: "text", text: `got ${note}` }] };
+      },
     );
+    tools.mount(server);
     const [a, b] = InMemoryTransport.createLinkedPair();
     client = new Client({ name: "c", version: "1" });
     client.setNotificationHandler(TaskStatusNotificationSchema, (n) => void announced.push(n));
@@ -55,6 +55,11 @@ describe("optionalTaskHandler", () => {
   afterEach(async () => {
     await client.close();
     store.cleanup();
+  });
+
+  it("lists the tool as task-capable (optional)", async () => {
+    const { tools } = await client.listTools();
+    expect(tools[0]?.execution).toEqual({ taskSupport: "optional" });
   });
 
   it("answers a plain call with its result, storing and announcing no task", async () => {
