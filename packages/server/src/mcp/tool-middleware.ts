@@ -3,25 +3,21 @@
  * composition, built once per tool at registration (`ToolRegistry` for
  * atlatl's tools, `registerLroExtract`'s `middleware` option for `lro_extract`).
  */
+
+import { isCodedError } from "@atlatl/lro";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { isServiceError } from "../services/errors.js";
 import { toolError } from "./tools/json-result.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: tool callbacks differ in their argument lists.
 export type ToolHandler = (...args: any[]) => CallToolResult | Promise<CallToolResult>;
 export type ToolMiddleware = (next: ToolHandler) => ToolHandler;
 
-function codeOf(err: unknown): string | undefined {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === "string" && /^[A-Z][A-Z0-9_]*$/.test(code) ? code : undefined;
-}
-
 /**
  * A thrown failure becomes an `isError` result carrying its code and field (the SDK
- * would reduce it to its message). `ServiceError`s keep code and field; other coded
- * errors (LRO, store) keep their code; anything else is `INTERNAL`. Protocol errors
- * (`McpError`) are left to the SDK.
+ * would reduce it to its message): a `CodedError` of any layer (services, store,
+ * LRO, MIF) keeps both; anything else is `INTERNAL`. Protocol errors (`McpError`)
+ * are left to the SDK.
  */
 export const withToolErrors: ToolMiddleware =
   (next) =>
@@ -30,11 +26,11 @@ export const withToolErrors: ToolMiddleware =
       return await next(...args);
     } catch (err) {
       if (err instanceof McpError) throw err;
-      if (isServiceError(err)) {
+      if (isCodedError(err)) {
         return toolError({ code: err.code, message: err.message, field: err.field });
       }
       const message = err instanceof Error ? err.message : String(err);
-      return toolError({ code: codeOf(err) ?? "INTERNAL", message });
+      return toolError({ code: "INTERNAL", message });
     }
   };
 
