@@ -1,10 +1,12 @@
 /**
  * The inline envelopes of a tool result, written here only: the records page
  * (`{count, total?, records, next_cursor?}`), the truncated fallback of records
- * (`{count, records, truncated, total_count, warning}`) and of text (cut at a
- * line break, the warning quoted below it).
+ * (`{count, records, truncated, total_count, warning}`), of text (cut at a
+ * line break, the warning quoted below it) and of an extraction's output values
+ * (the leading values that fit, the warning below them).
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { reserveFor, truncationWarning } from "../offload/truncate.js";
 
 /** A result of one text block. */
 export function textResult(t: string): CallToolResult {
@@ -50,4 +52,23 @@ export function truncatedText(text: string, budgetTokens: number, warning: strin
 /** Every text block of `result` joined (other blocks as their JSON), for a text fallback. */
 export function resultText(result: CallToolResult): string {
   return result.content.map((b) => (b.type === "text" ? b.text : JSON.stringify(b))).join("\n");
+}
+
+/** The write-failure fallback of output values: the leading ones that fit (chars / 4), and the warning. */
+export function truncatedValueLines(
+  lines: readonly string[],
+  code: string,
+  threshold: number,
+): string {
+  const draft = truncationWarning(code, lines.length, lines.length, threshold);
+  const budget = (threshold - reserveFor(draft)) * 4;
+  let used = 0;
+  let kept = 0;
+  while (kept < lines.length && used + (lines[kept] as string).length + 1 <= budget) {
+    used += (lines[kept] as string).length + 1;
+    kept++;
+  }
+  const body = lines.slice(0, kept).join("\n");
+  const warning = truncationWarning(code, kept, lines.length, threshold);
+  return `${body}${body ? "\n" : ""}\n> Warning: ${warning}\n`;
 }

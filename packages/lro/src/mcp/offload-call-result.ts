@@ -23,7 +23,7 @@ import type { Offloader } from "../offload/offloader.js";
 import type { McpNames } from "./offload-resource-uri.js";
 import { respond } from "./respond.js";
 
-export { estimateCallResultTokens } from "./call-result-estimate.js";
+export { estimateCallResultTokens } from "../estimate/estimate.js";
 
 /** Options of {@link offloadCallToolResult}. */
 export interface OffloadCallResultOptions {

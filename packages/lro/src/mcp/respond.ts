@@ -20,6 +20,7 @@
 import { basename } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { DEFAULT_OFFLOAD_CONFIG, type OffloadConfig } from "../config/offload-config.js";
+import { estimateCallResultTokens } from "../estimate/estimate.js";
 import { failureCode, serializeLine } from "../offload/context.js";
 import type { Offloader } from "../offload/offloader.js";
 import { reserveFor, textTruncationWarning } from "../offload/truncate.js";
@@ -27,7 +28,6 @@ import type { OffloadRecordsResult, RecordSource, SourceRecord } from "../offloa
 import type { AnyProfile } from "../profiles/profile.js";
 import { recordsProfile } from "../profiles/records/records-profile.js";
 import { type BuiltinProfileName, profileByName } from "../profiles/registry.js";
-import { estimateCallResultTokens } from "./call-result-estimate.js";
 import { callResultGuidance } from "./call-result-guidance.js";
 import {
   cutText,
