@@ -11,8 +11,8 @@ import type { AnyProfile } from "../profiles/profile.js";
 import type { BuiltinProfileName } from "../profiles/registry.js";
 import type { OffloadCallResultOptions } from "./offload-call-result.js";
 import type { McpNames } from "./offload-resource-uri.js";
-import type { OffloadHandlerResult } from "./offloadable.js";
-import { type ResponsePolicy, respond } from "./respond.js";
+import { isOffloadableRecords, type OffloadHandlerResult } from "./offloadable.js";
+import { AUTO_POLICY, type ResponsePolicy, respond } from "./respond.js";
 
 export { OFFLOAD_MIME_TYPE } from "./offload-resource-uri.js";
 export {
@@ -70,22 +70,23 @@ export type OffloadMiddleware = <A extends unknown[]>(
 export function withOffload(options: WithOffloadOptions): OffloadMiddleware {
   const call = options.callResults;
   const callOptions = call === true || call === undefined || call === false ? {} : call;
+  // A per-call-result threshold, force or inline keys apply to CallToolResults only.
+  const callPolicy: ResponsePolicy = {
+    mode: callOptions.force ? "always" : "auto",
+    thresholdTokens: callOptions.thresholdTokens,
+    inlineKeys: callOptions.inlineKeys,
+  };
   return <A extends unknown[]>(
     next: (...args: A) => OffloadHandlerResult | Promise<OffloadHandlerResult>,
   ) =>
     async (...args: A): Promise<CallToolResult> => {
       const chosen =
         typeof options.policy === "function" ? options.policy(...args) : options.policy;
-      const forced = callOptions.force ? { mode: "always" as const } : {};
-      return respond(await next(...args), {
+      const produced = await next(...args);
+      const base = isOffloadableRecords(produced) ? AUTO_POLICY : callPolicy;
+      return respond(produced, {
         offloader: options.offloader,
-        policy: {
-          mode: "auto",
-          thresholdTokens: callOptions.thresholdTokens,
-          inlineKeys: callOptions.inlineKeys,
-          ...forced,
-          ...chosen,
-        },
+        policy: { ...base, ...chosen },
         profile: options.profile,
         resourceLinks: options.resourceLinks ?? false,
         names: options.names,
