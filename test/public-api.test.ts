@@ -39,11 +39,13 @@ const PINNED: Record<string, string[]> = {
   "@atlatl/lro": [
     "ATTACHMENT_EXTENSIONS",
     "BUILTIN_PROFILES",
+    "CodedError",
     "ConfigValueError",
     "DEFAULT_FILE_PREFIX",
     "DEFAULT_RECIPE_PARAMS",
     "DEFAULT_SECTION_KEY",
     "DETAIL_LEVELS",
+    "ERROR_CODES",
     "GENERIC_SCHEMA_DESCRIPTION",
     "LRO_EXTRACT_TOOL_NAME",
     "LineMeter",
@@ -75,6 +77,7 @@ const PINNED: Record<string, string[]> = {
     "inferLineSchema",
     "inlineJqParams",
     "inlineRecipeParams",
+    "isCodedError",
     "isLatinText",
     "isLroError",
     "jqPath",
@@ -145,8 +148,10 @@ const PINNED: Record<string, string[]> = {
     "writePrivateChunks",
   ],
   "@atlatl/lro/mcp": [
+    "AUTO_POLICY",
     "DEFAULT_MCP_NAMES",
     "LRO_EXTRACT_TOOL_NAME",
+    "LRO_PROXY_CAPABILITY",
     "OFFLOAD_META_PREFIX",
     "OFFLOAD_MIME_TYPE",
     "OFFLOAD_RESOURCE_PREFIX",
@@ -154,6 +159,7 @@ const PINNED: Record<string, string[]> = {
     "RECORDS_MARK",
     "TEXT_BLOCK_MARK",
     "TEXT_LINE_SCHEMA",
+    "declareOffloadsLocally",
     "estimateCallResultTokens",
     "extractResultToToolResult",
     "isOffloadableRecords",
@@ -165,14 +171,17 @@ const PINNED: Record<string, string[]> = {
     "offloadCallToolResult",
     "offloadLaidOut",
     "offloadLayout",
-    "offloadOutcomeToResult",
     "offloadResourceUri",
+    "offloadsLocally",
+    "readWholeSet",
     "reassembleResult",
     "recordRecipes",
     "registerLroExtract",
     "registerOffloadResources",
     "resolveProfile",
+    "respond",
     "textRecipes",
+    "toolErrorResult",
     "withOffload",
   ],
   atlatl: [
@@ -188,6 +197,7 @@ const PINNED: Record<string, string[]> = {
     "NAMESPACE_PATTERN",
     "NAMESPACE_RULE",
     "READ_LIMITS",
+    "RankedRead",
     "RecallService",
     "STATUS_EXTENSION_KEY",
     "SearchService",
@@ -237,7 +247,6 @@ const PINNED: Record<string, string[]> = {
   "atlatl-proxy": [
     "DEFAULT_TOOL_POLICY",
     "OUTPUT_SCHEMA_META_KEY",
-    "PROXY_CAPABILITY",
     "PROXY_RESOURCE_PREFIX",
     "RECORDS_MARK",
     "TEXT_BLOCK_MARK",
@@ -395,7 +404,7 @@ describe("atlatl's main entry", () => {
   });
 
   it("the check sees better-sqlite3 when a module does load it", async () => {
-    const sqliteStore = join(root, "packages/server/src/store/sqlite/sqlite-store.ts");
+    const sqliteStore = join(root, "packages/server/src/store/sqlite/open-sqlite.ts");
     expect((await sqliteLoadedBy(sqliteStore)).length).toBeGreaterThan(0);
   });
 });

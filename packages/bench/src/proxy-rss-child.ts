@@ -18,7 +18,6 @@ const engine = await createProxyEngine({
   config: { enabled: true, thresholdTokens: 1600, ttlSeconds: 3600, outputDir: dir },
   extractToolName: "lro_extract",
   resourcePrefix: "atlatl://offload/",
-  memoryProfile: false,
   events: new LroEvents({ sink: null }),
 });
 // Warm the code paths on a small result first (a fresh process would measure compilation).

@@ -94,7 +94,6 @@ async function offload5mb(): Promise<BenchTable> {
     config: { enabled: true, thresholdTokens: 1600, ttlSeconds: 3600, outputDir: dir },
     extractToolName: "lro_extract",
     resourcePrefix: "atlatl://offload/",
-    memoryProfile: false,
     events: new LroEvents({ sink: null }),
   });
   try {

@@ -24,7 +24,15 @@ export {
   type JsonType,
   LineSchemaAccumulator,
 } from "./descriptor/infer-schema.js";
-export { isLroError, LroError, type LroErrorCode } from "./errors.js";
+export {
+  CodedError,
+  type CodedErrorCode,
+  ERROR_CODES,
+  isCodedError,
+  isLroError,
+  LroError,
+  type LroErrorCode,
+} from "./errors.js";
 export {
   estimateLatinTokens,
   estimateLines,

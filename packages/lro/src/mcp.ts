@@ -53,17 +53,27 @@ export {
   type ResourceTemplateClass,
   registerOffloadResources,
 } from "./mcp/offload-resources.js";
-export { reassembleResult } from "./mcp/reassemble-call-result.js";
 export {
   type InlinePage,
   isOffloadableRecords,
-  OFFLOAD_MIME_TYPE,
   type OffloadableRecords,
   type OffloadHandlerResult,
-  type OffloadMiddleware,
-  offloadOutcomeToResult,
   resolveProfile,
   type WholeResultSet,
+} from "./mcp/offloadable.js";
+export { reassembleResult } from "./mcp/reassemble-call-result.js";
+export { AUTO_POLICY, type OffloadMode, type ResponsePolicy, respond } from "./mcp/respond.js";
+export { type ToolErrorInfo, toolErrorResult } from "./mcp/tool-error.js";
+export {
+  declareOffloadsLocally,
+  LRO_PROXY_CAPABILITY,
+  offloadsLocally,
+  readWholeSet,
+  type WholeSet,
+} from "./mcp/whole-set.js";
+export {
+  OFFLOAD_MIME_TYPE,
+  type OffloadMiddleware,
   type WithOffloadOptions,
   withOffload,
 } from "./mcp/with-offload.js";

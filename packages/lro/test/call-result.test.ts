@@ -4,7 +4,7 @@
  * bash + jq), other content as sections with text lines and attachment files;
  * every file reassembles to what the result held.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, symlinkSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
@@ -239,5 +239,34 @@ describe("offloadCallToolResult", () => {
     expect(count.stdout.trim()).toBe("30");
     const q2 = await extractor.extract({ file_path: path, query: ".n? // empty", limit: 2 });
     expect(q2.ok && q2.text).toBe("1\n3\n");
+  });
+});
+
+describe("offloadCallToolResult when the write fails", () => {
+  it("returns the text truncated to the threshold with a warning, and emits OffloadWriteFailed", async () => {
+    const t = tempDir("lro-call-fail-");
+    cleanups.push(t.cleanup);
+    const link = join(t.dir, "link");
+    symlinkSync(t.dir, link);
+    const { events, seen } = recordingEvents();
+    const offloader = new Offloader({
+      config: { enabled: true, thresholdTokens: 200, ttlSeconds: 3600, outputDir: link },
+      events,
+    });
+    const text = Array.from({ length: 400 }, (_, i) => `line ${i} of a long log`).join("\n");
+    const out = await offloadCallToolResult(
+      offloader,
+      { content: [{ type: "text", text }], _meta: { k: 1 } },
+      { operation: "log" },
+    );
+    expect(out._meta).toEqual({ k: 1 });
+    expect(out.content).toHaveLength(1);
+    const [kept, warning] = textOf(out).split("\n\n> Warning: ") as [string, string];
+    // The specification's fallback: inline, truncated to the threshold, never the whole result.
+    expect(text.startsWith(kept)).toBe(true);
+    expect(kept.length).toBeLessThan(text.length);
+    expect(Math.ceil(textOf(out).length / 4)).toBeLessThanOrEqual(200);
+    expect(warning).toContain(`${kept.length} of ${text.length} characters`);
+    expect(seen.map((e) => e.type)).toEqual(["OffloadWriteFailed"]);
   });
 });

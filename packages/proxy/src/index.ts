@@ -21,11 +21,10 @@ export {
   policyFor,
   type ToolPolicy,
 } from "./config/proxy-config.js";
-export { createProxyEngine, type ProxyEngine, type ToolCallInfo } from "./offload/engine.js";
+export { createProxyEngine, type ProxyEngine, type ToolCallInfo } from "./proxy/local-lro.js";
 export { PROXY_RESOURCE_PREFIX, TOOL_CLASH_PREFIX } from "./proxy/names.js";
 export { OUTPUT_SCHEMA_META_KEY } from "./proxy/output-schema.js";
 export {
-  PROXY_CAPABILITY,
   type RunningProxy,
   type StartProxyOptions,
   startProxy,

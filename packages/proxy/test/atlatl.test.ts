@@ -1,8 +1,8 @@
 /**
- * The proxy in front of a real `atlatl serve` over stdio. An atlatl upstream's
- * inline `{count, records}` results are written locally with the memory profile
- * (the specification's descriptor and its ten recipes), as the specification's
- * "Local LRO Proxy" section says.
+ * The proxy in front of a real `atlatl serve` over stdio. The proxy declares
+ * `LRO_PROXY_CAPABILITY`; atlatl answers its read tools with the whole set,
+ * which the proxy writes locally with the memory profile (the specification's
+ * descriptor and its ten recipes), as the "Local LRO Proxy" section says.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -20,7 +20,7 @@ const ATLATL = ["--conditions=source", "--import", "tsx", join(serverRoot, "src/
 const work = tempDir("atlatl-proxy-atlatl-");
 const db = join(work.dir, "atlatl.db");
 const out = join(work.dir, "proxy-out");
-// The server's own offloading is off here, so it answers inline as it would to a proxy.
+// The server's own offloading is off here: it still returns whole sets to the proxy.
 const serve = [...ATLATL, "serve", "--db", db, "--no-offload"];
 let d: Peer;
 let p: Peer;
@@ -56,26 +56,43 @@ describe("atlatl-proxy in front of atlatl serve", () => {
     );
   });
 
-  it("writes an atlatl inline result locally with the memory profile and its ten recipes", async () => {
-    const call = { name: "list_memories", arguments: { limit: 200, detail: "light" } };
-    const [a, b] = await Promise.all([
-      d.client.callTool(call) as Promise<CallToolResult>,
-      p.client.callTool(call) as Promise<CallToolResult>,
-    ]);
-    const inline = JSON.parse(textOf(a)) as { count: number; records: object[] };
-    expect(inline.count).toBe(200);
+  it("writes an atlatl result set locally, whole, with the memory profile and its ten recipes", async () => {
+    // Every match through the proxy (LRO precedes pagination); the direct client pages them.
+    const all: object[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = JSON.parse(
+        textOf(
+          (await d.client.callTool({
+            name: "list_memories",
+            arguments: { limit: 200, detail: "light", ...(cursor ? { cursor } : {}) },
+          })) as CallToolResult,
+        ),
+      ) as { records: object[]; next_cursor?: string | null };
+      all.push(...page.records);
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+    const b = (await p.client.callTool({
+      name: "list_memories",
+      arguments: { limit: 200, detail: "light" },
+    })) as CallToolResult;
     const descriptor = JSON.parse(textOf(b));
     expect(descriptor.offloaded).toBe(true);
-    expect(descriptor.summary).toMatchObject({ count: 200, operation: "list", detail: "light" });
+    expect(descriptor.summary).toMatchObject({
+      count: all.length,
+      operation: "list",
+      detail: "light",
+    });
+    expect(all.length).toBeGreaterThan(200);
     expect(descriptor.jq_recipes).toHaveLength(10);
     expect(descriptor.file_path.startsWith(out)).toBe(true);
     const lines = readFileSync(descriptor.file_path, "utf8").trimEnd().split("\n");
     expect(JSON.parse(lines[0] as string)).toMatchObject({ type: "lro_header", operation: "list" });
-    // The proxy does not alter the memory data: the file holds exactly the inline records.
-    expect(lines.slice(1).map((l) => JSON.parse(l))).toEqual(inline.records);
+    // The proxy does not alter the memory data: the file holds exactly the server's records.
+    expect(lines.slice(1).map((l) => JSON.parse(l))).toEqual(all);
     const titles = (await runRecipe(descriptor.jq_recipes[0].command)).trim().split("\n");
-    expect(titles).toHaveLength(200);
-    const ns = (inline.records[0] as { namespace: string }).namespace;
+    expect(titles).toHaveLength(all.length);
+    const ns = (all[0] as { namespace: string }).namespace;
     const filtered = await runRecipe(descriptor.jq_recipes[1].command.replace("{namespace}", ns));
     expect(filtered.length).toBeGreaterThan(0);
     // The proxy's extraction tool (prefixed when atlatl lists its own) reads the local file.
@@ -91,7 +108,15 @@ describe("atlatl-proxy in front of atlatl serve", () => {
   });
 
   it("passes small atlatl results through unchanged", async () => {
-    const call = { name: "list_memories", arguments: { limit: 2 } };
+    const page = JSON.parse(
+      textOf(
+        (await d.client.callTool({
+          name: "list_memories",
+          arguments: { limit: 1 },
+        })) as CallToolResult,
+      ),
+    ) as { records: { id: string }[] };
+    const call = { name: "get_memory", arguments: { id: page.records[0]?.id } };
     const [a, b] = await Promise.all([d.client.callTool(call), p.client.callTool(call)]);
     expect(JSON.stringify(b)).toBe(JSON.stringify(a));
   });

@@ -12,7 +12,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadProxyConfig, parseToolPolicies } from "../src/config/proxy-config.js";
-import { createProxyEngine, type ProxyEngine } from "../src/offload/engine.js";
+import { createProxyEngine, type ProxyEngine } from "../src/proxy/local-lro.js";
 import { tempDir } from "./helpers.js";
 import { runAllRecipes } from "./recipes.js";
 
@@ -28,7 +28,6 @@ beforeAll(async () => {
     config: { enabled: true, thresholdTokens: 200, ttlSeconds: 3600, outputDir: out.dir },
     extractToolName: "lro_extract",
     resourcePrefix: "atlatl://offload/",
-    memoryProfile: false,
     events: new LroEvents({ sink: null }),
     server,
   });

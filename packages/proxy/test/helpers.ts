@@ -65,8 +65,12 @@ async function connect(
 }
 
 /** The upstream, directly. */
-export function direct(upstream: string[], setup?: (client: Client) => void): Promise<Peer> {
-  return connect(process.execPath, upstream, setup);
+export function direct(
+  upstream: string[],
+  setup?: (client: Client) => void,
+  env?: Record<string, string>,
+): Promise<Peer> {
+  return connect(process.execPath, upstream, setup, env);
 }
 
 /** The upstream through the proxy: `atlatl-proxy [proxyArgs] -- node upstream...`. */

@@ -1,6 +1,6 @@
 /**
  * Validation of `lro_extract` arguments into one normalized request. Every
- * problem is an `LroError` `BAD_ARGUMENTS` whose message says what to send
+ * problem is an `LroError` `INVALID_ARGUMENT` whose message says what to send
  * instead: a model reads it and retries.
  */
 import { LroError } from "../errors.js";
@@ -47,7 +47,7 @@ export type ExtractRequest =
 /** Longest custom filter accepted. */
 export const MAX_QUERY_LENGTH = 16 * 1024;
 
-const bad = (message: string) => new LroError("BAD_ARGUMENTS", message);
+const bad = (message: string) => new LroError("INVALID_ARGUMENT", message);
 
 /** Which parameter names a recipe takes, as the model should send them. */
 export function describeRecipeParams(spec: Pick<RecipeSpec, "params" | "examples">): string {

@@ -116,7 +116,7 @@ function parseRecordLines(source: LoadedOffload): readonly object[] {
       out.push(JSON.parse(line) as object);
     } catch {
       throw new LroError(
-        "BAD_ARGUMENTS",
+        "INVALID_ARGUMENT",
         `${source.name} has a line that is not JSON, so its recipes cannot be derived; pass a jq query instead`,
       );
     }
@@ -274,7 +274,7 @@ export class LroExtractor {
     const profile = profileByName(name, this.options.profiles ?? BUILTIN_PROFILES);
     if (!profile?.recipe) {
       throw new LroError(
-        "BAD_ARGUMENTS",
+        "INVALID_ARGUMENT",
         `${source.name} is a ${name} file, which has no numbered recipes; pass a jq query instead (e.g. query=".", limit=20)`,
       );
     }

@@ -160,7 +160,7 @@ export function checkRequest(request: JqRunRequest, maxInputBytes: number): LroE
   for (const name of Object.keys(request.args ?? {})) {
     if (!ARG_NAME.test(name) || name === "ENV" || name.startsWith("__")) {
       return new LroError(
-        "BAD_ARGUMENTS",
+        "INVALID_ARGUMENT",
         `parameter name ${JSON.stringify(name)} cannot be a jq variable: use letters, digits and _ (not ENV, not a leading __)`,
       );
     }

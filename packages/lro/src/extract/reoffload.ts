@@ -8,9 +8,10 @@
  * already measured: re-parsing and re-estimating them (the tokenizer on every
  * non-Latin line) cost more than the extraction itself.
  */
+
+import { truncatedValueLines } from "../mcp/inline-envelope.js";
 import { failureCode } from "../offload/context.js";
 import type { Offloader } from "../offload/offloader.js";
-import { reserveFor, truncationWarning } from "../offload/truncate.js";
 import { headerProfileName, profileByName } from "../profiles/registry.js";
 import type { Reoffload, ReoffloadInput, ReoffloadOutcome } from "./extractor.js";
 import { LRO_EXTRACT_TOOL_NAME } from "./tool-name.js";
@@ -104,25 +105,9 @@ export function offloaderReoffload(
       return { text: JSON.stringify(result.response), paths: [path] };
     }
     const code = result.kind === "truncated" ? failureCode(result.error) : "WRITE_FAILED";
-    return truncatedInline(input.lines, code, offloader.config.thresholdTokens);
+    return {
+      text: truncatedValueLines(input.lines, code, offloader.config.thresholdTokens),
+      paths: [],
+    };
   };
-}
-
-/** The leading output values that fit the threshold (chars / 4), with the warning. */
-function truncatedInline(
-  lines: readonly string[],
-  code: string,
-  threshold: number,
-): ReoffloadOutcome {
-  const draft = truncationWarning(code, lines.length, lines.length, threshold);
-  const budget = (threshold - reserveFor(draft)) * 4;
-  let used = 0;
-  let kept = 0;
-  while (kept < lines.length && used + (lines[kept] as string).length + 1 <= budget) {
-    used += (lines[kept] as string).length + 1;
-    kept++;
-  }
-  const body = lines.slice(0, kept).join("\n");
-  const warning = truncationWarning(code, kept, lines.length, threshold);
-  return { text: `${body}${body ? "\n" : ""}\n> Warning: ${warning}\n`, paths: [] };
 }

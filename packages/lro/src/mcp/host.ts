@@ -24,7 +24,9 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 export type HostCallback = (input: unknown, extra: unknown) => Promise<never>;
 
 /** `callback` in the shape a host declares (its input validated by the host against our schema). */
-export function hostCallback<I, R>(callback: (input: I) => Promise<R>): HostCallback {
+export function hostCallback<I, R, E = unknown>(
+  callback: (input: I, extra?: E) => Promise<R>,
+): HostCallback {
   return callback as unknown as HostCallback;
 }
 

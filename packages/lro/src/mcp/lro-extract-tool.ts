@@ -25,6 +25,7 @@ import {
   OFFLOAD_MIME_TYPE,
   offloadResourceUri,
 } from "./offload-resource-uri.js";
+import { toolErrorResult } from "./tool-error.js";
 
 export { LRO_EXTRACT_TOOL_NAME };
 
@@ -54,7 +55,16 @@ export interface RegisterLroExtractOptions {
    * them and this tool.
    */
   upstream?: ToolsUpstream;
+  /**
+   * Middleware around the tool's callback, `(next) => handler`, composed once
+   * at registration (the host's error shape, a session's confinement).
+   */
+  middleware?: (next: ExtractHandler) => ExtractHandler;
 }
+
+/** The tool's callback: validated arguments, and the SDK's request `extra` when there is one. */
+// biome-ignore lint/suspicious/noExplicitAny: the SDK's callback arguments differ by host.
+export type ExtractHandler = (args: any, extra?: any) => CallToolResult | Promise<CallToolResult>;
 
 /** What {@link registerLroExtract} returns. */
 export interface LroExtractRegistration<T extends Removable = Removable> {
@@ -140,12 +150,7 @@ export function extractResultToToolResult(
 ): CallToolResult {
   const names = mcpNames(options.names);
   const meta = names.metaPrefix;
-  if (!result.ok) {
-    return {
-      isError: true,
-      content: [{ type: "text", text: `${result.error.code}: ${result.error.message}` }],
-    };
-  }
+  if (!result.ok) return toolErrorResult(result.error);
   const out: CallToolResult = {
     content: [{ type: "text", text: result.text }],
     // For clients and benchmarks that want the numbers; models read the text.
@@ -220,7 +225,7 @@ export function registerLroExtract<T extends Removable = Removable>(
   const resourceLinks = options.resourceLinks ?? false;
   const toolName = options.toolName ?? LRO_EXTRACT_TOOL_NAME;
   offloader.nativeExtraction = toolName;
-  const run = async (args: z.infer<typeof inputObject>) =>
+  const run = async (args: z.infer<typeof inputObject>, _extra?: unknown) =>
     extractResultToToolResult(
       await extractor.extract({
         ...args,
@@ -228,6 +233,8 @@ export function registerLroExtract<T extends Removable = Removable>(
       }),
       { resourceLinks, names },
     );
+  // The embedder's middleware, composed once here (e.g. atlatl's coded errors).
+  const handler = options.middleware ? options.middleware(run) : run;
   const annotations = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
   const title = "Extract from an offloaded result";
   const definition: Tool = {
@@ -241,12 +248,9 @@ export function registerLroExtract<T extends Removable = Removable>(
   const call = async (args: unknown): Promise<CallToolResult> => {
     const parsed = inputObject.safeParse(args ?? {});
     if (!parsed.success) {
-      return {
-        isError: true,
-        content: [{ type: "text", text: `BAD_ARGUMENTS: ${z.prettifyError(parsed.error)}` }],
-      };
+      return toolErrorResult({ code: "INVALID_ARGUMENT", message: z.prettifyError(parsed.error) });
     }
-    return run(parsed.data);
+    return await handler(parsed.data);
   };
 
   let tool: T | undefined;
@@ -254,7 +258,11 @@ export function registerLroExtract<T extends Removable = Removable>(
   if (isMcpServerHost(server)) {
     // The host validates with `inputObject` (zod v4, which both lines accept) before calling.
     const config = { title, description: DESCRIPTION, inputSchema: inputObject, annotations };
-    tool = server.registerTool(toolName, config, hostCallback(run));
+    tool = server.registerTool(
+      toolName,
+      config,
+      hostCallback(async (args: z.infer<typeof inputObject>, extra) => handler(args, extra)),
+    );
   } else {
     unmount = mountTools(server, { definition, call }, options.upstream);
   }

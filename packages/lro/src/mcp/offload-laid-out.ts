@@ -5,8 +5,7 @@
  * records profile (one file, numbered recipes `lro_extract` runs, `reassemble`
  * lines beside them), anything else to the multi-section descriptor
  * (`offload-layout.ts`). Failures are a return value with a code, so each
- * caller picks its fallback (`offloadCallToolResult` returns the result whole
- * with a warning; the proxy truncates).
+ * the response boundary (`respond.ts`) applies the one fallback.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Offloader } from "../offload/offloader.js";
@@ -109,6 +108,8 @@ export async function offloadLaidOut(
       estimatedTokens: options.estimatedTokens,
     });
   } catch (err) {
+    // An attachment failed (the sections pipeline reports its own failures).
+    offloader.reportWriteFailure(options.operation, err, options.estimatedTokens);
     return failure(err, (err as Error)?.message ?? String(err));
   }
   const { outcome, attachments } = written;

@@ -13,7 +13,7 @@ import { nodeOffloadFs, type OffloadFs } from "../materialize/offload-fs.js";
 import { type Sweeper, type SweeperOptions, startSweeper } from "../sweep/sweep.js";
 import type { OffloadResponse } from "../types.js";
 import { attachmentExtension, attachmentPaths, writeAttachment } from "./attachments.js";
-import type { OffloadContext } from "./context.js";
+import { asLroError, emitFailed, type OffloadContext } from "./context.js";
 import { offloadRecords } from "./records.js";
 import { offloadSections } from "./sections.js";
 import type {
@@ -118,6 +118,14 @@ export class Offloader {
       data: input.data,
       extension: attachmentExtension(input.mimeType),
     });
+  }
+
+  /**
+   * Emit `OffloadWriteFailed` for a write that failed outside the record and
+   * section pipelines (an attachment of a call result); those emit their own.
+   */
+  reportWriteFailure(operation: string, error: unknown, tokens: number): void {
+    emitFailed(this.context(), operation, asLroError(error), 0, tokens);
   }
 
   /**

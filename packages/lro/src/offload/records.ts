@@ -221,6 +221,8 @@ export async function offloadRecords<D = OffloadResponse>(
   }
 
   const tokens = meter.tokens;
+  // A producer that capped the set says how many match in all.
+  if (input.totalMatches !== undefined && input.totalMatches > total) total = input.totalMatches;
   const capped = total > count;
   // A capped set is offloaded (its file says what is missing) unless LRO is off.
   const inline = tokens <= offloadAbove && (!capped || offloadAbove === Number.POSITIVE_INFINITY);

@@ -44,6 +44,19 @@ export function truncationWarning(
   );
 }
 
+/** The warning of a truncated text fallback (a tool's own inline text, e.g. Markdown). */
+export function textTruncationWarning(
+  reason: string,
+  keptChars: number,
+  totalChars: number,
+  threshold: number,
+): string {
+  return (
+    `Offloading the result to a file failed (${reason}), so its inline text is returned ` +
+    `and truncated: ${keptChars} of ${totalChars} characters, to fit ${threshold} tokens.`
+  );
+}
+
 /** Tokens reserved for the payload around the kept lines (keys, counts, warning). */
 export function reserveFor(warning: string): number {
   return Math.ceil((warning.length + 96) / 4);

@@ -44,6 +44,12 @@ export interface OffloadRecordsInput<D = OffloadResponse> {
    * rest are only counted (see `total` of the outcomes).
    */
   source?: RecordSource | undefined;
+  /**
+   * Matches in the set when the producer already capped `records` (a server's
+   * negotiated whole set): a larger number than the records makes the set
+   * capped here too, its descriptor saying how many match.
+   */
+  totalMatches?: number | undefined;
   /** Project records to `detail` (default true; idempotent on projected records). */
   project?: boolean;
   /** Offload regardless of `enabled` and the threshold (the caller has decided). */

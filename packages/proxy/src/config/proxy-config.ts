@@ -8,6 +8,7 @@
  *     inline_keys = ["path"]   # keys kept inline beside the descriptor
  */
 import { LroError } from "@atlatl/lro";
+import type { ResponsePolicy } from "@atlatl/lro/mcp";
 import {
   type ConfigEntry,
   loadOffloadConfig,
@@ -17,9 +18,9 @@ import {
 } from "@atlatl/lro/node";
 
 /** How one tool's results are treated. */
-export interface ToolPolicy {
+export interface ToolPolicy extends ResponsePolicy {
   /** `auto`: offload above the threshold; `always`: any non-error result; `never`: pass through. */
-  mode: "auto" | "always" | "never";
+  mode: Exclude<ResponsePolicy["mode"], "whole-set-inline">;
   /** This tool's threshold (default: `prompt.offload.threshold_tokens`). */
   thresholdTokens?: number;
   /** Keys of the result object copied into the descriptor. */
@@ -131,6 +132,7 @@ export function loadProxyConfig(
       thresholdTokens: offload.thresholdTokens,
       ttlSeconds: offload.ttlSeconds,
       outputDir: offload.outputDir,
+      maxRecords: offload.maxRecords,
     },
     timeoutSeconds: proxy.values.timeout_seconds,
     tools: file ? parseToolPolicies(file.data, file.path) : {},

@@ -7,6 +7,7 @@
  * touches `tools/list` and `tools/call` (LRO, `lro_extract`) and the resource
  * lists and reads of its offload files.
  */
+import { declareOffloadsLocally } from "@atlatl/lro/mcp";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -26,11 +27,11 @@ import {
   type ServerCapabilities,
 } from "@modelcontextprotocol/sdk/types.js";
 import { type ProxyConfig, policyFor } from "../config/proxy-config.js";
-import { createProxyEngine, type ProxyEngine } from "../offload/engine.js";
 import { connectUpstream, type UpstreamTransportKind } from "../upstream/connect.js";
 import { describeTarget, type UpstreamTarget } from "../upstream/target.js";
 import { type ForwardExtra, forwardRequest, rpcError, unwrapError } from "./forward.js";
 import { InitGate } from "./init-gate.js";
+import { createProxyEngine, type ProxyEngine } from "./local-lro.js";
 import { extractToolName, resourcePrefix } from "./names.js";
 import { withoutOutputSchema } from "./output-schema.js";
 
@@ -54,12 +55,6 @@ export interface RunningProxy {
   /** End the proxy and the upstream (the child process of a stdio upstream). */
   close(): Promise<void>;
 }
-
-/** Experimental client capability announcing the proxy to the upstream (beside `clientInfo.proxy`). */
-export const PROXY_CAPABILITY = "atlatl/proxy";
-
-/** atlatl's serverInfo name: its memory results get the memory profile. */
-const ATLATL_SERVER_NAME = "atlatl";
 
 /** Capabilities we pass on: all but tasks, which the proxy does not relay. */
 function withoutTasks<T extends { tasks?: unknown }>(caps: T | undefined): Omit<T, "tasks"> {
@@ -103,13 +98,11 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
   // Toward the upstream: the client's own capabilities and identity, marked as a proxy.
   const clientInfo = { ...params.clientInfo, proxy: true } as Implementation;
   // `clientInfo.proxy` is the specification's flag, but the SDK's server-side schema
-  // strips unknown clientInfo keys; an experimental capability survives parsing
-  // (`getClientCapabilities().experimental["atlatl/proxy"]`).
-  const base = withoutTasks(params.capabilities) as ClientCapabilities;
-  const clientCaps: ClientCapabilities = {
-    ...base,
-    experimental: { ...(base.experimental ?? {}), [PROXY_CAPABILITY]: {} },
-  };
+  // strips unknown clientInfo keys; the capability survives parsing, and an
+  // upstream that knows it returns whole sets for us to judge (`whole-set.ts`).
+  const clientCaps = declareOffloadsLocally(
+    withoutTasks(params.capabilities) as ClientCapabilities,
+  );
   const upstream = new Client(clientInfo, { capabilities: clientCaps });
   // The upstream may ask (roots/list) or tell as soon as it is initialized, before
   // our client is: its messages wait until our client has sent `initialized`.
@@ -221,7 +214,6 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     config: config.offload,
     extractToolName: extractToolName(new Set(toolNames)),
     resourcePrefix: resourcePrefix(uris),
-    memoryProfile: upstreamInfo?.name === ATLATL_SERVER_NAME,
     server: srv,
     upstream: {
       tools: {
@@ -242,7 +234,6 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
           if (x.signal.aborted) return r;
           return engine.offloadCallResult(r, {
             name: request.params.name,
-            arguments: request.params.arguments,
             policy: policyFor(config, request.params.name),
           });
         },

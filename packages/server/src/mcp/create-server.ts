@@ -1,22 +1,23 @@
-import { registerLroExtract, registerOffloadResources, withOffload } from "@atlatl/lro/mcp";
+import {
+  AUTO_POLICY,
+  offloadsLocally,
+  registerLroExtract,
+  registerOffloadResources,
+  withOffload,
+} from "@atlatl/lro/mcp";
 import type { Offloader } from "@atlatl/lro/node";
-import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { InMemoryTaskStore } from "@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js";
+import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Services } from "../services/create-services.js";
 import { ATLATL_VERSION } from "../version.js";
 import { forwardLroEvents } from "./lro-logging.js";
 import { progressDone } from "./progress.js";
 import { registerPrompts } from "./prompts.js";
-import { ProxyAwareMcpServer } from "./proxy-aware-server.js";
 import { foreignFilesNotFound } from "./session-files.js";
 import type { SharedExtraction } from "./shared-extraction.js";
-import { AtlatlTaskStore, taskOptional } from "./tasks.js";
 import type { ToolContext } from "./tool-context.js";
-import {
-  useCodedValidationErrors,
-  useStrictArguments,
-  useToolMiddleware,
-  withToolErrors,
-} from "./tool-middleware.js";
+import { compose, withToolErrors } from "./tool-middleware.js";
+import { ToolRegistry } from "./tool-registry.js";
 import { registerInjectContext } from "./tools/inject-context.js";
 import { registerListMemories } from "./tools/list-memories.js";
 import { registerMemoryCrud } from "./tools/memory-crud.js";
@@ -27,7 +28,7 @@ export const SERVER_NAME = "atlatl";
 export const SERVER_VERSION = ATLATL_VERSION;
 
 /** Read tools that may run as MCP Tasks (`taskSupport: "optional"`). */
-const TASK_TOOLS = ["recall_memories", "inject_context"] as const;
+const TASK_TOOLS: ReadonlySet<string> = new Set(["recall_memories", "inject_context"]);
 
 const INSTRUCTIONS = `atlatl is a memory server (MIF memories: semantic, episodic, procedural).
 Read tools (recall_memories, search_memories, list_memories, inject_context) return small results inline.
@@ -36,7 +37,7 @@ Query the file with a shell (tail -n +2 FILE | jq ...) or with the lro_extract t
 
 export interface AtlatlServer {
   server: McpServer;
-  /** True once the client announced `clientInfo.proxy: true`: read tools answer inline. */
+  /** True once the client declared `LRO_PROXY_CAPABILITY`: read tools return whole sets. */
   readonly proxyClient: boolean;
   /** Stop the extraction worker and close the MCP server (the store is the caller's). */
   close(): Promise<void>;
@@ -66,32 +67,34 @@ export interface AtlatlServerDeps {
 }
 
 /**
- * The read tools' LRO middleware: the offloader's decision, or, for a client
- * that announced itself as an LRO proxy, always inline (the proxy offloads on
- * its own disk). Decided per call, since `initialize` comes after registration.
+ * The read tools' LRO middleware: the response boundary with the offloader's
+ * policy, or, for a client that declared it offloads locally (an LRO proxy's
+ * `LRO_PROXY_CAPABILITY`), `whole-set-inline`: every match comes back for the
+ * client to judge and write on its own disk. Decided per call, since the
+ * client's capabilities are known only after `initialize` (the SDK's
+ * documented `Server.getClientCapabilities()`).
  */
-function proxyAwareOffload(
-  server: ProxyAwareMcpServer,
+function negotiatedOffload(
+  server: McpServer,
   offloader: Offloader,
-  inlineMaxBytes: number | undefined,
-) {
-  const lro = withOffload({ offloader, resourceLinks: offloader.config.enabled });
-  // A proxy gets every match of a large result inline (up to a bound) and
-  // offloads it on its own disk.
-  const inline = withOffload({
+  maxInlineBytes: number | undefined,
+): ToolContext["offload"] {
+  const lro = withOffload({
     offloader,
-    inlineWholeSet: inlineMaxBytes === undefined ? true : { maxBytes: inlineMaxBytes },
+    resourceLinks: offloader.config.enabled,
+    policy: () =>
+      offloadsLocally(server.server.getClientCapabilities())
+        ? { mode: "whole-set-inline", maxInlineBytes }
+        : AUTO_POLICY,
   });
-  const offload: ToolContext["offload"] = (next) => {
-    const offloaded = lro(next);
-    const inlined = inline(next);
+  return (next) => {
+    const respond = lro(next);
     return async (...args) => {
-      const result = await (server.proxyClient ? inlined(...args) : offloaded(...args));
+      const result = await respond(...args);
       await progressDone(args);
       return result;
     };
   };
-  return offload;
 }
 
 /**
@@ -99,8 +102,8 @@ function proxyAwareOffload(
  * and, when offloading is enabled, `lro_extract` and offload files as resources.
  */
 export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
-  const taskStore = new AtlatlTaskStore();
-  const server = new ProxyAwareMcpServer(
+  const taskStore = new InMemoryTaskStore();
+  const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
     {
       instructions: INSTRUCTIONS,
@@ -115,36 +118,39 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
       taskStore,
     },
   );
-  // Every tool, ours and lro_extract: thrown errors reach the client with code and field.
-  useToolMiddleware(server, withToolErrors);
-  useCodedValidationErrors(server);
-  useStrictArguments(server);
   const lroEnabled = deps.offloader.config.enabled;
+  // Every tool, ours and lro_extract: thrown errors reach the client with code and field.
+  const tools = new ToolRegistry([withToolErrors], TASK_TOOLS);
   const ctx: ToolContext = {
     services: deps.services,
-    offload: proxyAwareOffload(server, deps.offloader, deps.proxyInlineBytes),
+    offload: negotiatedOffload(server, deps.offloader, deps.proxyInlineBytes),
+    registerTool: tools.register,
   };
-  registerMemoryCrud(server, ctx);
-  registerRecallMemories(server, ctx);
-  registerSearchMemories(server, ctx);
-  registerListMemories(server, ctx);
-  registerInjectContext(server, ctx);
+  registerMemoryCrud(ctx);
+  registerRecallMemories(ctx);
+  registerSearchMemories(ctx);
+  registerListMemories(ctx);
+  registerInjectContext(ctx);
   registerPrompts(server, deps.services);
-  for (const name of TASK_TOOLS) {
-    const tool = server.registeredTool(name);
-    if (tool) taskOptional(tool, (id) => server.takeTaskRequest(id), taskStore);
-  }
 
   const closers: (() => Promise<void>)[] = [];
   // The offloader's hub carries this client's events only (an HTTP session's own).
   const stopLogging = forwardLroEvents(server, deps.offloader.events);
   closers.push(async () => stopLogging());
   closers.push(async () => taskStore.cleanup());
+  if (!lroEnabled) tools.mount(server.server);
   if (lroEnabled) {
-    const extract = registerLroExtract(server, {
+    const dir = deps.offloader.config.outputDir;
+    // lro_extract on the low-level server, atlatl's tools served beside it.
+    const extract = registerLroExtract(server.server, {
+      upstream: tools,
       offloader: deps.offloader,
       resourceLinks: true,
       ...(deps.principal !== undefined ? { principal: deps.principal } : {}),
+      middleware: compose(
+        withToolErrors,
+        ...(deps.sessionScoped ? [foreignFilesNotFound(dir)] : []),
+      ),
       ...(deps.extraction ? { engine: deps.extraction.engine, cache: deps.extraction.cache } : {}),
     });
     // One parsed-file cache for extraction and resource reads; offloader events
@@ -155,15 +161,13 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
       cache: extract.extractor.cache,
       events: deps.offloader.events,
     });
-    if (deps.sessionScoped && extract.tool)
-      foreignFilesNotFound(extract.tool, deps.offloader.config.outputDir);
     closers.push(async () => resources.close());
     closers.push(() => extract.close());
   }
   return {
     server,
     get proxyClient() {
-      return server.proxyClient;
+      return offloadsLocally(server.server.getClientCapabilities());
     },
     async close() {
       // Disconnect first: unregistering tools and resources on a connected server

@@ -1,7 +1,9 @@
+import { CodedError, type CodedErrorCode } from "@atlatl/lro";
 import { isStoreError } from "../store/errors.js";
 
 /** Stable string codes of service failures. */
-export type ServiceErrorCode =
+export type ServiceErrorCode = Extract<
+  CodedErrorCode,
   /** An argument is missing, out of bounds or malformed; the message says which and how to fix it. */
   | "INVALID_ARGUMENT"
   /** A memory with this id already exists. */
@@ -9,25 +11,21 @@ export type ServiceErrorCode =
   /** No memory has this id (tools report it; the services return undefined). */
   | "NOT_FOUND"
   /** The memory kept changing under concurrent writers; retry the call. */
-  | "CONFLICT";
+  | "CONFLICT"
+>;
 
 /**
  * A failure the caller can act on (a model sees the message as a tool error).
  * Other failures (I/O, a closed store) propagate as they are.
  */
-export class ServiceError extends Error {
-  readonly code: ServiceErrorCode;
-  /** The argument at fault, e.g. `query`, `namespace`, `cursor`. */
-  readonly field: string | undefined;
+export class ServiceError extends CodedError<ServiceErrorCode> {
   constructor(
     code: ServiceErrorCode,
     message: string,
     options?: { field?: string | undefined; cause?: unknown },
   ) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    super(code, message, options);
     this.name = "ServiceError";
-    this.code = code;
-    this.field = options?.field;
   }
 }
 

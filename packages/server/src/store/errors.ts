@@ -1,5 +1,8 @@
+import { CodedError, type CodedErrorCode } from "@atlatl/lro";
+
 /** Stable string codes of store failures. */
-export type StoreErrorCode =
+export type StoreErrorCode = Extract<
+  CodedErrorCode,
   /** `insert` of an id that is already stored. */
   | "DUPLICATE_ID"
   /** The id is not stored (for operations that require it). */
@@ -19,15 +22,14 @@ export type StoreErrorCode =
   /** The store was closed. */
   | "CLOSED"
   /** Any other backend failure (I/O, locking, corruption). */
-  | "BACKEND";
+  | "BACKEND"
+>;
 
 /** A store failure with a machine-readable code and a message a person or model can act on. */
-export class StoreError extends Error {
-  readonly code: StoreErrorCode;
+export class StoreError extends CodedError<StoreErrorCode> {
   constructor(code: StoreErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(code, message, options);
     this.name = "StoreError";
-    this.code = code;
   }
 }
 

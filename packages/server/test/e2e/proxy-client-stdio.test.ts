@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { declareOffloadsLocally, readWholeSet } from "@atlatl/lro/mcp";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -11,7 +12,7 @@ import { serverRoot } from "./spawn-server.js";
 const cli = ["--conditions=source", "--import", "tsx", join(serverRoot, "src/cli/main.ts")];
 
 /** An LRO proxy in front of `atlatl serve` over stdio announces itself the same way as over HTTP. */
-describe("atlatl serve over stdio: a clientInfo.proxy client", () => {
+describe("atlatl serve over stdio: an LRO proxy client", () => {
   const dir = mkdtempSync(join(tmpdir(), "atlatl-proxy-stdio-"));
   const db = join(dir, "atlatl.db");
   const env = {
@@ -28,11 +29,11 @@ describe("atlatl serve over stdio: a clientInfo.proxy client", () => {
       cwd: serverRoot,
       stderr: "ignore",
     });
-    const client = new Client({
-      name: "atlatl-proxy",
-      version: "1",
-      ...(proxy ? { proxy: true } : {}),
-    });
+    // An LRO proxy: the specification's clientInfo flag and the capability atlatl reads.
+    const client = new Client(
+      { name: "atlatl-proxy", version: "1", ...(proxy ? { proxy: true } : {}) },
+      proxy ? { capabilities: declareOffloadsLocally({}) } : undefined,
+    );
     await client.connect(transport);
     clients.push(client);
     return client;
@@ -42,7 +43,7 @@ describe("atlatl serve over stdio: a clientInfo.proxy client", () => {
       name: "recall_memories",
       arguments: { query: "", limit: 1000, detail: "full", status: "any" },
     })) as CallToolResult;
-    return JSON.parse((r.content[0] as { text: string }).text);
+    return { ...JSON.parse((r.content[0] as { text: string }).text), whole: readWholeSet(r)?.set };
   };
 
   beforeAll(() => {
@@ -63,6 +64,10 @@ describe("atlatl serve over stdio: a clientInfo.proxy client", () => {
     expect(inline.offloaded).toBeUndefined();
     expect(inline.records).toHaveLength(300);
     expect(inline.next_cursor ?? null).toBeNull();
+    // Beside the page, the whole set and what a local descriptor needs.
+    expect(inline.whole).toMatchObject({ operation: "recall", detail: "full", total: 300 });
+    expect(inline.whole.records).toEqual(inline.records);
+    expect(inline.whole.scores).toHaveLength(300);
     expect((await recallAll(plain)).offloaded).toBe(true);
   });
 });

@@ -133,7 +133,7 @@ describe("LRO over the whole result set (SDK Client, atlatl serve)", () => {
     }
   });
 
-  it("search_memories and inject_context offload every match too", async () => {
+  it("search_memories offloads every match; inject_context its pre-budget set, the top `limit`", async () => {
     const search = jsonOf<Descriptor>(
       await call(s.client, "search_memories", { query: "harbor", limit: 5 }),
     );
@@ -141,11 +141,17 @@ describe("LRO over the whole result set (SDK Client, atlatl serve)", () => {
     expect(shellCount(search.file_path)).toBe(HARBOR);
 
     const inject = jsonOf<Descriptor>(
-      await call(s.client, "inject_context", { query: "harbor", limit: 10 }),
+      await call(s.client, "inject_context", { query: "harbor", limit: 1000 }),
     );
     expect(inject.offloaded).toBe(true);
     expect(inject.summary).toMatchObject({ count: HARBOR, operation: "inject", detail: "medium" });
     expect(shellCount(inject.file_path)).toBe(HARBOR);
+    // inject has no cursor: `limit` bounds the set judged, not a page of it.
+    const top = jsonOf<Descriptor>(
+      await call(s.client, "inject_context", { query: "harbor", limit: 40, detail: "full" }),
+    );
+    expect(top.summary).toMatchObject({ count: 40, operation: "inject" });
+    expect(shellCount(top.file_path)).toBe(40);
   });
 
   it("each offloaded line is the memory's record at the asked detail, byte for byte", async () => {

@@ -93,7 +93,15 @@ describe("atlatl serve --http: MCP over Streamable HTTP (SDK client, real proces
       arguments: { file_path: da.file_path, recipe: 1 },
     })) as CallToolResult;
     expect(stolen.isError).toBe(true);
-    expect(text(stolen)).toMatch(/^FILE_NOT_FOUND/);
+    expect(text(stolen)).toMatch(/^FILE_NOT_FOUND \(file_path\): /);
+    // The same shape as every other tool error (FILE_EXPIRED, INVALID_ARGUMENT, ...).
+    expect(stolen.structuredContent).toEqual({
+      error: {
+        code: "FILE_NOT_FOUND",
+        field: "file_path",
+        message: text(stolen).replace(/^FILE_NOT_FOUND \(file_path\): /, ""),
+      },
+    });
     expect(text(stolen)).not.toContain(
       JSON.parse(readFileSync(da.file_path, "utf8").split("\n")[1] as string).title,
     );

@@ -5,6 +5,7 @@
  * notice, and an empty JSON-RPC batch refused as Invalid Request. A real
  * process with small limits, driven over HTTP.
  */
+import { readWholeSet, type WholeSet } from "@atlatl/lro/mcp";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -105,16 +106,19 @@ describe("atlatl serve --http: session bounds", () => {
       name: "recall_memories",
       arguments: { query: "", limit: 1000, detail: "full", status: "any" },
     })) as CallToolResult;
-    const text = (result.content[0] as { text: string }).text;
-    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(INLINE_BYTES);
-    const body = JSON.parse(text);
-    expect(body.offloaded).toBeUndefined();
-    expect(body.truncated).toBe(true);
-    expect(body.total_count).toBe(600);
-    expect(body.count).toBeGreaterThan(0);
-    expect(body.count).toBeLessThan(600);
-    expect(body.records).toHaveLength(body.count);
-    expect(body.warning).toMatch(new RegExp(`${INLINE_BYTES}-byte bound`));
+    const whole = readWholeSet(result);
+    expect(whole).toBeDefined();
+    const set = whole?.set as WholeSet;
+    const recordBytes = set.records.reduce(
+      (n, r) => n + Buffer.byteLength(JSON.stringify(r)) + 1,
+      0,
+    );
+    expect(recordBytes).toBeLessThanOrEqual(INLINE_BYTES);
+    expect(set.total).toBe(600);
+    expect(set.records.length).toBeGreaterThan(0);
+    expect(set.records.length).toBeLessThan(600);
+    expect(set.warning).toMatch(new RegExp(`${INLINE_BYTES}-byte bound`));
+    expect(set.warning).toContain(`first ${set.records.length} of 600 records`);
     await (proxy.transport as StreamableHTTPClientTransport).terminateSession();
   });
 

@@ -2,6 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { declareOffloadsLocally } from "@atlatl/lro/mcp";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { serverRoot } from "../e2e/spawn-server.js";
@@ -94,7 +95,11 @@ export async function startHttpServer(
       const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {
         requestInit: token ? { headers: { Authorization: `Bearer ${token}` } } : {},
       });
-      const client = new Client({ name, version: "1.0.0", ...(proxy ? { proxy: true } : {}) });
+      // An LRO proxy: the specification's clientInfo flag and the capability atlatl reads.
+      const client = new Client(
+        { name, version: "1.0.0", ...(proxy ? { proxy: true } : {}) },
+        proxy ? { capabilities: declareOffloadsLocally({}) } : undefined,
+      );
       await client.connect(transport);
       clients.push(client);
       return client;

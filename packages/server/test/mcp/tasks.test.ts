@@ -3,9 +3,11 @@
  * or announced; a task-augmented call gets a real task whose result
  * `tasks/result` returns.
  */
+
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTaskStore } from "@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   type CallToolResult,
   CallToolResultSchema,
@@ -15,17 +17,16 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { AtlatlTaskStore, taskOptional } from "../../src/mcp/tasks.js";
+import { ToolRegistry } from "../../src/mcp/tool-registry.js";
 
-describe("taskOptional", () => {
+describe("ToolRegistry task tools", () => {
   let client: Client;
-  let store: AtlatlTaskStore;
-  let taskRequest = false;
+  let store: InMemoryTaskStore;
   const announced: unknown[] = [];
 
   beforeEach(async () => {
-    store = new AtlatlTaskStore();
-    const server = new McpServer(
+    store = new InMemoryTaskStore();
+    const server = new Server(
       { name: "t", version: "1" },
       {
         capabilities: {
@@ -35,7 +36,8 @@ describe("taskOptional", () => {
         taskStore: store,
       },
     );
-    const tool = server.registerTool(
+    const tools = new ToolRegistry([], new Set(["echo"]));
+    tools.register(
       "echo",
       { description: "echoes", inputSchema: { note: z.string() } },
       async ({ note }) => {
@@ -43,7 +45,7 @@ describe("taskOptional", () => {
         return { content: [{ type: "text", text: `got ${note}` }] };
       },
     );
-    taskOptional(tool, () => taskRequest, store);
+    tools.mount(server);
     const [a, b] = InMemoryTransport.createLinkedPair();
     client = new Client({ name: "c", version: "1" });
     client.setNotificationHandler(TaskStatusNotificationSchema, (n) => void announced.push(n));
@@ -55,8 +57,12 @@ describe("taskOptional", () => {
     store.cleanup();
   });
 
+  it("lists the tool as task-capable (optional)", async () => {
+    const { tools } = await client.listTools();
+    expect(tools[0]?.execution).toEqual({ taskSupport: "optional" });
+  });
+
   it("answers a plain call with its result, storing and announcing no task", async () => {
-    taskRequest = false;
     const results = await Promise.all(
       ["a", "b", "c"].map(
         (note) => client.callTool({ name: "echo", arguments: { note } }) as Promise<CallToolResult>,
@@ -74,7 +80,6 @@ describe("taskOptional", () => {
   });
 
   it("gives a task-augmented call a stored task whose result tasks/result returns", async () => {
-    taskRequest = true;
     const created = await client.request(
       {
         method: "tools/call",

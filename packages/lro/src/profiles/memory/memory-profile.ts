@@ -66,13 +66,13 @@ export const memoryProfile: Profile<OffloadResponse, RecordStats> = {
       const spec = number <= 8 ? memoryRecipes("full")[number - 1] : undefined;
       if (spec) return withExamples(spec);
       return new LroError(
-        "BAD_ARGUMENTS",
+        "INVALID_ARGUMENT",
         `recipe ${number} depends on the detail level (light, medium or full), and this file's header says ${JSON.stringify(detail)}; use a custom query instead`,
       );
     }
     const spec = memoryRecipe(detail, number);
     return spec
       ? withExamples(spec)
-      : new LroError("BAD_ARGUMENTS", `memory files have recipes 1 to 10 (got ${number})`);
+      : new LroError("INVALID_ARGUMENT", `memory files have recipes 1 to 10 (got ${number})`);
   },
 };

@@ -154,7 +154,7 @@ export const recordsProfile: Profile<RecordsOffloadResponse, RecordsStats> = {
     const spec = specs[number - 1];
     if (spec) return spec;
     return new LroError(
-      "BAD_ARGUMENTS",
+      "INVALID_ARGUMENT",
       `this records file has recipes 1 to ${specs.length} (got ${number}); see the descriptor's jq_recipes, or pass a jq query`,
     );
   },

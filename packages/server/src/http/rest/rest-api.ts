@@ -1,11 +1,11 @@
-import type { DetailLevel } from "@atlatl/lro";
+import { type CodedErrorCode, type DetailLevel, isCodedError } from "@atlatl/lro";
 import { createRoute, OpenAPIHono, type z } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
 import { toRecord } from "../../model/detail.js";
 import type { Memory } from "../../model/memory.js";
 import type { FilterInput } from "../../services/args.js";
 import type { Services } from "../../services/create-services.js";
-import { isServiceError } from "../../services/errors.js";
 import { problemResponse } from "../problem.js";
 import type { AuthVariables } from "../security/bearer-auth.js";
 import { PageCache, wantsFresh } from "./page-cache.js";
@@ -108,19 +108,40 @@ function singleValuedQuery(c: Context): Response | undefined {
 }
 
 /** Service validation failures: 400 for query parameters, 422 for bodies; the rest rethrown. */
-function serviceProblem(c: Context, err: unknown, status: 400 | 422): Response {
-  if (isServiceError(err, "INVALID_ARGUMENT")) {
+/** HTTP status of a coded error the client can act on. */
+const STATUS_OF: Partial<Record<CodedErrorCode, { status: 404 | 409; title: string }>> = {
+  NOT_FOUND: { status: 404, title: "Not Found" },
+  ALREADY_EXISTS: { status: 409, title: "Conflict" },
+  CONFLICT: { status: 409, title: "Conflict" },
+};
+
+/**
+ * The REST routes' one error mapping (Hono's `onError`): Hono's HTTP errors keep
+ * their status; `INVALID_ARGUMENT` is
+ * 400 for a query (GET) and 422 for a body, naming the field; other codes the
+ * client can act on have their status; anything else is a 500 problem.
+ */
+function restError(err: Error, c: Context): Response {
+  // Hono's own (a malformed JSON body): its status, as problem+json.
+  if (err instanceof HTTPException) {
+    return problemResponse(c, { title: "Bad Request", status: err.status, detail: err.message });
+  }
+  if (isCodedError(err) && err.code === "INVALID_ARGUMENT") {
+    const query = c.req.method === "GET";
     return problemResponse(c, {
-      title: status === 400 ? "Bad Request" : "Unprocessable Content",
-      status,
+      title: query ? "Bad Request" : "Unprocessable Content",
+      status: query ? 400 : 422,
       detail: err.message,
       ...(err.field ? { field: err.field } : {}),
     });
   }
-  if (isServiceError(err, "ALREADY_EXISTS")) {
-    return problemResponse(c, { title: "Conflict", status: 409, detail: err.message });
-  }
-  throw err;
+  const mapped = isCodedError(err) ? STATUS_OF[err.code] : undefined;
+  if (mapped) return problemResponse(c, { ...mapped, detail: err.message });
+  return problemResponse(c, {
+    title: "Internal Server Error",
+    status: 500,
+    detail: "The request failed on the server.",
+  });
 }
 
 const listRoute = createRoute({
@@ -204,6 +225,7 @@ export function createRestApi(services: Services, options: RestApiOptions = {}):
       });
     },
   });
+  api.onError(restError);
   api.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
     type: "http",
     scheme: "bearer",
@@ -246,12 +268,8 @@ export function createRestApi(services: Services, options: RestApiOptions = {}):
         next_offset: more ? q.offset + items.length : null,
       });
     };
-    try {
-      const body = pages ? await pages.fill(queryOf(c), build) : await build();
-      return c.body(body as never, 200, { "content-type": JSON_MIME }) as never;
-    } catch (err) {
-      return serviceProblem(c, err, 400) as never;
-    }
+    const body = pages ? await pages.fill(queryOf(c), build) : await build();
+    return c.body(body as never, 200, { "content-type": JSON_MIME }) as never;
   });
 
   api.openapi(getRoute, async (c) => {
@@ -263,13 +281,9 @@ export function createRestApi(services: Services, options: RestApiOptions = {}):
 
   api.openapi(patchRoute, async (c) => {
     const { id } = c.req.valid("param");
-    try {
-      const memory = await services.memories.update(id, c.req.valid("json"));
-      if (!memory) return unknownId(c, id) as never;
-      return c.json(toRecord(memory, "full"), 200);
-    } catch (err) {
-      return serviceProblem(c, err, 422) as never;
-    }
+    const memory = await services.memories.update(id, c.req.valid("json"));
+    if (!memory) return unknownId(c, id) as never;
+    return c.json(toRecord(memory, "full"), 200);
   });
 
   api.openapi(deleteRoute, async (c) => {
@@ -279,13 +293,9 @@ export function createRestApi(services: Services, options: RestApiOptions = {}):
   });
 
   api.openapi(postRoute, async (c) => {
-    try {
-      const memory = await services.memories.capture(c.req.valid("json"));
-      c.header("location", `/v1/memories/${encodeURIComponent(memory.id)}`);
-      return c.json(toRecord(memory, "full"), 201);
-    } catch (err) {
-      return serviceProblem(c, err, 422) as never;
-    }
+    const memory = await services.memories.capture(c.req.valid("json"));
+    c.header("location", `/v1/memories/${encodeURIComponent(memory.id)}`);
+    return c.json(toRecord(memory, "full"), 201);
   });
 
   // Recall and search: the same query shape, page and problem mapping.
@@ -300,17 +310,13 @@ export function createRestApi(services: Services, options: RestApiOptions = {}):
   for (const [path, summary, read] of rankedReads) {
     api.openapi(rankedRoute(path, summary), async (c) => {
       const q = c.req.valid("query");
-      try {
-        const r = await read({
-          query: q.q,
-          filter: pickFilter(q),
-          limit: q.limit,
-          cursor: q.cursor,
-        });
-        return c.json({ hits: ranked(r.hits, q.detail), next_cursor: r.next_cursor }, 200);
-      } catch (err) {
-        return serviceProblem(c, err, 400) as never;
-      }
+      const r = await read({
+        query: q.q,
+        filter: pickFilter(q),
+        limit: q.limit,
+        cursor: q.cursor,
+      });
+      return c.json({ hits: ranked(r.hits, q.detail), next_cursor: r.next_cursor }, 200);
     });
   }
 

@@ -1,28 +1,28 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { CONTEXT_BUDGET, READ_LIMITS } from "../../model/limits.js";
 import type { RecallHit } from "../../services/recall-service.js";
 import { readProgress } from "../progress.js";
 import type { ToolContext } from "../tool-context.js";
-import { asRecords, fieldsFor, wholeResult } from "./ranked-result.js";
+import { asRecords, fieldsFor, firstOf, wholeResult } from "./ranked-result.js";
 import { detailArg, filterShape, limitArg, pickFilter } from "./schemas.js";
 
 /**
  * `inject_context`: recall, then format a Markdown context block within a token
  * budget. LRO judges the pre-budget result set (spec, "Integration with
- * inject_context"), i.e. every match of the query and filter: when it is above
- * the threshold the whole set is offloaded and no string is formatted; below
- * it, the best `limit` are formatted within the budget.
+ * inject_context"): the top `limit` hits (inject has no cursor, so `limit` is
+ * not a page size here). Above the threshold that set is written and
+ * described and no string is formatted; below it, the same hits are
+ * formatted within the budget.
  */
-export function registerInjectContext(server: McpServer, ctx: ToolContext): void {
-  server.registerTool(
+export function registerInjectContext(ctx: ToolContext): void {
+  ctx.registerTool(
     "inject_context",
     {
       title: "Inject context",
       description:
         "Recall memories for a query and return them as a Markdown context block that fits " +
-        "budget_tokens (default 2000). When every match before budgeting is above the offload " +
-        "threshold, every match is written to a JSONL file and a descriptor comes back instead. " +
+        "budget_tokens (default 2000). When the top `limit` matches before budgeting are above the " +
+        "offload threshold, they are written to a JSONL file and a descriptor comes back instead. " +
         "Default detail: medium.",
       inputSchema: {
         query: z.string().max(READ_LIMITS.queryChars).describe("What the context is for."),
@@ -48,7 +48,9 @@ export function registerInjectContext(server: McpServer, ctx: ToolContext): void
       const read = ctx.services.recall.read(input, { fields, onProgress: readProgress(extra) });
       return wholeResult(
         { operation: "inject", query: args.query, detail: args.detail },
-        asRecords(read.stream(), args.detail),
+        // The pre-budget set is the top `limit` hits (inject has no cursor, so
+        // `limit` is no page size here): that set is judged, written and described.
+        asRecords(firstOf(read.stream(), args.limit), args.detail),
         undefined,
         async () => {
           // Formatting needs content: a light read cannot stand in for the recall.

@@ -1,4 +1,3 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { toRecord } from "../../model/detail.js";
 import type { ToolContext } from "../tool-context.js";
@@ -6,8 +5,8 @@ import { asRecords, fieldsFor, wholeResult } from "./ranked-result.js";
 import { cursorArg, detailArg, filterShape, limitArg, pickFilter } from "./schemas.js";
 
 /** `list_memories`: filtered, sorted listing with opaque keyset cursors. */
-export function registerListMemories(server: McpServer, ctx: ToolContext): void {
-  server.registerTool(
+export function registerListMemories(ctx: ToolContext): void {
+  ctx.registerTool(
     "list_memories",
     {
       title: "List memories",

@@ -1,4 +1,3 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { toRecord } from "../../model/detail.js";
 import { MEMORY_STATUSES } from "../../model/memory.js";
@@ -22,10 +21,10 @@ const notFound = (id: string) =>
   });
 
 /** `capture_memory`, `get_memory`, `update_memory`, `forget_memory`. */
-export function registerMemoryCrud(server: McpServer, ctx: ToolContext): void {
+export function registerMemoryCrud(ctx: ToolContext): void {
   const { memories } = ctx.services;
 
-  server.registerTool(
+  ctx.registerTool(
     "capture_memory",
     {
       title: "Capture a memory",
@@ -46,7 +45,7 @@ export function registerMemoryCrud(server: McpServer, ctx: ToolContext): void {
     async (args) => jsonResult(toRecord(await memories.capture(args), "full")),
   );
 
-  server.registerTool(
+  ctx.registerTool(
     "get_memory",
     {
       title: "Get a memory",
@@ -60,7 +59,7 @@ export function registerMemoryCrud(server: McpServer, ctx: ToolContext): void {
     },
   );
 
-  server.registerTool(
+  ctx.registerTool(
     "update_memory",
     {
       title: "Update a memory",
@@ -82,7 +81,7 @@ export function registerMemoryCrud(server: McpServer, ctx: ToolContext): void {
     },
   );
 
-  server.registerTool(
+  ctx.registerTool(
     "forget_memory",
     {
       title: "Forget a memory",

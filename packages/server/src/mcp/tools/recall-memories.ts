@@ -1,4 +1,3 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { READ_LIMITS } from "../../model/limits.js";
 import { readProgress } from "../progress.js";
@@ -13,8 +12,8 @@ import {
 import { filterShape, pickFilter } from "./schemas.js";
 
 /** `recall_memories`: ranked recall; large result sets are offloaded to JSONL. */
-export function registerRecallMemories(server: McpServer, ctx: ToolContext): void {
-  server.registerTool(
+export function registerRecallMemories(ctx: ToolContext): void {
+  ctx.registerTool(
     "recall_memories",
     {
       title: "Recall memories",

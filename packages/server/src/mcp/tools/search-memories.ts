@@ -1,4 +1,3 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { READ_LIMITS } from "../../model/limits.js";
 import { readProgress } from "../progress.js";
@@ -13,12 +12,12 @@ import {
 import { filterShape, pickFilter } from "./schemas.js";
 
 /** `search_memories`: full-text search with the store's query syntax and raw relevance. */
-export function registerSearchMemories(server: McpServer, ctx: ToolContext): void {
+export function registerSearchMemories(ctx: ToolContext): void {
   const syntax = ctx.services.search.syntax;
   const language = syntax.native
     ? `${syntax.summary} `
     : "Words (any may match, the last also as a prefix). ";
-  server.registerTool(
+  ctx.registerTool(
     "search_memories",
     {
       title: "Search memories",

@@ -1,0 +1,74 @@
+/**
+ * The inline envelopes of a tool result, written here only: the records page
+ * (`{count, total?, records, next_cursor?}`), the truncated fallback of records
+ * (`{count, records, truncated, total_count, warning}`), of text (cut at a
+ * line break, the warning quoted below it) and of an extraction's output values
+ * (the leading values that fit, the warning below them).
+ */
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { reserveFor, truncationWarning } from "../offload/truncate.js";
+
+/** A result of one text block. */
+export function textResult(t: string): CallToolResult {
+  return { content: [{ type: "text", text: t }] };
+}
+
+/** The inline page of serialized records; `total` counts every match when known. */
+export function recordsEnvelope(
+  lines: readonly string[],
+  options: { total?: number | undefined; nextCursor?: string | null | undefined } = {},
+): string {
+  const total = options.total === undefined ? "" : `,"total":${options.total}`;
+  const cursor =
+    options.nextCursor === undefined ? "" : `,"next_cursor":${JSON.stringify(options.nextCursor)}`;
+  return `{"count":${lines.length}${total},"records":[${lines.join(",")}]${cursor}}`;
+}
+
+/** The write-failure fallback of records: the leading lines that fit, and the warning. */
+export function truncatedRecordsEnvelope(
+  lines: readonly string[],
+  total: number,
+  warning: string,
+): string {
+  return (
+    `{"count":${lines.length},"records":[${lines.join(",")}],"truncated":true,` +
+    `"total_count":${total},"warning":${JSON.stringify(warning)}}`
+  );
+}
+
+/** Cut text to about `tokens` (chars / 4), at a line break when there is one. */
+export function cutText(s: string, tokens: number): string {
+  const max = Math.max(0, tokens * 4);
+  if (s.length <= max) return s;
+  const cut = s.lastIndexOf("\n", max);
+  return s.slice(0, cut > 0 ? cut : max);
+}
+
+/** The write-failure fallback of text: cut to `budgetTokens`, the warning quoted below. */
+export function truncatedText(text: string, budgetTokens: number, warning: string): string {
+  return `${cutText(text, budgetTokens)}\n\n> Warning: ${warning}`;
+}
+
+/** Every text block of `result` joined (other blocks as their JSON), for a text fallback. */
+export function resultText(result: CallToolResult): string {
+  return result.content.map((b) => (b.type === "text" ? b.text : JSON.stringify(b))).join("\n");
+}
+
+/** The write-failure fallback of output values: the leading ones that fit (chars / 4), and the warning. */
+export function truncatedValueLines(
+  lines: readonly string[],
+  code: string,
+  threshold: number,
+): string {
+  const draft = truncationWarning(code, lines.length, lines.length, threshold);
+  const budget = (threshold - reserveFor(draft)) * 4;
+  let used = 0;
+  let kept = 0;
+  while (kept < lines.length && used + (lines[kept] as string).length + 1 <= budget) {
+    used += (lines[kept] as string).length + 1;
+    kept++;
+  }
+  const body = lines.slice(0, kept).join("\n");
+  const warning = truncationWarning(code, kept, lines.length, threshold);
+  return `${body}${body ? "\n" : ""}\n> Warning: ${warning}\n`;
+}

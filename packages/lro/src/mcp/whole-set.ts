@@ -1,0 +1,73 @@
+/**
+ * The negotiated whole set: how a server answers a client that offloads on its
+ * own disk (an LRO proxy). The client declares {@link LRO_PROXY_CAPABILITY}
+ * (an `experimental` client capability, beside the specification's
+ * `clientInfo.proxy: true`, which the SDK's schema strips); the server then
+ * returns its usual inline page as `content` and, in `structuredContent`,
+ * every match with everything a local descriptor needs (operation, query,
+ * detail, profile, scores, total). The client judges the set against its own
+ * threshold: above it, the whole set goes to its file; at or below it, the
+ * page is passed on as the server wrote it. It parses no text and needs no
+ * list of the server's tool names.
+ *
+ * Written ({@link withWholeSet}) and read ({@link readWholeSet}) here only.
+ */
+import type { CallToolResult, ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+
+/** The `experimental` client capability of a client that offloads locally. */
+export const LRO_PROXY_CAPABILITY = "atlatl/proxy";
+
+/** The `structuredContent` key holding the whole set. */
+const WHOLE_SET_KEY = "lro_whole_set";
+
+const WholeSetSchema = z.object({
+  operation: z.string(),
+  query: z.string().nullable(),
+  detail: z.string().nullable(),
+  /** A built-in profile's name (a profile object of the server's own cannot travel). */
+  profile: z.string(),
+  /** Every match (up to the server's `max_records`), already at `detail`. */
+  records: z.array(z.looseObject({})),
+  scores: z.array(z.number()).optional(),
+  /** Matches in the set (more than `records` when the server capped it). */
+  total: z.number().int().nonnegative(),
+  /** The page is text of the tool's own (e.g. Markdown), not a records envelope. */
+  text_inline: z.boolean(),
+  /** Set when the server cut the records short of `total` for a bound of its own. */
+  warning: z.string().optional(),
+});
+
+/** The whole set as the server sends it. */
+export type WholeSet = z.infer<typeof WholeSetSchema>;
+
+/** True when the client declared that it offloads locally. */
+export function offloadsLocally(capabilities: ClientCapabilities | undefined): boolean {
+  const experimental = capabilities?.experimental as Record<string, unknown> | undefined;
+  return experimental?.[LRO_PROXY_CAPABILITY] !== undefined;
+}
+
+/** `capabilities` with {@link LRO_PROXY_CAPABILITY} declared. */
+export function declareOffloadsLocally(capabilities: ClientCapabilities): ClientCapabilities {
+  return {
+    ...capabilities,
+    experimental: { ...(capabilities.experimental ?? {}), [LRO_PROXY_CAPABILITY]: {} },
+  };
+}
+
+/** The server's page with the whole set beside it. */
+export function withWholeSet(page: CallToolResult, set: WholeSet): CallToolResult {
+  return { ...page, structuredContent: { [WHOLE_SET_KEY]: set } };
+}
+
+/** The whole set of `result` and its page (without the set), or undefined when it has none. */
+export function readWholeSet(
+  result: CallToolResult,
+): { set: WholeSet; page: CallToolResult } | undefined {
+  const raw = (result.structuredContent as Record<string, unknown> | undefined)?.[WHOLE_SET_KEY];
+  if (raw === undefined || result.isError) return undefined;
+  const parsed = WholeSetSchema.safeParse(raw);
+  if (!parsed.success) return undefined;
+  const { structuredContent: _s, ...page } = result;
+  return { set: parsed.data, page };
+}

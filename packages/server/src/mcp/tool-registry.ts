@@ -1,0 +1,148 @@
+/**
+ * atlatl's tools, served on the SDK's low-level `Server` (`McpServer.server`)
+ * through its documented `setRequestHandler` for `tools/list` and
+ * `tools/call` (or beside `lro_extract`, whose registration takes them as its
+ * upstream). Why not `McpServer.registerTool`: the SDK validates arguments
+ * before any callback runs and answers a failure with plain English text; here
+ * the tool's own strict zod schema is checked first, so a bad argument is
+ * `INVALID_ARGUMENT (field): message` with `structuredContent.error` like every
+ * other tool error, and the listed `inputSchema` is that same schema's JSON
+ * Schema (what the SDK would list). Each tool's callback is composed with the
+ * middleware once, at registration.
+ *
+ * Tools in `taskTools` may run as MCP Tasks (`taskSupport: "optional"`): a
+ * task-augmented call gets an already completed task (a read tool is short)
+ * whose result `tasks/result` returns; a plain call simply gets its result.
+ */
+import type { ToolsUpstream } from "@atlatl/lro/mcp";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool,
+  type ToolAnnotations,
+} from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { compose, type ToolHandler, type ToolMiddleware } from "./tool-middleware.js";
+import { toolError } from "./tools/json-result.js";
+
+/** How long a finished task's result is kept when the client asks no TTL. */
+export const TASK_TTL_MS = 10 * 60 * 1000;
+
+type HandlerExtra = Parameters<NonNullable<ToolsUpstream["callTool"]>>[1];
+
+/** How a tool is declared. */
+export interface ToolConfig<S extends z.ZodRawShape> {
+  title?: string;
+  description: string;
+  /** The arguments; unknown ones are refused (the listed schema says `additionalProperties: false`). */
+  inputSchema: S;
+  annotations?: ToolAnnotations;
+}
+
+/** Register a tool: its callback gets the parsed arguments and the request's `extra`. */
+export type RegisterTool = <S extends z.ZodRawShape>(
+  name: string,
+  config: ToolConfig<S>,
+  callback: (
+    args: z.output<z.ZodObject<S>>,
+    extra: HandlerExtra,
+  ) => CallToolResult | Promise<CallToolResult>,
+) => void;
+
+interface Entry {
+  definition: Tool;
+  schema: z.ZodObject;
+  handler: ToolHandler;
+}
+
+/** The first issue's argument: its path's first key, or the unrecognized key. */
+function fieldOf(issue: z.core.$ZodIssue | undefined): string | undefined {
+  if (!issue) return undefined;
+  if (issue.code === "unrecognized_keys") return issue.keys[0];
+  const key = issue.path[0];
+  return key === undefined ? undefined : String(key);
+}
+
+/** A failed argument check as the one tool error shape. */
+function invalidArguments(error: z.ZodError): CallToolResult {
+  const message = error.issues
+    .map((i) => (i.path.length ? `${i.message} at ${i.path.join(".")}` : i.message))
+    .join("; ");
+  return toolError({ code: "INVALID_ARGUMENT", message, field: fieldOf(error.issues[0]) });
+}
+
+/** The tools of one atlatl server; see the module comment. */
+export class ToolRegistry implements ToolsUpstream {
+  private readonly tools = new Map<string, Entry>();
+  private readonly wrap: ToolMiddleware;
+
+  constructor(
+    middleware: readonly ToolMiddleware[],
+    private readonly taskTools: ReadonlySet<string> = new Set(),
+  ) {
+    this.wrap = compose(...middleware);
+  }
+
+  readonly register: RegisterTool = (name, config, callback) => {
+    const schema = z.strictObject(config.inputSchema);
+    const definition: Tool = {
+      name,
+      ...(config.title !== undefined ? { title: config.title } : {}),
+      description: config.description,
+      inputSchema: z.toJSONSchema(schema, {
+        target: "draft-7",
+        io: "input",
+      }) as Tool["inputSchema"],
+      ...(config.annotations ? { annotations: config.annotations } : {}),
+      ...(this.taskTools.has(name) ? { execution: { taskSupport: "optional" as const } } : {}),
+    };
+    this.tools.set(name, { definition, schema, handler: this.wrap(callback as ToolHandler) });
+  };
+
+  async listTools(): Promise<{ tools: Tool[] }> {
+    return { tools: [...this.tools.values()].map((t) => t.definition) };
+  }
+
+  async callTool(
+    request: Parameters<NonNullable<ToolsUpstream["callTool"]>>[0],
+    extra: HandlerExtra,
+  ): Promise<CallToolResult> {
+    const { name, arguments: args } = request.params;
+    const tool = this.tools.get(name);
+    // As the SDK's McpServer answers it: a tool error the model can read.
+    if (!tool) {
+      return toolError({ code: "NOT_FOUND", field: "name", message: `Tool ${name} not found` });
+    }
+    const parsed = tool.schema.safeParse(args ?? {});
+    if (!parsed.success) return invalidArguments(parsed.error);
+    const task = (request.params as { task?: { ttl?: number } }).task;
+    if (task === undefined) return tool.handler(parsed.data, extra);
+    if (!this.taskTools.has(name) || !extra.taskStore) {
+      throw new McpError(ErrorCode.MethodNotFound, `Tool ${name} does not run as a task`);
+    }
+    const result = await tool.handler(parsed.data, extra);
+    // The task is made once the result exists: the store expires a task `ttl`
+    // after its creation whatever its state, so a call slower than the TTL
+    // would lose its result.
+    const created = await extra.taskStore.createTask({ ttl: task.ttl ?? TASK_TTL_MS });
+    await extra.taskStore.storeTaskResult(
+      created.taskId,
+      result.isError ? "failed" : "completed",
+      result,
+    );
+    // A CreateTaskResult: the SDK checks task-augmented calls against that schema.
+    return { task: await extra.taskStore.getTask(created.taskId) } as unknown as CallToolResult;
+  }
+
+  /** Serve the tools on `server` alone (when no `lro_extract` serves them beside it). */
+  mount(server: Server): void {
+    server.setRequestHandler(ListToolsRequestSchema, () => this.listTools());
+    server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+      this.callTool(request, extra),
+    );
+  }
+}
