@@ -110,7 +110,9 @@ describe("atlatl serve --http: MCP over Streamable HTTP (SDK client, real proces
       arguments: { file_path: uriA, recipe: 1 },
     })) as CallToolResult;
     expect(byName.isError).toBe(true);
-    await expect(b.readResource({ uri: uriA })).rejects.toThrow(/FILE_NOT_FOUND: there is no offload file/);
+    await expect(b.readResource({ uri: uriA })).rejects.toThrow(
+      /FILE_NOT_FOUND: there is no offload file/,
+    );
     expect((await b.listResources()).resources.map((r) => r.uri)).not.toContain(uriA);
     // A still reads its own.
     expect((await a.readResource({ uri: uriA })).contents).toHaveLength(1);
