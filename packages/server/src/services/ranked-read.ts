@@ -84,19 +84,26 @@ export class RankedRead<M extends Fielded<ReadFields>> {
     return this.read;
   }
 
-  /** Every hit, best first, from one pass over the store. Once per read. */
-  async *stream(): AsyncGenerator<PositionedHit<M>> {
+  /**
+   * Every hit, best first, from one pass over the store. Once per read. With
+   * `top`, the read is of the first `top` hits only (inject's pre-budget set):
+   * the store is left after them, and that set has no next page.
+   */
+  async *stream(top = Number.POSITIVE_INFINITY): AsyncGenerator<PositionedHit<M>> {
     if (this.state !== "new") throw new Error("a ranked read streams once");
     this.state = "streaming";
     const report = this.spec.onProgress;
     report?.({ kind: "query" });
     try {
-      for await (const hit of this.spec.whole()) {
-        this.read++;
-        if (this.head.length < this.spec.keep) this.head.push(hit);
-        if (hit.position.seq > this.horizonSeen) this.horizonSeen = hit.position.seq;
-        if (this.read % PROGRESS_EVERY === 0) report?.({ kind: "hits", read: this.read });
-        yield hit;
+      if (top > 0) {
+        for await (const hit of this.spec.whole()) {
+          this.read++;
+          if (this.head.length < this.spec.keep) this.head.push(hit);
+          if (hit.position.seq > this.horizonSeen) this.horizonSeen = hit.position.seq;
+          if (this.read % PROGRESS_EVERY === 0) report?.({ kind: "hits", read: this.read });
+          yield hit;
+          if (this.read >= top) break;
+        }
       }
     } catch (err) {
       fromStoreError(err, "query");

@@ -3,7 +3,7 @@ import { CONTEXT_BUDGET, READ_LIMITS } from "../../model/limits.js";
 import type { RecallHit } from "../../services/recall-service.js";
 import { readProgress } from "../progress.js";
 import type { ToolContext } from "../tool-context.js";
-import { asRecords, fieldsFor, firstOf, wholeResult } from "./ranked-result.js";
+import { asRecords, fieldsFor, wholeResult } from "./ranked-result.js";
 import { detailArg, filterShape, limitArg, pickFilter } from "./schemas.js";
 
 /**
@@ -50,7 +50,7 @@ export function registerInjectContext(ctx: ToolContext): void {
         { operation: "inject", query: args.query, detail: args.detail },
         // The pre-budget set is the top `limit` hits (inject has no cursor, so
         // `limit` is no page size here): that set is judged, written and described.
-        asRecords(firstOf(read.stream(), args.limit), args.detail),
+        asRecords(read.stream(args.limit), args.detail),
         undefined,
         async () => {
           // Formatting needs content: a light read cannot stand in for the recall.

@@ -74,16 +74,6 @@ async function* projected<M extends LightRecord>(
   }
 }
 
-/** The first `n` items of a read; the rest is never asked for (the read closes). */
-export async function* firstOf<T>(items: AsyncIterable<T>, n: number): AsyncGenerator<T> {
-  if (n <= 0) return;
-  let i = 0;
-  for await (const item of items) {
-    yield item;
-    if (++i >= n) return;
-  }
-}
-
 /**
  * A paged read for the LRO middleware: every match (`source`) is judged first;
  * `readPage` gives the inline page and is called only when the set stays
