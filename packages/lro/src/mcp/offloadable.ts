@@ -48,7 +48,17 @@ export interface WholeResultSet {
 }
 
 /** An inline page of a {@link WholeResultSet}. */
-export type InlinePage = Pick<OffloadableRecords, "records" | "scores" | "inline" | "nextCursor">;
+export type InlinePage = Pick<
+  OffloadableRecords,
+  "records" | "scores" | "inline" | "nextCursor"
+> & {
+  /**
+   * The page's records are the source's first `records.length`, in order and
+   * at the same detail: the boundary reuses the lines it measured for them
+   * instead of serializing the records again.
+   */
+  leadingOfSource?: boolean;
+};
 
 /** Either a finished tool result or records to decide on. */
 export type OffloadHandlerResult = CallToolResult | OffloadableRecords;

@@ -146,7 +146,7 @@ async function respondRecords(
     if (outcome.kind === "offloaded") return offloadedResult(outcome, options);
     const page = { ...result, ...(await result.whole.page()) };
     if (outcome.kind === "truncated") return truncatedResult(outcome, page, p.threshold);
-    return pageResult(page, outcome.total ?? outcome.lines.length);
+    return pageResult(page, outcome.total ?? outcome.lines.length, outcome.lines);
   }
   // Pages only when LRO is off, as the specification says (no whole-set read to count).
   const page = result.whole ? { ...result, ...(await result.whole.page()) } : result;
@@ -171,9 +171,16 @@ function inlineResult(page: InlinePage, lines: readonly string[], total?: number
   return textResult(recordsEnvelope(lines, { total, nextCursor: page.nextCursor }));
 }
 
-/** An inline page of a whole set: `total` counts every match (exact: the set was read in full). */
-function pageResult(page: InlinePage, total: number): CallToolResult {
-  const lines = typeof page.inline === "undefined" ? page.records.map(serializeLine) : [];
+/**
+ * An inline page of a whole set: `total` counts every match (exact: the set
+ * was read in full). A page of the source's leading records takes their
+ * `measured` lines: each record is serialized once.
+ */
+function pageResult(page: InlinePage, total: number, measured?: readonly string[]): CallToolResult {
+  if (page.inline !== undefined) return inlineResult(page, [], total);
+  const n = page.records.length;
+  const reuse = page.leadingOfSource === true && measured !== undefined && measured.length >= n;
+  const lines = reuse ? measured.slice(0, n) : page.records.map(serializeLine);
   return inlineResult(page, lines, total);
 }
 

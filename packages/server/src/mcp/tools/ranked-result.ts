@@ -26,8 +26,13 @@ export function rankedRecords(
   operation: string,
   query: string,
   detail: DetailLevel,
-  result: { hits: readonly { memory: LightRecord; score: number }[]; next_cursor?: string | null },
-): OffloadableRecords {
+  result: {
+    hits: readonly { memory: LightRecord; score: number }[];
+    next_cursor?: string | null;
+    /** The hits are the whole-set read's first ones (`RankedRead.firstPage`). */
+    fromStream?: boolean;
+  },
+): OffloadableRecords & InlinePage {
   return {
     operation,
     query,
@@ -36,6 +41,7 @@ export function rankedRecords(
     records: result.hits.map((h) => toRecord(h.memory as Memory, detail)),
     scores: result.hits.map((h) => h.score),
     ...(result.next_cursor !== undefined ? { nextCursor: result.next_cursor } : {}),
+    ...(result.fromStream ? { leadingOfSource: true } : {}),
   };
 }
 
