@@ -61,8 +61,9 @@ export {
   resolveProfile,
   type WholeResultSet,
 } from "./mcp/offloadable.js";
+export { AUTO_POLICY, type OffloadMode, type ResponsePolicy } from "./mcp/policy.js";
 export { reassembleResult } from "./mcp/reassemble-call-result.js";
-export { AUTO_POLICY, type OffloadMode, type ResponsePolicy, respond } from "./mcp/respond.js";
+export { respond } from "./mcp/respond.js";
 export { type ToolErrorInfo, toolErrorResult } from "./mcp/tool-error.js";
 export {
   declareOffloadsLocally,

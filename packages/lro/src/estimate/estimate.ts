@@ -172,7 +172,15 @@ export async function estimateCallResultTokens(
   }
   const byText = Math.ceil(chars / 4);
   if (byText > threshold) return byText;
-  const json = JSON.stringify(result);
-  const byChars = Math.ceil(json.length / 4);
-  return byChars > threshold ? byChars : estimateTokens(json);
+  return estimateTextTokens(JSON.stringify(result), threshold);
+}
+
+/**
+ * Tokens of `text` as judged against `threshold`: chars / 4 above it decides
+ * alone (non-Latin text, the only kind the tokenizer is for, costs more tokens
+ * per character, not fewer); at or below it, the real estimate.
+ */
+export async function estimateTextTokens(text: string, threshold: number): Promise<number> {
+  const byChars = Math.ceil(text.length / 4);
+  return byChars > threshold ? byChars : estimateTokens(text);
 }

@@ -11,7 +11,6 @@
  */
 import type { OffloadConfig } from "../config/offload-config.js";
 import { LroError } from "../errors.js";
-import { estimateTokens } from "../estimate/estimate.js";
 import type { AnyProfile } from "../profiles/profile.js";
 import { BUILTIN_PROFILES, headerProfileName, profileByName } from "../profiles/registry.js";
 import type { RecipeSpec } from "../recipes/recipe-spec.js";
@@ -38,8 +37,8 @@ export interface ReoffloadInput {
   description: string;
   /** Detail level for the derived file's header, when its lines are records. */
   detail: string;
-  /** Estimated tokens of the output text. */
-  estimatedTokens: number;
+  /** The output as it would be returned inline (what the threshold judges). */
+  text: string;
 }
 
 /** A too-large output written to a derived file: the text returned instead. */
@@ -310,21 +309,15 @@ export class LroExtractor {
     description: string,
     recordsOut: boolean,
   ): Promise<ReoffloadOutcome | undefined> {
-    const { config, reoffload } = this.options;
-    if (!reoffload || config.enabled === false) return undefined;
-    const threshold = config.thresholdTokens;
-    // chars / 4 above the threshold decides alone: non-Latin text (the only kind
-    // the tokenizer is for) costs more tokens per character, not fewer.
-    const byChars = Math.ceil(text.length / 4);
-    const tokens = byChars > threshold ? byChars : await estimateTokens(text);
-    if (tokens <= threshold) return undefined;
+    const { reoffload } = this.options;
+    if (!reoffload) return undefined;
     return reoffload({
+      text,
       lines,
       elements,
       source,
       description,
       detail: recordsOut ? source.header.detail : "raw",
-      estimatedTokens: tokens,
     });
   }
 }

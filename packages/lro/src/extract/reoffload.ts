@@ -3,14 +3,13 @@
  * a derived file `atlatl-extract-{ulid}.jsonl` (header line, then one value per
  * line) described by the sections descriptor, never a flood in the context.
  *
- * Written by `Offloader.offloadSections` (the engine's one materializer, ULID
- * source, file system and events) with the lines as they are and the tokens
- * already measured: re-parsing and re-estimating them (the tokenizer on every
+ * Judged, written and (on a failed write) truncated by the response boundary
+ * (`respondOutput`), with the lines as they are and the output's text measured
+ * once: re-parsing and re-estimating every line (the tokenizer on every
  * non-Latin line) cost more than the extraction itself.
  */
 
-import { truncatedValueLines } from "../mcp/inline-envelope.js";
-import { failureCode } from "../offload/context.js";
+import { respondOutput } from "../mcp/respond.js";
 import type { Offloader } from "../offload/offloader.js";
 import { headerProfileName, profileByName } from "../profiles/registry.js";
 import type { Reoffload, ReoffloadInput, ReoffloadOutcome } from "./extractor.js";
@@ -65,49 +64,45 @@ export function offloaderReoffload(
   offloader: Offloader,
   _legacy?: OffloaderReoffloadOptions,
 ): Reoffload {
-  return async (input: ReoffloadInput): Promise<ReoffloadOutcome> => {
-    const { lines, split } = derivedLines(input);
+  return async (input: ReoffloadInput): Promise<ReoffloadOutcome | undefined> => {
     // Records of the source keep its profile (and recipes); other output is a plain section.
     const sourceProfile =
       input.detail === "raw" ? undefined : profileByName(headerProfileName(input.source.header));
     const lineProfile = sourceProfile?.recipe ? sourceProfile : undefined;
-    const result = await offloader.offloadSections({
-      operation: EXTRACT_OPERATION,
-      query: input.description,
-      detail: input.detail,
-      force: true,
-      estimatedTokens: input.estimatedTokens,
-      sections: [
-        {
-          key: "results",
-          lines,
-          ...(lineProfile ? { lineProfile } : {}),
-          description: `Extraction from ${input.source.name}. Line 1 is header metadata; lines 2+ are ${split ? "the elements of the output array" : "the output values"}.`,
-          summary: { count: lines.length, source_detail: input.source.header.detail },
+    const outcome = await respondOutput(offloader, input, (estimatedTokens) => {
+      // Only an output that is written is split into its lines.
+      const { lines, split } = derivedLines(input);
+      return {
+        operation: EXTRACT_OPERATION,
+        query: input.description,
+        detail: input.detail,
+        sections: [
+          {
+            key: "results",
+            lines,
+            ...(lineProfile ? { lineProfile } : {}),
+            description: `Extraction from ${input.source.name}. Line 1 is header metadata; lines 2+ are ${split ? "the elements of the output array" : "the output values"}.`,
+            summary: { count: lines.length, source_detail: input.source.header.detail },
+          },
+        ],
+        inline: {
+          extraction: {
+            source_file: input.source.path,
+            filter: input.description,
+            output_values: input.lines.length,
+            estimated_tokens: estimatedTokens,
+            lines: split
+              ? "the filter's single array output, one element per line"
+              : "one output value per line",
+          },
         },
-      ],
-      inline: {
-        extraction: {
-          source_file: input.source.path,
-          filter: input.description,
-          output_values: input.lines.length,
-          estimated_tokens: input.estimatedTokens,
-          lines: split
-            ? "the filter's single array output, one element per line"
-            : "one output value per line",
-        },
-      },
+      };
     });
-    if (result.kind === "offloaded") {
-      const path = result.files[0]?.path as string;
-      const tool = offloader.nativeExtraction || LRO_EXTRACT_TOOL_NAME;
-      result.response.guidance = `${result.response.guidance}\n${nativeHint(path, lineProfile !== undefined, tool)}`;
-      return { text: JSON.stringify(result.response), paths: [path] };
-    }
-    const code = result.kind === "truncated" ? failureCode(result.error) : "WRITE_FAILED";
-    return {
-      text: truncatedValueLines(input.lines, code, offloader.config.thresholdTokens),
-      paths: [],
-    };
+    if (outcome.kind === "inline") return undefined;
+    if (outcome.kind === "truncated") return { text: outcome.text, paths: [] };
+    const path = outcome.paths[0] as string;
+    const tool = offloader.nativeExtraction || LRO_EXTRACT_TOOL_NAME;
+    outcome.response.guidance = `${outcome.response.guidance}\n${nativeHint(path, lineProfile !== undefined, tool)}`;
+    return { text: JSON.stringify(outcome.response), paths: [path] };
   };
 }

@@ -19,15 +19,21 @@
  */
 import { basename } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { DEFAULT_OFFLOAD_CONFIG, type OffloadConfig } from "../config/offload-config.js";
-import { estimateCallResultTokens } from "../estimate/estimate.js";
+import { DEFAULT_OFFLOAD_CONFIG } from "../config/offload-config.js";
+import { estimateCallResultTokens, estimateTextTokens } from "../estimate/estimate.js";
 import { failureCode, serializeLine } from "../offload/context.js";
 import type { Offloader } from "../offload/offloader.js";
 import { reserveFor, textTruncationWarning } from "../offload/truncate.js";
-import type { OffloadRecordsResult, RecordSource, SourceRecord } from "../offload/types.js";
+import type {
+  OffloadRecordsResult,
+  OffloadSectionsInput,
+  RecordSource,
+  SourceRecord,
+} from "../offload/types.js";
 import type { AnyProfile } from "../profiles/profile.js";
 import { recordsProfile } from "../profiles/records/records-profile.js";
 import { type BuiltinProfileName, profileByName } from "../profiles/registry.js";
+import type { GenericOffloadResponse } from "../types.js";
 import { callResultGuidance } from "./call-result-guidance.js";
 import {
   cutText,
@@ -36,6 +42,7 @@ import {
   textResult,
   truncatedRecordsEnvelope,
   truncatedText,
+  truncatedValueLines,
 } from "./inline-envelope.js";
 import { offloadLaidOut } from "./offload-laid-out.js";
 import {
@@ -51,28 +58,8 @@ import {
   type OffloadHandlerResult,
   resolveProfile,
 } from "./offloadable.js";
+import { AUTO_POLICY, decision, judged, type ResponsePolicy } from "./policy.js";
 import { readWholeSet, type WholeSet, withWholeSet } from "./whole-set.js";
-
-/** How results are treated (see the module comment). */
-export type OffloadMode = "auto" | "always" | "never" | "whole-set-inline";
-
-/** A call's response policy. */
-export interface ResponsePolicy {
-  mode: OffloadMode;
-  /** This call's threshold (default: the offloader's `thresholdTokens`). */
-  thresholdTokens?: number | undefined;
-  /** Keys of a ready result's JSON object kept inline beside the descriptor. */
-  inlineKeys?: readonly string[] | undefined;
-  /**
-   * `whole-set-inline` only: the most JSON text of records the set carries; a
-   * longer set keeps its leading records and says so in its `warning` (a
-   * server bounds what one proxy client can make it hold in memory).
-   */
-  maxInlineBytes?: number | undefined;
-}
-
-/** The default policy: offload above the configured threshold. */
-export const AUTO_POLICY: Readonly<ResponsePolicy> = { mode: "auto" };
 
 /** Options of {@link respond}. */
 export interface RespondOptions {
@@ -106,22 +93,6 @@ export async function respond(
   if (negotiated) return respondWholeSet(negotiated.set, negotiated.page, produced, options);
   if (!options.callResults) return produced;
   return respondCallResult(produced, options);
-}
-
-type Policy = { off: boolean; threshold: number; force: boolean };
-
-/** The policy against the configuration: off (never, or LRO disabled), the threshold, forced. */
-function judged(policy: ResponsePolicy, config: OffloadConfig): Policy {
-  const force = policy.mode === "always";
-  const off = policy.mode === "never" || (!config.enabled && !force);
-  return { off, force, threshold: policy.thresholdTokens ?? config.thresholdTokens };
-}
-
-/** The judgement as `offloadRecords` options. */
-function decision(p: Policy) {
-  return p.off
-    ? { thresholdTokens: Number.POSITIVE_INFINITY }
-    : { thresholdTokens: p.threshold, force: p.force };
 }
 
 async function respondRecords(
@@ -387,4 +358,39 @@ async function respondCallResult(
     }
   }
   return { ...kept, content };
+}
+
+/** What {@link respondOutput} made of an output: inline as it is, or its replacement text. */
+export type OutputResponse =
+  | { kind: "inline" }
+  | { kind: "offloaded"; response: GenericOffloadResponse; paths: string[] }
+  | { kind: "truncated"; text: string };
+
+/**
+ * Output a tool already rendered as values (`lro_extract`'s jq output):
+ * judged like any result against `policy`; above the threshold written by
+ * `sections(tokens)` as a derived file, and if the write fails, the leading
+ * values that fit the threshold with a warning (`OffloadWriteFailed` comes
+ * from the offloader).
+ */
+export async function respondOutput(
+  offloader: Offloader,
+  output: { text: string; lines: readonly string[] },
+  sections: (estimatedTokens: number) => Omit<OffloadSectionsInput, "force" | "estimatedTokens">,
+  policy: ResponsePolicy = AUTO_POLICY,
+): Promise<OutputResponse> {
+  const p = judged(policy, offloader.config);
+  if (p.off) return { kind: "inline" };
+  const tokens = await estimateTextTokens(output.text, p.threshold);
+  if (!p.force && tokens <= p.threshold) return { kind: "inline" };
+  const result = await offloader.offloadSections({
+    ...sections(tokens),
+    force: true,
+    estimatedTokens: tokens,
+  });
+  if (result.kind === "offloaded") {
+    return { kind: "offloaded", response: result.response, paths: result.files.map((f) => f.path) };
+  }
+  const code = result.kind === "truncated" ? failureCode(result.error) : "WRITE_FAILED";
+  return { kind: "truncated", text: truncatedValueLines(output.lines, code, p.threshold) };
 }

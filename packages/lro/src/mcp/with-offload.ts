@@ -12,7 +12,8 @@ import type { BuiltinProfileName } from "../profiles/registry.js";
 import type { OffloadCallResultOptions } from "./offload-call-result.js";
 import type { McpNames } from "./offload-resource-uri.js";
 import { isOffloadableRecords, type OffloadHandlerResult } from "./offloadable.js";
-import { AUTO_POLICY, type ResponsePolicy, respond } from "./respond.js";
+import { AUTO_POLICY, type ResponsePolicy } from "./policy.js";
+import { respond } from "./respond.js";
 
 export { OFFLOAD_MIME_TYPE } from "./offload-resource-uri.js";
 
