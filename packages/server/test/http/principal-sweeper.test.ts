@@ -112,6 +112,9 @@ describe("principals' offload directories and their sweeper", () => {
     const oldDrained = await offloadAt(drained.dir, events, Date.now() - 2 * HOUR);
     const oldUnseen = await offloadAt(unseen, events, Date.now() - 2 * HOUR);
     const oldBase = await offloadAt(base, events, Date.now() - 2 * HOUR);
+    // A per-session directory an older version left behind (a crash).
+    const legacy = join(base, "sessions", "0123456789abcdef0123456789abcdef");
+    const oldLegacy = await offloadAt(legacy, events, Date.now() - 2 * HOUR);
 
     const sweeper = startPrincipalSweeper({
       config: { outputDir: base, ttlSeconds: 3600 },
@@ -122,19 +125,20 @@ describe("principals' offload directories and their sweeper", () => {
     await sweeper.sweepNow();
     sweeper.stop();
 
-    for (const gone of [oldLive, oldIdle, oldDrained, oldUnseen, oldBase]) {
+    for (const gone of [oldLive, oldIdle, oldDrained, oldUnseen, oldBase, oldLegacy]) {
       expect(existsSync(gone)).toBe(false);
     }
     expect(existsSync(freshLive)).toBe(true);
     // Empty and idle (or unknown): removed. Empty with a live session: kept.
     expect(existsSync(idle.dir)).toBe(false);
     expect(existsSync(unseen)).toBe(false);
+    expect(existsSync(legacy)).toBe(false);
     expect(existsSync(drained.dir)).toBe(true);
     expect(readdirSync(join(base, PRINCIPALS_SUBDIR)).sort()).toEqual(
       [live.dir, drained.dir].map((d) => d.split("/").pop()).sort(),
     );
     expect(liveExpired).toEqual([oldLive]);
     expect(idleExpired).toEqual([oldIdle]);
-    expect(expired.sort()).toEqual([oldBase, oldUnseen].sort());
+    expect(expired.sort()).toEqual([oldBase, oldUnseen, oldLegacy].sort());
   });
 });

@@ -152,7 +152,9 @@ describe("atlatl serve --http: MCP over Streamable HTTP (SDK client, real proces
 
   it("ends a session on DELETE and keeps its token's offload files for their TTL", async () => {
     const a = await s.connect();
-    const d = JSON.parse(text(await recall(a, { query: "", limit: 300, detail: "full" })));
+    const r = await recall(a, { query: "", limit: 300, detail: "full" });
+    const d = JSON.parse(text(r));
+    const uri = (r.content.find((c) => c.type === "resource_link") as { uri: string }).uri;
     expect(existsSync(d.file_path)).toBe(true);
     const transport = a.transport as StreamableHTTPClientTransport;
     const sessionId = transport.sessionId as string;
@@ -168,6 +170,10 @@ describe("atlatl serve --http: MCP over Streamable HTTP (SDK client, real proces
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
     });
     expect(after.status).toBe(404);
+    // A later session of the token reads it (the ended one's teardown has run by then).
+    const later = await s.connect();
+    const read = await later.readResource({ uri });
+    expect((read.contents[0] as { text: string }).text).toBe(readFileSync(d.file_path, "utf8"));
     expect(existsSync(d.file_path)).toBe(true);
     const metrics = await (
       await fetch(`${s.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })

@@ -11,7 +11,12 @@ import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { type CallToolResult, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type CallToolResult,
+  ErrorCode,
+  McpError,
+  ResourceListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { principalDir, tokenPrincipal } from "../../src/http/mcp/principals.js";
 import { type HttpServer, startHttpServer } from "./spawn-http.js";
@@ -127,6 +132,32 @@ describe("atlatl serve --http: offload files belong to the token, not the sessio
     const a2 = await s.connect({ token: A });
     expect((await a2.listResources()).resources.map((r) => r.uri)).toContain(uri);
     expect(text(await extract(a2, path))).toBe(firstIds(path));
+  });
+
+  it("tells every live session of the token, and only of that token, that the offload resources changed", async () => {
+    const [a1, a2, b] = await Promise.all([
+      s.connect({ token: A }),
+      s.connect({ token: A }),
+      s.connect({ token: B }),
+    ]);
+    let heardA2 = 0;
+    let heardB = 0;
+    a2.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+      heardA2++;
+    });
+    b.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+      heardB++;
+    });
+    const { uri } = await offload(a1);
+    await expect.poll(() => heardA2).toBeGreaterThan(0);
+    expect((await a2.listResources()).resources.map((r) => r.uri)).toContain(uri);
+    expect(heardB).toBe(0);
+    // B's own offload reaches B (its handler is in place), and not A's sessions.
+    const before = heardA2;
+    await offload(b);
+    await expect.poll(() => heardB).toBe(1);
+    await a2.listResources(); // a round trip: a notice sent before it has arrived
+    expect(heardA2).toBe(before);
   });
 
   it("gives whole-set-inline to a request whose _meta declares the proxy capability", async () => {

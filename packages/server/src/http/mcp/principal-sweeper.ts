@@ -5,6 +5,12 @@ import { type OffloadConfig, sweepOffloadDir } from "@atlatl/lro/node";
 import { PRINCIPALS_SUBDIR, type Principals } from "./principals.js";
 
 /**
+ * Where versions before principals kept each HTTP session's files: still swept
+ * (a crash left some behind), never written.
+ */
+const LEGACY_SESSIONS_SUBDIR = "sessions";
+
+/**
  * How often the sweeper runs: every minute, or at half the files' time to live
  * when that is shorter (so a file outlives its TTL by half of it at most), never
  * more than once a second.
@@ -19,7 +25,8 @@ export function sweepIntervalMs(ttlSeconds: number): number {
  * of a principal seen by this process is reported to that principal's own hub
  * (its sessions hear it); the rest to `events`. A directory left empty is
  * removed when no session of its principal is live (it is made again on the
- * principal's next offload).
+ * principal's next offload). Old per-session directories are swept and removed
+ * the same way.
  */
 export function startPrincipalSweeper(options: {
   config: Pick<OffloadConfig, "outputDir" | "ttlSeconds">;
@@ -31,10 +38,14 @@ export function startPrincipalSweeper(options: {
   let inFlight: Promise<void> | undefined;
   const sweepAll = async () => {
     await sweepOffloadDir({ dir: config.outputDir, ttlSeconds: config.ttlSeconds, events });
-    const root = join(config.outputDir, PRINCIPALS_SUBDIR);
-    const names = await readdir(root).catch(() => [] as string[]);
-    for (const name of names) {
-      const dir = join(root, name);
+    const dirs = await Promise.all(
+      [PRINCIPALS_SUBDIR, LEGACY_SESSIONS_SUBDIR].map(async (sub) => {
+        const root = join(config.outputDir, sub);
+        const names = await readdir(root).catch(() => [] as string[]);
+        return names.map((name) => join(root, name));
+      }),
+    );
+    for (const dir of dirs.flat()) {
       const owner = options.principals.ofDir(dir);
       await sweepOffloadDir({
         dir,
