@@ -56,7 +56,7 @@ export interface AtlatlServerDeps {
   /** The offloader's directory is this principal's own: other paths are "not found". */
   principalScoped?: boolean;
   /**
-   * Who the client is (an HTTP token): the shared jq engine shares its workers
+   * Who the client is (an HTTP token's principal): the shared jq engine shares its workers
    * fairly between principals, so one cannot starve another's `lro_extract`.
    */
   principal?: string;

@@ -10,6 +10,12 @@ import type { Principal, Principals } from "./principals.js";
 /** Idle sessions are looked for this often at most (more often when the idle limit is short). */
 const IDLE_CHECK_MS = 60_000;
 
+/** Who sends a request: its token (limits, by position) and principal (LRO state). */
+export interface Caller {
+  tokenId: string;
+  principalId: string;
+}
+
 interface Session {
   id: string;
   tokenId: string;
@@ -62,15 +68,8 @@ export class McpSessions {
     return this.sessions.size;
   }
 
-  /**
-   * Serve one request of `tokenId` (limits) acting for `principalId` (LRO
-   * state); `parsedBody` is its JSON body when already read.
-   */
-  async handle(
-    req: Request,
-    who: { tokenId: string; principalId: string },
-    parsedBody?: unknown,
-  ): Promise<Response> {
+  /** Serve one request of `who`; `parsedBody` is its JSON body when already read. */
+  async handle(req: Request, who: Caller, parsedBody?: unknown): Promise<Response> {
     const { tokenId } = who;
     const body = parsedBody === undefined ? undefined : { parsedBody };
     const id = req.headers.get("mcp-session-id");
@@ -139,7 +138,7 @@ export class McpSessions {
   /** A POST without a session: an `initialize`, answered by a new session. */
   private async open(
     req: Request,
-    { tokenId, principalId }: { tokenId: string; principalId: string },
+    { tokenId, principalId }: Caller,
     body: { parsedBody: unknown } | undefined,
     release: () => void,
   ): Promise<Response> {
