@@ -18,7 +18,7 @@ import {
   ResourceListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { principalDir, tokenPrincipal } from "../../src/http/mcp/principals.js";
+import { LOCAL_PRINCIPAL, principalDir, tokenPrincipal } from "../../src/http/mcp/principals.js";
 import { type HttpServer, startHttpServer } from "./spawn-http.js";
 
 const A = "principal-files-token-a";
@@ -216,4 +216,22 @@ describe("atlatl serve --http: a principal's files live their TTL, not their ses
     expect(metrics).toMatch(/atlatl_offloads_total\{outcome="created"\} 1\n/);
     expect(metrics).toMatch(/atlatl_offloads_total\{outcome="expired"\} 1\n/);
   }, 60_000);
+});
+
+describe("atlatl serve --http without tokens: one principal", () => {
+  let s: HttpServer;
+  beforeAll(async () => {
+    s = await startHttpServer({ seed: 600 });
+  }, 60_000);
+  afterAll(async () => {
+    if (s) expect(await s.stop()).toBe(0);
+  });
+
+  it("shares every file between its sessions, under principals/", async () => {
+    const [one, two] = await Promise.all([s.connect(), s.connect()]);
+    const { path, uri } = await offload(one);
+    expect(dirname(path)).toBe(principalDir(s.outputDir, LOCAL_PRINCIPAL));
+    expect(text(await extract(two, basename(path)))).toBe(firstIds(path));
+    expect((await two.listResources()).resources.map((r) => r.uri)).toContain(uri);
+  });
 });
