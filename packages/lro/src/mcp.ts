@@ -69,7 +69,9 @@ export {
   declareOffloadsLocally,
   LRO_PROXY_CAPABILITY,
   offloadsLocally,
+  REQUEST_CAPABILITIES_META,
   readWholeSet,
+  requestOffloadsLocally,
   type WholeSet,
 } from "./mcp/whole-set.js";
 export {

@@ -14,7 +14,12 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { OffloadHeader, OffloadResponse } from "../src/index.js";
-import { withOffload } from "../src/mcp.js";
+import {
+  declareOffloadsLocally,
+  REQUEST_CAPABILITIES_META,
+  requestOffloadsLocally,
+  withOffload,
+} from "../src/mcp.js";
 import { type OffloadConfig, Offloader, type SourceRecord } from "../src/node.js";
 import { STREAM_AFTER_CHARS } from "../src/offload/offloader.js";
 import { bash, recordingEvents, tempDir } from "./fixtures/helpers.js";
@@ -225,5 +230,30 @@ describe("withOffload, whole-set mode", () => {
     expect(page).toMatchObject({ count: 3, next_cursor: "next-page" });
     expect(c.reads.source).toBe(0);
     await c.close();
+  });
+});
+
+describe("requestOffloadsLocally: the proxy capability in one request's _meta", () => {
+  it("is true for the 2026-07-28 envelope's clientCapabilities declaring atlatl/proxy", () => {
+    const caps = declareOffloadsLocally({});
+    expect(requestOffloadsLocally({ [REQUEST_CAPABILITIES_META]: caps })).toBe(true);
+    expect(REQUEST_CAPABILITIES_META).toBe("io.modelcontextprotocol/clientCapabilities");
+  });
+
+  it("is false without it, for other capabilities and for malformed _meta", () => {
+    for (const meta of [
+      undefined,
+      null,
+      "x",
+      {},
+      { progressToken: 1 },
+      { [REQUEST_CAPABILITIES_META]: {} },
+      { [REQUEST_CAPABILITIES_META]: "atlatl/proxy" },
+      { [REQUEST_CAPABILITIES_META]: { experimental: { other: {} } } },
+      // The capability at the top of _meta is not the envelope.
+      { experimental: { "atlatl/proxy": {} } },
+    ]) {
+      expect(requestOffloadsLocally(meta), JSON.stringify(meta)).toBe(false);
+    }
   });
 });

@@ -47,6 +47,24 @@ export function offloadsLocally(capabilities: ClientCapabilities | undefined): b
   return experimental?.[LRO_PROXY_CAPABILITY] !== undefined;
 }
 
+/**
+ * The `_meta` key carrying a request's client capabilities (the MCP 2026-07-28
+ * per-request envelope).
+ */
+export const REQUEST_CAPABILITIES_META = "io.modelcontextprotocol/clientCapabilities";
+
+/**
+ * True when one request's `_meta` carries client capabilities that declare
+ * {@link LRO_PROXY_CAPABILITY}: a client that did not (or could not) say so at
+ * `initialize` offloads locally for this request.
+ */
+export function requestOffloadsLocally(meta: unknown): boolean {
+  if (typeof meta !== "object" || meta === null) return false;
+  const capabilities = (meta as Record<string, unknown>)[REQUEST_CAPABILITIES_META];
+  if (typeof capabilities !== "object" || capabilities === null) return false;
+  return offloadsLocally(capabilities as ClientCapabilities);
+}
+
 /** `capabilities` with {@link LRO_PROXY_CAPABILITY} declared. */
 export function declareOffloadsLocally(capabilities: ClientCapabilities): ClientCapabilities {
   return {

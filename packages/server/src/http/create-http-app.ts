@@ -3,6 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import type { App } from "../app/open-app.js";
 import { type HttpConfig, isLoopbackHost, LOOPBACK_NAMES } from "./http-config.js";
 import { jsonRpcBody } from "./mcp/json-rpc-body.js";
+import { LOCAL_PRINCIPAL } from "./mcp/principals.js";
 import type { McpSessions } from "./mcp/sessions.js";
 import type { HttpMetrics } from "./ops/metrics.js";
 import { problem } from "./problem.js";
@@ -104,6 +105,7 @@ export function createHttpApp(parts: HttpAppParts): Hono<{ Variables: AuthVariab
   else {
     web.use("*", async (c, next) => {
       c.set("tokenId", "anonymous");
+      c.set("principalId", LOCAL_PRINCIPAL);
       await next();
     });
   }
@@ -134,10 +136,14 @@ export function createHttpApp(parts: HttpAppParts): Hono<{ Variables: AuthVariab
   );
 
   // A JSON POST is parsed once here (an empty batch refused), then handed to the transport.
+  const who = (c: { get(key: "tokenId" | "principalId"): string }) => ({
+    tokenId: c.get("tokenId"),
+    principalId: c.get("principalId"),
+  });
   web.on(["POST"], MCP_PATH, jsonRpcBody(), (c) =>
-    sessions.handle(c.req.raw, c.get("tokenId"), c.get("mcpBody")),
+    sessions.handle(c.req.raw, who(c), c.get("mcpBody")),
   );
-  web.all(MCP_PATH, (c) => sessions.handle(c.req.raw, c.get("tokenId")));
+  web.all(MCP_PATH, (c) => sessions.handle(c.req.raw, who(c)));
   web.get("/metrics", async (c) => {
     c.header("content-type", metrics.registry.contentType);
     return c.body(await metrics.registry.metrics());

@@ -7,6 +7,7 @@ export {
   MCP_PATH,
 } from "./create-http-app.js";
 export { type HttpConfig, loadHttpConfig } from "./http-config.js";
+export { type Principal, Principals, tokenPrincipal } from "./mcp/principals.js";
 export { McpSessions } from "./mcp/sessions.js";
 export { createHttpMetrics, type HttpMetrics } from "./ops/metrics.js";
 export { createRestApi } from "./rest/rest-api.js";

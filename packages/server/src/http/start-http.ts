@@ -5,7 +5,8 @@ import type { App } from "../app/open-app.js";
 import { createSharedExtraction } from "../mcp/shared-extraction.js";
 import { createHttpApp, insecureBindMessage, MCP_PATH } from "./create-http-app.js";
 import type { HttpConfig } from "./http-config.js";
-import { startSessionSweeper } from "./mcp/session-dirs.js";
+import { startPrincipalSweeper } from "./mcp/principal-sweeper.js";
+import { Principals } from "./mcp/principals.js";
 import { McpSessions } from "./mcp/sessions.js";
 import { createHttpMetrics } from "./ops/metrics.js";
 import { createLogger, requestLog } from "./ops/request-log.js";
@@ -23,7 +24,8 @@ export interface RunningHttpServer {
 
 /**
  * Start `atlatl serve --http`: one store, services, jq engine, parsed-file
- * cache and sweeper for the process; one MCP server per session. Throws
+ * cache and sweeper for the process; one offloader and offload directory per
+ * principal (token); one MCP server per session. Throws
  * before listening when the configuration is insecure.
  */
 export async function startHttpServer(app: App, http: HttpConfig): Promise<RunningHttpServer> {
@@ -32,18 +34,16 @@ export async function startHttpServer(app: App, http: HttpConfig): Promise<Runni
   const logger = createLogger();
   const extraction = createSharedExtraction();
   const metrics = createHttpMetrics(app.events);
+  const principals = new Principals({ config: app.config.offload, events: app.events });
   const sessions = new McpSessions({
     app,
+    principals,
     extraction,
     limits: http.sessions,
     onChange: (n) => metrics.setActiveSessions(n),
   });
   const sweeper = app.config.offload.enabled
-    ? startSessionSweeper({
-        config: app.config.offload,
-        events: app.events,
-        ownerEvents: (dir) => sessions.eventsOfDir(dir),
-      })
+    ? startPrincipalSweeper({ config: app.config.offload, events: app.events, principals })
     : undefined;
   let closing: Promise<void> | undefined;
   const web = createHttpApp({

@@ -3,6 +3,7 @@ import {
   offloadsLocally,
   registerLroExtract,
   registerOffloadResources,
+  requestOffloadsLocally,
   withOffload,
 } from "@atlatl/lro/mcp";
 import type { Offloader } from "@atlatl/lro/node";
@@ -45,17 +46,17 @@ export interface AtlatlServer {
 
 export interface AtlatlServerDeps {
   services: Services;
-  /** The LRO engine of this server (an HTTP session's writes to the session's directory). */
+  /** The LRO engine of this server (an HTTP session's is its principal's, writing to the principal's directory). */
   offloader: Offloader;
   /**
    * The jq worker and parsed-file cache shared by every session of the process
    * (the caller closes it). Default: the server's own, closed with it.
    */
   extraction?: SharedExtraction;
-  /** The offloader's directory is this session's own: other paths are "not found". */
-  sessionScoped?: boolean;
+  /** The offloader's directory is this principal's own: other paths are "not found". */
+  principalScoped?: boolean;
   /**
-   * Who the client is (an HTTP token): the shared jq engine shares its workers
+   * Who the client is (an HTTP token's principal): the shared jq engine shares its workers
    * fairly between principals, so one cannot starve another's `lro_extract`.
    */
   principal?: string;
@@ -70,9 +71,10 @@ export interface AtlatlServerDeps {
  * The read tools' LRO middleware: the response boundary with the offloader's
  * policy, or, for a client that declared it offloads locally (an LRO proxy's
  * `LRO_PROXY_CAPABILITY`), `whole-set-inline`: every match comes back for the
- * client to judge and write on its own disk. Decided per call, since the
- * client's capabilities are known only after `initialize` (the SDK's
- * documented `Server.getClientCapabilities()`).
+ * client to judge and write on its own disk. Decided per call: from the
+ * capabilities of `initialize` (the SDK's documented
+ * `Server.getClientCapabilities()`) or those the request carries in `_meta`
+ * (the handler's `extra`, its last argument).
  */
 function negotiatedOffload(
   server: McpServer,
@@ -82,8 +84,9 @@ function negotiatedOffload(
   const lro = withOffload({
     offloader,
     resourceLinks: offloader.config.enabled,
-    policy: () =>
-      offloadsLocally(server.server.getClientCapabilities())
+    policy: (...args) =>
+      offloadsLocally(server.server.getClientCapabilities()) ||
+      requestOffloadsLocally((args.at(-1) as { _meta?: unknown } | undefined)?._meta)
         ? { mode: "whole-set-inline", maxInlineBytes }
         : AUTO_POLICY,
   });
@@ -134,7 +137,7 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
   registerPrompts(server, deps.services);
 
   const closers: (() => Promise<void>)[] = [];
-  // The offloader's hub carries this client's events only (an HTTP session's own).
+  // The offloader's hub carries this client's events only (an HTTP principal's own).
   const stopLogging = forwardLroEvents(server, deps.offloader.events);
   closers.push(async () => stopLogging());
   closers.push(async () => taskStore.cleanup());
@@ -149,7 +152,7 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
       ...(deps.principal !== undefined ? { principal: deps.principal } : {}),
       middleware: compose(
         withToolErrors,
-        ...(deps.sessionScoped ? [foreignFilesNotFound(dir)] : []),
+        ...(deps.principalScoped ? [foreignFilesNotFound(dir)] : []),
       ),
       ...(deps.extraction ? { engine: deps.extraction.engine, cache: deps.extraction.cache } : {}),
     });

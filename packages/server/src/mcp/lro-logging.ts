@@ -13,10 +13,10 @@ const LEVELS: Record<LroEvent["type"], LoggingLevel> = {
  * The `logging` capability: LRO events become `notifications/message` (logger
  * `atlatl.lro`), filtered by the level the client set with `logging/setLevel`
  * (the SDK applies it per session). `events` must be the hub of this client's
- * own work only, the offloader of its session (and the sweeper's reports on its
- * directory): every event there is this client's, whatever it names, and no
- * other client's reaches it. Routing is by owner, never by an event's path (a
- * failure may have none).
+ * own work only, the offloader of its principal (over HTTP: every session of
+ * one token) and the sweeper's reports on its directory: every event there is
+ * this principal's, whatever it names, and no other principal's reaches it.
+ * Routing is by owner, never by an event's path (a failure may have none).
  */
 export function forwardLroEvents(server: McpServer, events: LroEvents): () => void {
   return events.on("*", (event) => {

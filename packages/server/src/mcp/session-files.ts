@@ -1,16 +1,17 @@
 import { basename, dirname, isAbsolute } from "node:path";
 import { OFFLOAD_FILE_PATTERN } from "@atlatl/lro";
 import type { ToolMiddleware } from "./tool-middleware.js";
-import { toolError } from "./tools/json-result.js";
 
 /**
- * For a session-scoped server, `lro_extract`'s middleware: an offload file path
- * outside this session's directory is answered "not found" (as if it did not
- * exist), never "refused", so a client learns nothing about other sessions'
- * files. Everything else goes to `lro_extract` unchanged (its own confinement
- * still applies).
+ * For a server confined to one principal's directory (HTTP), `lro_extract`'s
+ * middleware: an offload file path in another directory is looked up by its
+ * name in `ownDir`, so it gets exactly the answer of a file that does not exist
+ * here (`FILE_NOT_FOUND`, or `FILE_EXPIRED` past its time to live), never
+ * "refused": a client learns nothing about other principals' files. Handles
+ * (a file name, an `atlatl://offload/` URI) already resolve in `ownDir`;
+ * everything else goes to `lro_extract` unchanged (its own confinement applies).
  */
-export function foreignFilesNotFound(sessionDir: string): ToolMiddleware {
+export function foreignFilesNotFound(ownDir: string): ToolMiddleware {
   return (next) =>
     (args: { file_path?: unknown }, ...rest) => {
       const path = args?.file_path;
@@ -18,15 +19,9 @@ export function foreignFilesNotFound(sessionDir: string): ToolMiddleware {
         typeof path === "string" &&
         isAbsolute(path) &&
         OFFLOAD_FILE_PATTERN.test(basename(path)) &&
-        dirname(path) !== sessionDir
+        dirname(path) !== ownDir
       ) {
-        return toolError({
-          code: "FILE_NOT_FOUND",
-          field: "file_path",
-          message:
-            `${basename(path)} is not an offload file of this session. Use the file_path ` +
-            "of a descriptor returned in this session, or re-run the query.",
-        });
+        return next({ ...args, file_path: basename(path) }, ...rest);
       }
       return next(args, ...rest);
     };

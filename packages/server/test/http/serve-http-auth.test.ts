@@ -86,8 +86,8 @@ describe("atlatl serve --http: security by default", () => {
     const list = await raw(s.url, "/v1/memories?limit=10", { headers: auth });
     expect(list.status).toBe(200);
     expect(list.json<{ items: unknown[] }>().items).toEqual([]);
-    const sessions = join(s.outputDir, "sessions");
-    expect(existsSync(sessions) ? readdirSync(sessions) : []).toEqual([]);
+    const principals = join(s.outputDir, "principals");
+    expect(existsSync(principals) ? readdirSync(principals) : []).toEqual([]);
     expect(
       existsSync(s.outputDir) ? readdirSync(s.outputDir).filter((n) => n.endsWith(".jsonl")) : [],
     ).toEqual([]);

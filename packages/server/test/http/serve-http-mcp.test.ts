@@ -1,5 +1,5 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
@@ -9,6 +9,7 @@ import {
   LoggingMessageNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { principalDir, tokenPrincipal } from "../../src/http/mcp/principals.js";
 import { type HttpServer, startHttpServer } from "./spawn-http.js";
 
 const TOKEN = "t0ken-alpha";
@@ -37,14 +38,14 @@ describe("atlatl serve --http: MCP over Streamable HTTP (SDK client, real proces
     );
   });
 
-  it("offloads a broad recall into the session's directory; lro_extract and resources/read read it back", async () => {
+  it("offloads a broad recall into the token's directory; lro_extract and resources/read read it back", async () => {
     const client = await s.connect();
     // LRO judges the whole result set: all 600 matches are offloaded, not the page of 50.
     const result = await recall(client, { query: "", limit: 50, detail: "full", status: "any" });
     const descriptor = JSON.parse(text(result));
     expect(descriptor.offloaded).toBe(true);
     expect(descriptor.summary.count).toBe(600);
-    expect(dirname(dirname(descriptor.file_path))).toBe(join(s.outputDir, "sessions"));
+    expect(dirname(descriptor.file_path)).toBe(principalDir(s.outputDir, tokenPrincipal(TOKEN)));
     expect(descriptor.guidance).toContain("lro_extract");
     const lines = readFileSync(descriptor.file_path, "utf8").trim().split("\n");
     expect(lines).toHaveLength(601);
@@ -76,7 +77,7 @@ describe("atlatl serve --http: MCP over Streamable HTTP (SDK client, real proces
     expect(result.content.some((c) => c.type === "resource_link")).toBe(false);
   });
 
-  it("keeps two parallel sessions apart: B can neither list nor read A's offload file", async () => {
+  it("keeps two tokens' parallel sessions apart: B can neither list nor read A's offload file", async () => {
     const [a, b] = await Promise.all([s.connect(), s.connect({ token: OTHER })]);
     const [ra, rb] = await Promise.all([
       recall(a, { query: "", limit: 400, detail: "full" }),
@@ -93,14 +94,10 @@ describe("atlatl serve --http: MCP over Streamable HTTP (SDK client, real proces
       arguments: { file_path: da.file_path, recipe: 1 },
     })) as CallToolResult;
     expect(stolen.isError).toBe(true);
-    expect(text(stolen)).toMatch(/^FILE_NOT_FOUND \(file_path\): /);
+    expect(text(stolen)).toMatch(/^FILE_NOT_FOUND: there is no offload file /);
     // The same shape as every other tool error (FILE_EXPIRED, INVALID_ARGUMENT, ...).
     expect(stolen.structuredContent).toEqual({
-      error: {
-        code: "FILE_NOT_FOUND",
-        field: "file_path",
-        message: text(stolen).replace(/^FILE_NOT_FOUND \(file_path\): /, ""),
-      },
+      error: { code: "FILE_NOT_FOUND", message: text(stolen).replace(/^FILE_NOT_FOUND: /, "") },
     });
     expect(text(stolen)).not.toContain(
       JSON.parse(readFileSync(da.file_path, "utf8").split("\n")[1] as string).title,
@@ -110,12 +107,31 @@ describe("atlatl serve --http: MCP over Streamable HTTP (SDK client, real proces
       arguments: { file_path: uriA, recipe: 1 },
     })) as CallToolResult;
     expect(byName.isError).toBe(true);
+    expect(text(byName)).toBe(text(stolen));
     await expect(b.readResource({ uri: uriA })).rejects.toThrow(
       /FILE_NOT_FOUND: there is no offload file/,
     );
     expect((await b.listResources()).resources.map((r) => r.uri)).not.toContain(uriA);
     // A still reads its own.
     expect((await a.readResource({ uri: uriA })).contents).toHaveLength(1);
+  });
+
+  it("shares a token's offload files between its parallel sessions", async () => {
+    const [a1, a2] = await Promise.all([s.connect(), s.connect()]);
+    const r1 = await recall(a1, { query: "", limit: 400, detail: "full" });
+    const d1 = JSON.parse(text(r1));
+    expect(d1.offloaded).toBe(true);
+    const uri = (r1.content.find((c) => c.type === "resource_link") as { uri: string }).uri;
+    expect((await a2.listResources()).resources.map((r) => r.uri)).toContain(uri);
+    const read = await a2.readResource({ uri });
+    expect((read.contents[0] as { text: string }).text).toBe(readFileSync(d1.file_path, "utf8"));
+    const ids = (await a2.callTool({
+      name: "lro_extract",
+      arguments: { file_path: d1.file_path, query: ".id", limit: 1 },
+    })) as CallToolResult;
+    expect(ids.isError).toBeFalsy();
+    const first = JSON.parse(readFileSync(d1.file_path, "utf8").split("\n")[1] as string).id;
+    expect(text(ids)).toBe(`${JSON.stringify(first)}\n`);
   });
 
   it("refuses a session id presented with another token", async () => {
@@ -134,18 +150,36 @@ describe("atlatl serve --http: MCP over Streamable HTTP (SDK client, real proces
     expect(res.status).toBe(404);
   });
 
-  it("ends a session on DELETE and removes its offload files", async () => {
+  it("ends a session on DELETE and keeps its token's offload files for their TTL", async () => {
     const a = await s.connect();
-    const d = JSON.parse(text(await recall(a, { query: "", limit: 300, detail: "full" })));
+    const r = await recall(a, { query: "", limit: 300, detail: "full" });
+    const d = JSON.parse(text(r));
+    const uri = (r.content.find((c) => c.type === "resource_link") as { uri: string }).uri;
     expect(existsSync(d.file_path)).toBe(true);
-    await (a.transport as StreamableHTTPClientTransport).terminateSession();
-    await expect.poll(() => existsSync(dirname(d.file_path))).toBe(false);
+    const transport = a.transport as StreamableHTTPClientTransport;
+    const sessionId = transport.sessionId as string;
+    await transport.terminateSession();
+    const after = await fetch(`${s.url}/mcp`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${TOKEN}`,
+        "mcp-session-id": sessionId,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(after.status).toBe(404);
+    // A later session of the token reads it (the ended one's teardown has run by then).
+    const later = await s.connect();
+    const read = await later.readResource({ uri });
+    expect((read.contents[0] as { text: string }).text).toBe(readFileSync(d.file_path, "utf8"));
+    expect(existsSync(d.file_path)).toBe(true);
     const metrics = await (
       await fetch(`${s.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })
     ).text();
     expect(metrics).toMatch(/atlatl_offloads_total\{outcome="created"\} [1-9]/);
     expect(metrics).toMatch(/atlatl_mcp_sessions_active \d+/);
-    expect(readdirSync(join(s.outputDir, "sessions"))).not.toContain(dirname(d.file_path));
   });
 
   it("offers the two prompts, with completion of their arguments", async () => {
@@ -173,8 +207,8 @@ describe("atlatl serve --http: MCP over Streamable HTTP (SDK client, real proces
     expect(done.completion.values.every((v) => v.startsWith("_sem"))).toBe(true);
   });
 
-  it("sends LRO events as notifications/message at the level the client set, only its own", async () => {
-    const [a, b] = await Promise.all([s.connect(), s.connect()]);
+  it("sends LRO events as notifications/message at the level the client set, only its token's", async () => {
+    const [a, b] = await Promise.all([s.connect(), s.connect({ token: OTHER })]);
     const seenA: { level: string; data: { type: string; path: string } }[] = [];
     const seenB: unknown[] = [];
     a.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {

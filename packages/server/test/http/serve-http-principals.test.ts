@@ -1,20 +1,19 @@
 /**
- * One token's work stays its own over HTTP (issue 18, items 5 and 9): LRO
- * events reach only the session whose call caused them, a failure without a
- * path included; and a flood of runaway jq filters from one token does not
+ * One token's work stays its own over HTTP (issue 18, items 5 and 9; issue 21):
+ * LRO events reach only the sessions of the principal (token) whose call caused
+ * them, a failure without a path included; and a flood of runaway jq filters from one token does not
  * make another token's harmless `lro_extract` calls BUSY. A real process,
  * SDK clients over Streamable HTTP; outcomes, not timings.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
   type CallToolResult,
   LoggingMessageNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sessionOffloadDir } from "../../src/http/mcp/session-dirs.js";
+import { principalDir, tokenPrincipal } from "../../src/http/mcp/principals.js";
 import { type HttpServer, startHttpServer } from "./spawn-http.js";
 
 const A = "principal-token-a";
@@ -44,7 +43,7 @@ describe("atlatl serve --http: one token's work is its own", () => {
     if (s) expect(await s.stop()).toBe(0);
   });
 
-  it("sends an OffloadWriteFailed without a path only to the session whose call failed", async () => {
+  it("sends an OffloadWriteFailed without a path only to the token whose call failed", async () => {
     const [a, b] = await Promise.all([s.connect({ token: A }), s.connect({ token: B })]);
     const seenA: { data: { type: string; path: string | null; error: string } }[] = [];
     const seenB: { data: { type: string; error?: string } }[] = [];
@@ -57,8 +56,7 @@ describe("atlatl serve --http: one token's work is its own", () => {
     await a.setLoggingLevel("debug");
     await b.setLoggingLevel("debug");
     // A's directory cannot be created: a file stands where it would be.
-    const sessionA = (a.transport as StreamableHTTPClientTransport).sessionId as string;
-    const dirA = sessionOffloadDir(s.outputDir, sessionA);
+    const dirA = principalDir(s.outputDir, tokenPrincipal(A));
     mkdirSync(dirname(dirA), { recursive: true });
     writeFileSync(dirA, "not a directory");
 
@@ -75,6 +73,7 @@ describe("atlatl serve --http: one token's work is its own", () => {
     await expect.poll(() => seenB.some((m) => m.data.type === "OffloadCreated")).toBe(true);
     expect(seenB.filter((m) => m.data.type === "OffloadWriteFailed")).toEqual([]);
     expect(JSON.stringify(seenB)).not.toContain(dirA);
+    rmSync(dirA);
   });
 
   it("answers another token's harmless lro_extract calls while one token floods runaway filters", async () => {

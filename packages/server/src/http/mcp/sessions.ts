@@ -1,21 +1,25 @@
 import { randomUUID } from "node:crypto";
-import { LroEvents } from "@atlatl/lro";
-import { Offloader } from "@atlatl/lro/node";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { App } from "../../app/open-app.js";
 import { type AtlatlServer, createAtlatlServer } from "../../mcp/create-server.js";
 import type { SharedExtraction } from "../../mcp/shared-extraction.js";
 import type { SessionLimits } from "../http-config.js";
 import { BoundedEventStore } from "./bounded-event-store.js";
-import { removeSessionDir, sessionOffloadDir } from "./session-dirs.js";
+import type { Principal, Principals } from "./principals.js";
 
 /** Idle sessions are looked for this often at most (more often when the idle limit is short). */
 const IDLE_CHECK_MS = 60_000;
 
+/** Who sends a request: its token (limits, by position) and principal (LRO state). */
+export interface Caller {
+  tokenId: string;
+  principalId: string;
+}
+
 interface Session {
   id: string;
   tokenId: string;
-  dir: string;
+  principal: Principal;
   transport: WebStandardStreamableHTTPServerTransport;
   atlatl: AtlatlServer;
   lastSeen: number;
@@ -31,27 +35,16 @@ function jsonRpcError(
 }
 
 /**
- * The LRO events of one session: its offloader's and the sweeper's about its
- * directory. Only this session's client is sent them; each is also passed on
- * to the process's hub (metrics, the stderr log).
- */
-function sessionEvents(process: LroEvents): LroEvents {
-  const events = new LroEvents({ sink: null });
-  events.on("*", (event) => process.emit(event));
-  return events;
-}
-
-/**
  * MCP over Streamable HTTP: one `McpServer` (and transport) per session, over
  * the process's one store, services and extraction engine. A session belongs
  * to the token that opened it; any other token gets "Session not found".
  * Sessions are bounded per token and in all (429 past either), closed when
- * idle, and keep a bounded tail of their messages for resumption.
+ * idle, and keep a bounded tail of their messages for resumption. A session
+ * holds no LRO state of its own: it serves its token's principal (offload
+ * files, offloader, event hub), which outlives it.
  */
 export class McpSessions {
   private readonly sessions = new Map<string, Session>();
-  /** Live sessions' offload directories, each with its session's event hub. */
-  private readonly dirs = new Map<string, LroEvents>();
   /** Sessions per token, counted from the start of their `initialize` (so bursts cannot overshoot). */
   private readonly perToken = new Map<string, number>();
   private opening = 0;
@@ -59,7 +52,8 @@ export class McpSessions {
 
   constructor(
     private readonly deps: {
-      app: Pick<App, "services" | "config" | "events">;
+      app: Pick<App, "services">;
+      principals: Pick<Principals, "get">;
       extraction: SharedExtraction;
       limits: SessionLimits;
       onChange?: (active: number) => void;
@@ -74,13 +68,9 @@ export class McpSessions {
     return this.sessions.size;
   }
 
-  /** The event hub of the live session owning `dir`, if any (the sweeper reports there). */
-  eventsOfDir(dir: string): LroEvents | undefined {
-    return this.dirs.get(dir);
-  }
-
-  /** Serve one request of `tokenId`; `parsedBody` is its JSON body when already read. */
-  async handle(req: Request, tokenId: string, parsedBody?: unknown): Promise<Response> {
+  /** Serve one request of `who`; `parsedBody` is its JSON body when already read. */
+  async handle(req: Request, who: Caller, parsedBody?: unknown): Promise<Response> {
+    const { tokenId } = who;
     const body = parsedBody === undefined ? undefined : { parsedBody };
     const id = req.headers.get("mcp-session-id");
     if (id !== null) {
@@ -98,7 +88,7 @@ export class McpSessions {
     if (refusal) return refusal;
     this.opening++;
     try {
-      return await this.open(req, tokenId, body, this.countSession(tokenId));
+      return await this.open(req, who, body, this.countSession(tokenId));
     } finally {
       this.opening--;
     }
@@ -148,29 +138,27 @@ export class McpSessions {
   /** A POST without a session: an `initialize`, answered by a new session. */
   private async open(
     req: Request,
-    tokenId: string,
+    { tokenId, principalId }: Caller,
     body: { parsedBody: unknown } | undefined,
     release: () => void,
   ): Promise<Response> {
     const id = randomUUID();
     const { app, extraction, limits } = this.deps;
-    const dir = sessionOffloadDir(app.config.offload.outputDir, id);
-    const events = sessionEvents(app.events);
-    const offloader = new Offloader({ config: { ...app.config.offload, outputDir: dir }, events });
+    const principal = this.deps.principals.get(principalId);
     const atlatl = createAtlatlServer({
       services: app.services,
-      offloader,
+      offloader: principal.offloader,
       extraction,
-      sessionScoped: true,
-      principal: tokenId,
+      principalScoped: true,
+      principal: principal.id,
       proxyInlineBytes: limits.proxyInlineBytes,
     });
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       eventStore: new BoundedEventStore(limits.resumeBytes),
       onsessioninitialized: () => {
-        this.sessions.set(id, { id, tokenId, dir, transport, atlatl, lastSeen: Date.now() });
-        this.dirs.set(dir, events);
+        this.sessions.set(id, { id, tokenId, principal, transport, atlatl, lastSeen: Date.now() });
+        principal.sessions++;
         this.deps.onChange?.(this.sessions.size);
       },
     });
@@ -178,7 +166,7 @@ export class McpSessions {
     transport.onclose = () => {
       if (forgotten) return;
       forgotten = true;
-      void this.forget(id, atlatl, dir, release);
+      void this.forget(id, atlatl, release);
     };
     let res: Response;
     try {
@@ -194,18 +182,16 @@ export class McpSessions {
     return res;
   }
 
-  private async forget(
-    id: string,
-    atlatl: AtlatlServer,
-    dir: string,
-    release: () => void,
-  ): Promise<void> {
+  /** A session ended: its principal's files stay for their TTL (another session may read them). */
+  private async forget(id: string, atlatl: AtlatlServer, release: () => void): Promise<void> {
     release();
-    const had = this.sessions.delete(id);
-    this.dirs.delete(dir);
-    if (had) this.deps.onChange?.(this.sessions.size);
+    const session = this.sessions.get(id);
+    if (session) {
+      this.sessions.delete(id);
+      session.principal.sessions--;
+      this.deps.onChange?.(this.sessions.size);
+    }
     await atlatl.close().catch(() => {});
-    await removeSessionDir(dir).catch(() => {});
   }
 
   private async closeIdle(): Promise<void> {

@@ -1,10 +1,14 @@
 import { hash, timingSafeEqual } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
+import { tokenPrincipal } from "../mcp/principals.js";
 import { problem } from "../problem.js";
 
-/** What the auth middleware puts on the context: which token (by index, never its value). */
+/** What the auth middleware puts on the context: which token (never its value). */
 export interface AuthVariables {
+  /** `token-N` by position: limits, metrics and logs. */
   tokenId: string;
+  /** The token's identity (a hash, stable across reordering): who owns LRO state. */
+  principalId: string;
 }
 
 /** Shortest token accepted when listening beyond loopback (a short one could be guessed). */
@@ -17,12 +21,14 @@ const digest = (token: string): Buffer => hash("sha256", token, "buffer") as unk
  * Bearer token authentication. Tokens are kept and compared as SHA-256 digests
  * with `timingSafeEqual`, every configured token checked on every request, so
  * neither the match nor its position leaks through timing. The context gets
- * `tokenId` (`token-1`, ...) for sessions, limits and logs.
+ * `tokenId` (`token-1`, ...) for sessions, limits and logs, and `principalId`
+ * (see `tokenPrincipal`) for the offload files it owns.
  */
 export function bearerAuth(tokens: readonly string[]): MiddlewareHandler<{
   Variables: AuthVariables;
 }> {
   const digests = tokens.map(digest);
+  const principals = tokens.map(tokenPrincipal);
   return async (c, next) => {
     const header = c.req.header("authorization") ?? "";
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -48,6 +54,7 @@ export function bearerAuth(tokens: readonly string[]): MiddlewareHandler<{
       );
     }
     c.set("tokenId", `token-${found + 1}`);
+    c.set("principalId", principals[found] as string);
     await next();
   };
 }

@@ -1,0 +1,72 @@
+import { readdir, rmdir } from "node:fs/promises";
+import { join } from "node:path";
+import type { LroEvents } from "@atlatl/lro";
+import { type OffloadConfig, sweepOffloadDir } from "@atlatl/lro/node";
+import { PRINCIPALS_SUBDIR, type Principals } from "./principals.js";
+
+/**
+ * Where versions before principals kept each HTTP session's files: still swept
+ * (a crash left some behind), never written.
+ */
+const LEGACY_SESSIONS_SUBDIR = "sessions";
+
+/**
+ * How often the sweeper runs: every minute, or at half the files' time to live
+ * when that is shorter (so a file outlives its TTL by half of it at most), never
+ * more than once a second.
+ */
+export function sweepIntervalMs(ttlSeconds: number): number {
+  return Math.min(60_000, Math.max(1_000, ttlSeconds * 500));
+}
+
+/**
+ * The process's one sweeper for HTTP: the base directory and every principal's
+ * directory, expired files out (with `OffloadFileExpired` events). A directory
+ * of a principal seen by this process is reported to that principal's own hub
+ * (its sessions hear it); the rest to `events`. A directory left empty is
+ * removed when no session of its principal is live (it is made again on the
+ * principal's next offload). Old per-session directories are swept and removed
+ * the same way.
+ */
+export function startPrincipalSweeper(options: {
+  config: Pick<OffloadConfig, "outputDir" | "ttlSeconds">;
+  events: LroEvents;
+  principals: Pick<Principals, "ofDir">;
+  intervalMs?: number;
+}): { stop(): void; sweepNow(): Promise<void> } {
+  const { config, events } = options;
+  let inFlight: Promise<void> | undefined;
+  const sweepAll = async () => {
+    await sweepOffloadDir({ dir: config.outputDir, ttlSeconds: config.ttlSeconds, events });
+    const dirs = await Promise.all(
+      [PRINCIPALS_SUBDIR, LEGACY_SESSIONS_SUBDIR].map(async (sub) => {
+        const root = join(config.outputDir, sub);
+        const names = await readdir(root).catch(() => [] as string[]);
+        return names.map((name) => join(root, name));
+      }),
+    );
+    for (const dir of dirs.flat()) {
+      const owner = options.principals.ofDir(dir);
+      await sweepOffloadDir({
+        dir,
+        ttlSeconds: config.ttlSeconds,
+        events: owner?.events ?? events,
+      });
+      // rmdir removes only an empty directory: a file written meanwhile keeps it.
+      if (!owner || owner.sessions === 0) await rmdir(dir).catch(() => {});
+    }
+  };
+  const sweepNow = () => {
+    inFlight ??= sweepAll().finally(() => {
+      inFlight = undefined;
+    });
+    return inFlight;
+  };
+  void sweepNow().catch(() => {});
+  const timer = setInterval(
+    () => void sweepNow().catch(() => {}),
+    options.intervalMs ?? sweepIntervalMs(config.ttlSeconds),
+  );
+  timer.unref();
+  return { stop: () => clearInterval(timer), sweepNow };
+}

@@ -1,0 +1,78 @@
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import { LroEvents } from "@atlatl/lro";
+import { type OffloadConfig, Offloader } from "@atlatl/lro/node";
+
+/** Principals' offload directories live under `<output_dir>/principals/`. */
+export const PRINCIPALS_SUBDIR = "principals";
+
+/** The one principal of a server without tokens (loopback by default). */
+export const LOCAL_PRINCIPAL = "local";
+
+const sha256 = (text: string): string => createHash("sha256").update(text).digest("hex");
+
+/**
+ * The identity of a bearer token: stable across restarts and reordering of the
+ * token list, and carrying neither the secret nor its position in the list.
+ */
+export function tokenPrincipal(token: string): string {
+  return `tok-${sha256(token).slice(0, 16)}`;
+}
+
+/**
+ * A principal's offload directory, named by a hash of its id so that paths
+ * shown to a client carry no identity.
+ */
+export function principalDir(root: string, id: string): string {
+  return join(root, PRINCIPALS_SUBDIR, sha256(id).slice(0, 32));
+}
+
+/**
+ * Who owns LRO state over HTTP: a token's identity. Its offload files, written
+ * by its one offloader to its own directory, are readable by every session of
+ * that token and by nobody else; they live their TTL, whatever happens to the
+ * sessions. `events` is the hub of this principal's work only (its offloader's
+ * and the sweeper's reports on its directory): each of its sessions hears it,
+ * no other principal's does.
+ */
+export interface Principal {
+  readonly id: string;
+  readonly dir: string;
+  readonly events: LroEvents;
+  readonly offloader: Offloader;
+  /** Live MCP sessions of this principal (an idle principal's empty directory may go). */
+  sessions: number;
+}
+
+/** The process's principals, each created on its first request. */
+export class Principals {
+  private readonly byId = new Map<string, Principal>();
+  private readonly byDir = new Map<string, Principal>();
+
+  constructor(
+    private readonly deps: {
+      config: OffloadConfig;
+      /** The process's hub (metrics, the stderr log): every principal's events reach it too. */
+      events: LroEvents;
+    },
+  ) {}
+
+  /** The principal `id`, created (with its offloader and hub) on first use. */
+  get(id: string): Principal {
+    const known = this.byId.get(id);
+    if (known) return known;
+    const dir = principalDir(this.deps.config.outputDir, id);
+    const events = new LroEvents({ sink: null });
+    events.on("*", (event) => this.deps.events.emit(event));
+    const offloader = new Offloader({ config: { ...this.deps.config, outputDir: dir }, events });
+    const principal: Principal = { id, dir, events, offloader, sessions: 0 };
+    this.byId.set(id, principal);
+    this.byDir.set(dir, principal);
+    return principal;
+  }
+
+  /** The principal owning `dir`, if one was seen since the process started. */
+  ofDir(dir: string): Principal | undefined {
+    return this.byDir.get(dir);
+  }
+}
