@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { LroEvents } from "@atlatl/lro";
-import { Offloader } from "@atlatl/lro/node";
+import { nodeOffloadFs, Offloader, type OffloadFs } from "@atlatl/lro/node";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import {
@@ -103,10 +103,11 @@ describe("task-augmented recall_memories and inject_context", () => {
   const clients: Client[] = [];
 
   /** A session: a server on the shared store and task table, and its client. */
-  async function session(owner: string): Promise<Client> {
+  async function session(owner: string, fs: OffloadFs = nodeOffloadFs): Promise<Client> {
     const offloader = new Offloader({
       config: { enabled: true, thresholdTokens: 50, ttlSeconds: 3600, outputDir: dir },
       events: new LroEvents({ sink: null }),
+      fs,
     });
     const services = createServices(slowed(raw, pace), { now: testClock().now });
     const atlatl = createAtlatlServer({ services, offloader, tasks: { table, owner } });
@@ -246,6 +247,47 @@ describe("task-augmented recall_memories and inject_context", () => {
     expect(after.status).toBe("cancelled");
     expect(await errorCode(taskResult(client, task.taskId))).toBe(ErrorCode.InvalidParams);
   }, 20_000);
+
+  it("removes the offload file a task cancelled while it was being written still wrote", async () => {
+    // The file's final rename waits until the task is cancelled.
+    let renaming: () => void = () => {};
+    const renameStarted = new Promise<void>((r) => {
+      renaming = r;
+    });
+    let cancelled: () => void = () => {};
+    const afterCancel = new Promise<void>((r) => {
+      cancelled = r;
+    });
+    const fs: OffloadFs = {
+      ...nodeOffloadFs,
+      async rename(from, to) {
+        renaming();
+        await afterCancel;
+        await nodeOffloadFs.rename(from, to);
+      },
+    };
+    // Large enough (over 1 MiB) to be written asynchronously, through `rename`.
+    await raw.upsertMany(
+      Array.from({ length: 30 }, (_, i) =>
+        makeMemory({ content: `beacon large ${i} ${"x".repeat(50_000)}` }),
+      ),
+    );
+    const client = await session("session-a", fs);
+    const { task } = await startTask(client);
+    await renameStarted;
+    expect((await cancelTask(client, task.taskId)).status).toBe("cancelled");
+    cancelled();
+    // The file appears, then the cancelled task's work removes it.
+    const end = Date.now() + 3_000;
+    let seen: string[] = [];
+    while (Date.now() < end) {
+      seen = readdirSync(dir);
+      if (seen.length === 0 && table.get("session-a", task.taskId)?.status === "cancelled") break;
+      await sleep(20);
+    }
+    expect(seen).toEqual([]);
+    expect(pace.yielded).toBe(MEMORIES + 30);
+  });
 
   it("runs inject_context as a task too, and creates no task for plain calls", async () => {
     const client = await session("session-a");
