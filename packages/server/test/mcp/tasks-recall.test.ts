@@ -211,6 +211,34 @@ describe("task-augmented recall_memories and inject_context", () => {
     expect((await listTasks(client)).tasks.map((t) => t.taskId)).toEqual([task.taskId]);
   }, 30_000);
 
+  it("serves the SDK client's callToolStream: task created, working with progress, then the result", async () => {
+    pace.delayMs = 400; // 2.4 s of work: the client polls (pollInterval 1 s) while it runs
+    const client = await session("session-a");
+    const seen: { type: string; status?: string; statusMessage?: string }[] = [];
+    let result: CallToolResult | undefined;
+    for await (const message of client.experimental.tasks.callToolStream(
+      { name: "recall_memories", arguments: recallArgs },
+      CallToolResultSchema,
+      { task: { ttl: 60_000 } },
+    )) {
+      if (message.type === "result") result = message.result as CallToolResult;
+      if (message.type === "error") throw message.error;
+      const task = "task" in message ? message.task : undefined;
+      seen.push({ type: message.type, status: task?.status, statusMessage: task?.statusMessage });
+    }
+    expect(seen[0]).toMatchObject({ type: "taskCreated", status: "working" });
+    expect(seen).toContainEqual({
+      type: "taskStatus",
+      status: "working",
+      statusMessage: "querying the memory store",
+    });
+    expect(seen.at(-2)).toMatchObject({ type: "taskStatus", status: "completed" });
+    expect(seen.at(-1)?.type).toBe("result");
+    const descriptor = JSON.parse(text(result as CallToolResult));
+    expect(descriptor.offloaded).toBe(true);
+    expect(existsSync(descriptor.file_path)).toBe(true);
+  }, 20_000);
+
   it("keeps a finished task for its TTL counted from completion, then forgets it", async () => {
     pace.delayMs = 500; // 3 s of work, longer than the task's 1 s TTL
     const client = await session("session-a");
