@@ -13,7 +13,12 @@ const done = (value: string): TaskOutcome<string> => ({ kind: "result", value, f
 
 function clocked() {
   let now = 1_000_000;
-  return { now: () => now, advance: (ms: number) => void (now += ms) };
+  return {
+    now: () => now,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
 }
 
 describe("TaskTable", () => {
