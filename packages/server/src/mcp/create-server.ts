@@ -7,8 +7,8 @@ import {
   withOffload,
 } from "@atlatl/lro/mcp";
 import type { Offloader } from "@atlatl/lro/node";
-import { InMemoryTaskStore } from "@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js";
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Services } from "../services/create-services.js";
 import { ATLATL_VERSION } from "../version.js";
 import { forwardLroEvents } from "./lro-logging.js";
@@ -16,6 +16,9 @@ import { progressDone } from "./progress.js";
 import { registerPrompts } from "./prompts.js";
 import { foreignFilesNotFound } from "./session-files.js";
 import type { SharedExtraction } from "./shared-extraction.js";
+import { discardOffloads } from "./tasks/task-call.js";
+import { mountTaskMethods } from "./tasks/task-methods.js";
+import { TASK_MAX_TTL_MS, TaskTable } from "./tasks/task-table.js";
 import type { ToolContext } from "./tool-context.js";
 import { compose, withToolErrors } from "./tool-middleware.js";
 import { ToolRegistry } from "./tool-registry.js";
@@ -65,6 +68,12 @@ export interface AtlatlServerDeps {
    * (`[server.http] proxy_inline_bytes`); the rest is cut with a notice. Default: no bound.
    */
   proxyInlineBytes?: number;
+  /**
+   * The task table this server's tasks live in and the owner they belong to
+   * (a process-wide table keyed by principal). Default: a table of this
+   * server's own (its session's), closed with it.
+   */
+  tasks?: { table: TaskTable<CallToolResult>; owner: string };
 }
 
 /**
@@ -105,7 +114,6 @@ function negotiatedOffload(
  * and, when offloading is enabled, `lro_extract` and offload files as resources.
  */
 export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
-  const taskStore = new InMemoryTaskStore();
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
     {
@@ -118,12 +126,24 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
         logging: {},
         tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
       },
-      taskStore,
     },
   );
   const lroEnabled = deps.offloader.config.enabled;
   // Every tool, ours and lro_extract: thrown errors reach the client with code and field.
-  const tools = new ToolRegistry([withToolErrors], TASK_TOOLS);
+  // A task's result names its offload file: it is kept no longer than the file.
+  const tasks = deps.tasks ?? {
+    table: new TaskTable<CallToolResult>({
+      maxTtlMs: Math.min(TASK_MAX_TTL_MS, deps.offloader.config.ttlSeconds * 1000),
+    }),
+    owner: deps.principal ?? "local",
+  };
+  const tools = new ToolRegistry([withToolErrors], {
+    tools: TASK_TOOLS,
+    table: tasks.table,
+    ownerOf: () => tasks.owner,
+    discard: discardOffloads(deps.offloader),
+  });
+  mountTaskMethods(server.server, tasks.table, () => tasks.owner);
   const ctx: ToolContext = {
     services: deps.services,
     offload: negotiatedOffload(server, deps.offloader, deps.proxyInlineBytes),
@@ -140,7 +160,7 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
   // The offloader's hub carries this client's events only (an HTTP principal's own).
   const stopLogging = forwardLroEvents(server, deps.offloader.events);
   closers.push(async () => stopLogging());
-  closers.push(async () => taskStore.cleanup());
+  if (!deps.tasks) closers.push(async () => tasks.table.close());
   if (!lroEnabled) tools.mount(server.server);
   if (lroEnabled) {
     const dir = deps.offloader.config.outputDir;

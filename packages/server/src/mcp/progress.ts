@@ -4,6 +4,9 @@
  * ranked read reports when it asks the store and how many matches came back
  * (`readProgress`, handed to `RecallService.read` / `SearchService.read`),
  * and the call ends with `done` once the response is ready (`progressDone`).
+ * A call running as a task reports the same messages into its task's
+ * `statusMessage` (`reportToTask`): its request was answered with the task,
+ * so there is no request left to notify.
  */
 import type { ServerNotification } from "@modelcontextprotocol/sdk/types.js";
 import type { ReadProgress } from "../services/ranked-read.js";
@@ -13,14 +16,19 @@ interface ProgressExtra {
   sendNotification?: (n: ServerNotification) => Promise<void>;
 }
 
-/** One call's notifications: `progress` increases by one with each. */
+/** One call's notifications (`progress` increases by one with each), and its task's status. */
 class CallProgress {
   private sent = 0;
-  constructor(private readonly extra: Required<ProgressExtra>) {}
+  constructor(
+    private readonly extra: Required<ProgressExtra> | undefined,
+    private readonly task: ((message: string) => void) | undefined,
+  ) {}
 
   /** Send one notification (failures to notify never fail the call). */
   send(message: string, final = false): Promise<void> {
     this.sent++;
+    this.task?.(message);
+    if (!this.extra) return Promise.resolve();
     const progressToken = this.extra._meta.progressToken as string | number;
     return this.extra
       .sendNotification({
@@ -37,16 +45,26 @@ class CallProgress {
 }
 
 const calls = new WeakMap<object, CallProgress>();
+const taskSinks = new WeakMap<object, (message: string) => void>();
 
-/** The progress of the call whose `extra` this is, when the client asked for progress. */
+/** Report the progress of the call whose `extra` this is to `sink` (its task's status). */
+export function reportToTask(extra: object, sink: (message: string) => void): void {
+  taskSinks.set(extra, sink);
+}
+
+/** The progress of the call whose `extra` this is, when the client asked for progress or it is a task. */
 function callProgress(extra: unknown): CallProgress | undefined {
-  const e = extra as ProgressExtra | undefined;
-  if (e?._meta?.progressToken === undefined || typeof e.sendNotification !== "function") {
-    return undefined;
-  }
+  if (typeof extra !== "object" || extra === null) return undefined;
+  const e = extra as ProgressExtra;
+  const notify =
+    e._meta?.progressToken !== undefined && typeof e.sendNotification === "function"
+      ? (e as Required<ProgressExtra>)
+      : undefined;
+  const task = taskSinks.get(e);
+  if (!notify && !task) return undefined;
   let call = calls.get(e);
   if (!call) {
-    call = new CallProgress(e as Required<ProgressExtra>);
+    call = new CallProgress(notify, task);
     calls.set(e, call);
   }
   return call;
@@ -67,7 +85,7 @@ export function readProgressMessage(p: ReadProgress): string {
 /**
  * The listener a read tool hands to its ranked read (`extra` is the SDK's
  * request extra, the handler's last argument); undefined when the client did
- * not ask for progress.
+ * not ask for progress and the call is no task.
  */
 export function readProgress(extra: unknown): ((p: ReadProgress) => void) | undefined {
   const call = callProgress(extra);

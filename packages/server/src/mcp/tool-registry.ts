@@ -10,9 +10,10 @@
  * Schema (what the SDK would list). Each tool's callback is composed with the
  * middleware once, at registration.
  *
- * Tools in `taskTools` may run as MCP Tasks (`taskSupport: "optional"`): a
- * task-augmented call gets an already completed task (a read tool is short)
- * whose result `tasks/result` returns; a plain call simply gets its result.
+ * Tools in `tasks.tools` may run as MCP Tasks (`taskSupport: "optional"`): a
+ * task-augmented call is answered with a working task at once and the tool
+ * runs detached (`tasks/task-call.ts`); a plain call simply gets its result
+ * and creates no task.
  */
 import type { ToolsUpstream } from "@atlatl/lro/mcp";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -26,13 +27,11 @@ import {
   type ToolAnnotations,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { startToolTask, type ToolHandlerExtra, type ToolTasks } from "./tasks/task-call.js";
 import { compose, type ToolHandler, type ToolMiddleware } from "./tool-middleware.js";
 import { toolError } from "./tools/json-result.js";
 
-/** How long a finished task's result is kept when the client asks no TTL. */
-export const TASK_TTL_MS = 10 * 60 * 1000;
-
-type HandlerExtra = Parameters<NonNullable<ToolsUpstream["callTool"]>>[1];
+type HandlerExtra = ToolHandlerExtra;
 
 /** How a tool is declared. */
 export interface ToolConfig<S extends z.ZodRawShape> {
@@ -82,7 +81,7 @@ export class ToolRegistry implements ToolsUpstream {
 
   constructor(
     middleware: readonly ToolMiddleware[],
-    private readonly taskTools: ReadonlySet<string> = new Set(),
+    private readonly tasks?: ToolTasks,
   ) {
     this.wrap = compose(...middleware);
   }
@@ -98,7 +97,7 @@ export class ToolRegistry implements ToolsUpstream {
         io: "input",
       }) as Tool["inputSchema"],
       ...(config.annotations ? { annotations: config.annotations } : {}),
-      ...(this.taskTools.has(name) ? { execution: { taskSupport: "optional" as const } } : {}),
+      ...(this.tasks?.tools.has(name) ? { execution: { taskSupport: "optional" as const } } : {}),
     };
     this.tools.set(name, { definition, schema, handler: this.wrap(callback as ToolHandler) });
   };
@@ -118,24 +117,16 @@ export class ToolRegistry implements ToolsUpstream {
       return toolError({ code: "NOT_FOUND", field: "name", message: `Tool ${name} not found` });
     }
     const parsed = tool.schema.safeParse(args ?? {});
-    if (!parsed.success) return invalidArguments(parsed.error);
-    const task = (request.params as { task?: { ttl?: number } }).task;
-    if (task === undefined) return tool.handler(parsed.data, extra);
-    if (!this.taskTools.has(name) || !extra.taskStore) {
+    const call = async (e: HandlerExtra): Promise<CallToolResult> =>
+      parsed.success ? tool.handler(parsed.data, e) : invalidArguments(parsed.error);
+    const task = request.params.task;
+    if (task === undefined) return call(extra);
+    if (!this.tasks?.tools.has(name)) {
       throw new McpError(ErrorCode.MethodNotFound, `Tool ${name} does not run as a task`);
     }
-    const result = await tool.handler(parsed.data, extra);
-    // The task is made once the result exists: the store expires a task `ttl`
-    // after its creation whatever its state, so a call slower than the TTL
-    // would lose its result.
-    const created = await extra.taskStore.createTask({ ttl: task.ttl ?? TASK_TTL_MS });
-    await extra.taskStore.storeTaskResult(
-      created.taskId,
-      result.isError ? "failed" : "completed",
-      result,
-    );
-    // A CreateTaskResult: the SDK checks task-augmented calls against that schema.
-    return { task: await extra.taskStore.getTask(created.taskId) } as unknown as CallToolResult;
+    // A CreateTaskResult (the SDK checks task-augmented calls against that
+    // schema); a bad argument fails the task, as the plain call would fail.
+    return startToolTask(this.tasks, task.ttl, extra, call) as unknown as CallToolResult;
   }
 
   /** Serve the tools on `server` alone (when no `lro_extract` serves them beside it). */

@@ -35,6 +35,12 @@ export interface ReadOptions<F extends ReadFields> {
   fields?: F | undefined;
   /** Told what the read has asked of the store and got, as it happens. */
   onProgress?: ((progress: ReadProgress) => void) | undefined;
+  /**
+   * Stops the read (it throws the signal's reason) at the next hit the store
+   * hands over, and before the store is asked or a stream is declared
+   * complete: a cancelled task reads no further and its caller writes nothing.
+   */
+  signal?: AbortSignal | undefined;
 }
 
 /** Hits between two `hits` progress reports. */
@@ -68,6 +74,7 @@ export interface RankedReadSpec<M extends Fielded<ReadFields>> {
   /** How many first hits to keep while streaming (the page size asked for, plus one). */
   keep: number;
   onProgress?: ((progress: ReadProgress) => void) | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** See the module comment. */
@@ -92,11 +99,13 @@ export class RankedRead<M extends Fielded<ReadFields>> {
   async *stream(top = Number.POSITIVE_INFINITY): AsyncGenerator<PositionedHit<M>> {
     if (this.state !== "new") throw new Error("a ranked read streams once");
     this.state = "streaming";
-    const report = this.spec.onProgress;
+    const { onProgress: report, signal } = this.spec;
+    signal?.throwIfAborted();
     report?.({ kind: "query" });
     try {
       if (top > 0) {
         for await (const hit of this.spec.whole()) {
+          signal?.throwIfAborted();
           this.read++;
           if (this.head.length < this.spec.keep) this.head.push(hit);
           if (hit.position.seq > this.horizonSeen) this.horizonSeen = hit.position.seq;
@@ -105,6 +114,7 @@ export class RankedRead<M extends Fielded<ReadFields>> {
           if (this.read >= top) break;
         }
       }
+      signal?.throwIfAborted();
     } catch (err) {
       fromStoreError(err, "query");
     }
@@ -126,6 +136,7 @@ export class RankedRead<M extends Fielded<ReadFields>> {
     const horizon = complete ? this.horizonSeen : await this.spec.horizon();
     let hits: PositionedHit<M>[];
     try {
+      this.spec.signal?.throwIfAborted();
       this.spec.onProgress?.({ kind: "query" });
       hits = await this.spec.page(limit + 1, horizon);
     } catch (err) {

@@ -139,6 +139,7 @@ export class RecallService {
       cursorFields: { t: asOf },
       keep: limit + 1,
       onProgress: options.onProgress,
+      signal: options.signal,
       horizon: () => store.horizon(),
       whole: () => clamped(store.rankAll({ text, filter, scoring, fields: options.fields })),
       page: async (count, horizon) =>

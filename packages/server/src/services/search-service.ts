@@ -111,6 +111,7 @@ export class SearchService {
       cursorFields: {},
       keep: limit + 1,
       onProgress: options.onProgress,
+      signal: options.signal,
       horizon: () => store.horizon(),
       whole: () => scored(store.searchAll({ text: query, syntax, filter, fields: options.fields })),
       page: async (count, horizon) =>

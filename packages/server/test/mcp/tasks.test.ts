@@ -1,31 +1,40 @@
 /**
- * Task-capable tools: a plain call gets its result without a task being stored
- * or announced; a task-augmented call gets a real task whose result
- * `tasks/result` returns.
+ * The task runtime of `ToolRegistry` on the SDK's low-level `Server`: task
+ * tools are listed `taskSupport: "optional"`; a plain call gets its result and
+ * creates no task; a task-augmented call is answered with a working task whose
+ * result `tasks/result` waits for; an owner with its maximum of tasks working
+ * is refused (`BUSY`); a tool that is no task tool refuses task augmentation.
  */
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTaskStore } from "@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   type CallToolResult,
   CallToolResultSchema,
   CreateTaskResultSchema,
+  ErrorCode,
   ListTasksResultSchema,
-  TaskStatusNotificationSchema,
+  McpError,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { mountTaskMethods } from "../../src/mcp/tasks/task-methods.js";
+import { TaskTable } from "../../src/mcp/tasks/task-table.js";
 import { ToolRegistry } from "../../src/mcp/tool-registry.js";
 
 describe("ToolRegistry task tools", () => {
   let client: Client;
-  let store: InMemoryTaskStore;
-  const announced: unknown[] = [];
+  let table: TaskTable<CallToolResult>;
+  /** Releases the echo calls waiting on it. */
+  let release: () => void;
+  let gate: Promise<void>;
 
   beforeEach(async () => {
-    store = new InMemoryTaskStore();
+    gate = new Promise((r) => {
+      release = r;
+    });
+    table = new TaskTable<CallToolResult>({ maxRunningPerOwner: 2 });
     const server = new Server(
       { name: "t", version: "1" },
       {
@@ -33,36 +42,55 @@ describe("ToolRegistry task tools", () => {
           tools: {},
           tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
         },
-        taskStore: store,
       },
     );
-    const tools = new ToolRegistry([], new Set(["echo"]));
+    const tools = new ToolRegistry([], {
+      tools: new Set(["echo"]),
+      table,
+      ownerOf: () => "owner",
+    });
     tools.register(
       "echo",
-      { description: "echoes", inputSchema: { note: z.string() } },
+      { description: "echoes once released", inputSchema: { note: z.string() } },
       async ({ note }) => {
-        await new Promise((r) => setTimeout(r, 20));
+        await gate;
         return { content: [{ type: "text", text: `got ${note}` }] };
       },
     );
+    tools.register("plain", { description: "no task tool", inputSchema: {} }, async () => ({
+      content: [],
+    }));
     tools.mount(server);
+    mountTaskMethods(server, table, () => "owner");
     const [a, b] = InMemoryTransport.createLinkedPair();
     client = new Client({ name: "c", version: "1" });
-    client.setNotificationHandler(TaskStatusNotificationSchema, (n) => void announced.push(n));
     await Promise.all([server.connect(a), client.connect(b)]);
-    announced.length = 0;
   });
   afterEach(async () => {
+    release();
     await client.close();
-    store.cleanup();
+    table.close();
   });
 
-  it("lists the tool as task-capable (optional)", async () => {
+  const asTask = (name: string, note?: string) =>
+    client.request(
+      {
+        method: "tools/call",
+        params: { name, arguments: note === undefined ? {} : { note }, task: { ttl: 60_000 } },
+      },
+      CreateTaskResultSchema,
+    );
+
+  it("lists the task tool as task-capable (optional), and the other not", async () => {
     const { tools } = await client.listTools();
-    expect(tools[0]?.execution).toEqual({ taskSupport: "optional" });
+    expect(tools.map((t) => [t.name, t.execution])).toEqual([
+      ["echo", { taskSupport: "optional" }],
+      ["plain", undefined],
+    ]);
   });
 
-  it("answers a plain call with its result, storing and announcing no task", async () => {
+  it("answers a plain call with its result, creating no task", async () => {
+    release();
     const results = await Promise.all(
       ["a", "b", "c"].map(
         (note) => client.callTool({ name: "echo", arguments: { note } }) as Promise<CallToolResult>,
@@ -76,22 +104,31 @@ describe("ToolRegistry task tools", () => {
       ListTasksResultSchema,
     );
     expect(listed.tasks).toEqual([]);
-    expect(announced).toEqual([]);
   });
 
-  it("gives a task-augmented call a stored task whose result tasks/result returns", async () => {
-    const created = await client.request(
-      {
-        method: "tools/call",
-        params: { name: "echo", arguments: { note: "x" }, task: { ttl: 60_000 } },
-      },
-      CreateTaskResultSchema,
-    );
-    expect(created.task.status).toBe("completed");
-    const result = await client.request(
+  it("answers a task-augmented call with a working task; tasks/result waits for its result", async () => {
+    const created = await asTask("echo", "x");
+    expect(created.task.status).toBe("working");
+    const pending = client.request(
       { method: "tasks/result", params: { taskId: created.task.taskId } },
       CallToolResultSchema,
     );
-    expect(result.content).toEqual([{ type: "text", text: "got x" }]);
+    release();
+    expect((await pending).content).toEqual([{ type: "text", text: "got x" }]);
+  });
+
+  it("refuses a task beyond the owner's working maximum with BUSY, and a task of a no-task tool", async () => {
+    await asTask("echo", "1");
+    await asTask("echo", "2");
+    const refused = await asTask("echo", "3").catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(McpError);
+    expect((refused as McpError).code).toBe(ErrorCode.InvalidRequest);
+    expect((refused as McpError).message).toMatch(/BUSY/);
+    const noTask = await asTask("plain").catch((e: unknown) => e);
+    expect((noTask as McpError).code).toBe(ErrorCode.MethodNotFound);
+    // Once one has ended, the owner may start another.
+    release();
+    for (const t of table.list("owner")) await table.settled("owner", t.taskId);
+    expect((await asTask("echo", "4")).task.status).toBe("working");
   });
 });

@@ -45,7 +45,11 @@ export function registerInjectContext(ctx: ToolContext): void {
     ctx.offload(async (args, extra) => {
       const input = { query: args.query, filter: pickFilter(args), limit: args.limit };
       const fields = fieldsFor(args.detail);
-      const read = ctx.services.recall.read(input, { fields, onProgress: readProgress(extra) });
+      const read = ctx.services.recall.read(input, {
+        fields,
+        onProgress: readProgress(extra),
+        signal: extra.signal,
+      });
       return wholeResult(
         { operation: "inject", query: args.query, detail: args.detail },
         // The pre-budget set is the top `limit` hits (inject has no cursor, so

@@ -40,7 +40,11 @@ export function registerRecallMemories(ctx: ToolContext): void {
       const input = { query: args.query, filter: pickFilter(args), limit: args.limit };
       const fields = fieldsFor(args.detail);
       // One read: every match for LRO's judgement, and the inline first page from it.
-      const read = ctx.services.recall.read(input, { fields, onProgress: readProgress(extra) });
+      const read = ctx.services.recall.read(input, {
+        fields,
+        onProgress: readProgress(extra),
+        signal: extra.signal,
+      });
       return wholeResult(
         { operation: "recall", query: args.query, detail: args.detail },
         asRecords(read.stream(), args.detail),
