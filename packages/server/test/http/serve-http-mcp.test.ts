@@ -6,6 +6,7 @@ import {
   type CallToolResult,
   CallToolResultSchema,
   CreateTaskResultSchema,
+  GetTaskResultSchema,
   LoggingMessageNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -301,5 +302,32 @@ describe("atlatl serve --http: MCP over Streamable HTTP (SDK client, real proces
     expect(descriptor.offloaded).toBe(true);
     expect(existsSync(descriptor.file_path)).toBe(true);
     expect(result.content.some((c) => c.type === "resource_link")).toBe(true);
+  });
+
+  it("keeps a task with its principal: the token's next session reads it, another token cannot", async () => {
+    const first = await s.connect({ token: TOKEN });
+    const created = await first.request(
+      {
+        method: "tools/call",
+        params: {
+          name: "recall_memories",
+          arguments: { query: "", limit: 300, detail: "full" },
+          task: { ttl: 60_000 },
+        },
+      },
+      CreateTaskResultSchema,
+    );
+    const taskId = created.task.taskId;
+    await (first.transport as StreamableHTTPClientTransport).terminateSession();
+    const later = await s.connect({ token: TOKEN });
+    const result = await later.request(
+      { method: "tasks/result", params: { taskId } },
+      CallToolResultSchema,
+    );
+    expect(JSON.parse(text(result as CallToolResult)).offloaded).toBe(true);
+    const other = await s.connect({ token: OTHER });
+    await expect(
+      other.request({ method: "tasks/get", params: { taskId } }, GetTaskResultSchema),
+    ).rejects.toThrow(/-32602/);
   });
 });

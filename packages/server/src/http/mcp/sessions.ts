@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { App } from "../../app/open-app.js";
 import { type AtlatlServer, createAtlatlServer } from "../../mcp/create-server.js";
 import type { SharedExtraction } from "../../mcp/shared-extraction.js";
+import { TASK_MAX_TTL_MS, TaskTable } from "../../mcp/tasks/task-table.js";
 import type { SessionLimits } from "../http-config.js";
 import { BoundedEventStore } from "./bounded-event-store.js";
 import type { Principal, Principals } from "./principals.js";
@@ -49,6 +51,13 @@ export class McpSessions {
   private readonly perToken = new Map<string, number>();
   private opening = 0;
   private readonly idleTimer: NodeJS.Timeout;
+  /**
+   * MCP Tasks belong to the principal, like offload files: one table for the
+   * process, owned by principal id, so a task outlives the session that made
+   * it and every session of its token can read it. Created with the first
+   * session (a task is kept no longer than that principal's offload files).
+   */
+  private tasks: TaskTable<CallToolResult> | undefined;
 
   constructor(
     private readonly deps: {
@@ -145,8 +154,12 @@ export class McpSessions {
     const id = randomUUID();
     const { app, extraction, limits } = this.deps;
     const principal = this.deps.principals.get(principalId);
+    this.tasks ??= new TaskTable<CallToolResult>({
+      maxTtlMs: Math.min(TASK_MAX_TTL_MS, principal.offloader.config.ttlSeconds * 1000),
+    });
     const atlatl = createAtlatlServer({
       services: app.services,
+      tasks: { table: this.tasks, owner: principal.id },
       offloader: principal.offloader,
       extraction,
       principalScoped: true,
@@ -205,5 +218,6 @@ export class McpSessions {
   async closeAll(): Promise<void> {
     clearInterval(this.idleTimer);
     await Promise.all([...this.sessions.values()].map((s) => s.transport.close().catch(() => {})));
+    this.tasks?.close();
   }
 }
