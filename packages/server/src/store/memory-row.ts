@@ -173,7 +173,14 @@ const DOC_FIELDS = new Set([
 export function fromRow(row: MemoryRow): Memory {
   const doc = JSON.parse(row.doc) as Partial<Memory> & Record<string, unknown>;
   const memory: Memory = {
-    ...fromLightRow(row),
+    id: row.id,
+    title: row.title,
+    namespace: row.namespace,
+    memory_type: row.memory_type as Memory["memory_type"],
+    tags: JSON.parse(row.tags) as string[],
+    created: row.created,
+    modified: row.modified,
+    status: row.status as Memory["status"],
     content: row.content,
     summary: doc.summary ?? null,
     aliases: doc.aliases ?? [],
