@@ -172,6 +172,8 @@ const DOC_FIELDS = new Set([
  */
 export function fromRow(row: MemoryRow): Memory {
   const doc = JSON.parse(row.doc) as Partial<Memory> & Record<string, unknown>;
+  // The light fields written out, not spread from fromLightRow: the spread made a
+  // 500-hit full recall ~50 % slower (bench server-mcp, 19.3 vs 12.9 ms).
   const memory: Memory = {
     id: row.id,
     title: row.title,
