@@ -220,7 +220,10 @@ async function wholeSetInline(
   for await (const item of sourceOf(result)) {
     total++;
     if (records.length >= maxRecords || cutByBytes) continue;
-    bytes += Buffer.byteLength(JSON.stringify(item.record)) + 1;
+    // Measured only under a bound: unbounded (stdio), no record is serialized here.
+    if (maxBytes !== Number.POSITIVE_INFINITY) {
+      bytes += Buffer.byteLength(JSON.stringify(item.record)) + 1;
+    }
     if (bytes > maxBytes) {
       cutByBytes = true;
       continue;
