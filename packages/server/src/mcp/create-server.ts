@@ -41,8 +41,6 @@ Query the file with a shell (tail -n +2 FILE | jq ...) or with the lro_extract t
 
 export interface AtlatlServer {
   server: McpServer;
-  /** True once the client declared `LRO_PROXY_CAPABILITY`: read tools return whole sets. */
-  readonly proxyClient: boolean;
   /** Stop the extraction worker and close the MCP server (the store is the caller's). */
   close(): Promise<void>;
 }
@@ -189,9 +187,6 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
   }
   return {
     server,
-    get proxyClient() {
-      return offloadsLocally(server.server.getClientCapabilities());
-    },
     async close() {
       // Disconnect first: unregistering tools and resources on a connected server
       // would tell the client they changed, while it is only going away.
