@@ -158,6 +158,7 @@ const PINNED: Record<string, string[]> = {
     "OFFLOAD_RESOURCE_TEMPLATE_NAME",
     "RECORDS_MARK",
     "REQUEST_CAPABILITIES_META",
+    "REQUEST_CLIENT_INFO_META",
     "TEXT_BLOCK_MARK",
     "TEXT_LINE_SCHEMA",
     "declareOffloadsLocally",
