@@ -47,7 +47,10 @@ export {
   offloadResourceUri,
 } from "./mcp/offload-resource-uri.js";
 export {
+  type CacheFields,
+  OFFLOAD_LIST_CACHE,
   OFFLOAD_RESOURCE_TEMPLATE_NAME,
+  offloadCacheFields,
   type OffloadResourcesRegistration,
   type RegisterOffloadResourcesOptions,
   type ResourceTemplateClass,
