@@ -7,21 +7,23 @@
  * wrote (its offload files) is removed by `discard`.
  */
 import { basename, join } from "node:path";
-import type { ToolsUpstream } from "@atlatl/lro/mcp";
 import type { Offloader } from "@atlatl/lro/node";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
   type CallToolResult,
   type CreateTaskResult,
   ErrorCode,
   McpError,
   type ResourceLink,
+  type ServerNotification,
+  type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import { reportToTask } from "../progress.js";
 import { TaskLimitError, type TaskRun, type TaskTable } from "./task-table.js";
 import { wireTask } from "./task-wire.js";
 
 /** The SDK's `extra` of a tool call. */
-export type ToolHandlerExtra = Parameters<NonNullable<ToolsUpstream["callTool"]>>[1];
+export type ToolHandlerExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /** How a server runs its task-capable tools as tasks. */
 export interface ToolTasks {
