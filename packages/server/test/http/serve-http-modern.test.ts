@@ -9,7 +9,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MCP_HEADERS, MODERN, type ModernResponse, modern, raw } from "./raw-request.js";
+import { envelope, MCP_HEADERS, MODERN, type ModernResponse, modern, raw } from "./raw-request.js";
 import { type HttpServer, startHttpServer } from "./spawn-http.js";
 
 const A = "modern-token-a";
@@ -244,5 +244,59 @@ describe("atlatl serve --http: a 2026-07-28 client over raw HTTP", () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.json()).toMatchObject({ error: { code: -32700 } });
+  });
+});
+
+describe("atlatl serve --http: a 2026-07-28 listener holds no request slot", () => {
+  let s: HttpServer;
+  beforeAll(async () => {
+    s = await startHttpServer({
+      tokens: A,
+      env: { ATLATL_SERVER__HTTP__MAX_CONCURRENT: "1" },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    if (s) expect(await s.stop()).toBe(0);
+  });
+
+  it("serves the token's requests while its subscriptions/listen stream stays open (max_concurrent = 1)", async () => {
+    const ac = new AbortController();
+    const listen = await fetch(`${s.url}/mcp`, {
+      method: "POST",
+      signal: ac.signal,
+      headers: {
+        ...MCP_HEADERS,
+        "content-type": "application/json",
+        authorization: `Bearer ${A}`,
+        "mcp-protocol-version": MODERN,
+        "mcp-method": "subscriptions/listen",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: "listen-1",
+        method: "subscriptions/listen",
+        params: { notifications: { resourcesListChanged: true }, _meta: envelope() },
+      }),
+    });
+    expect(listen.status).toBe(200);
+    expect(listen.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    // The stream is open once the server acknowledged the subscription.
+    const reader = (listen.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let seen = "";
+    while (!seen.includes("notifications/subscriptions/acknowledged")) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      seen += decoder.decode(value, { stream: true });
+    }
+    expect(seen).toContain("notifications/subscriptions/acknowledged");
+    try {
+      for (let i = 0; i < 3; i++) {
+        const r = await modern(s.url, "tools/list", {}, { token: A });
+        expect(r.status, r.body).toBe(200);
+      }
+    } finally {
+      ac.abort();
+    }
   });
 });
