@@ -1,5 +1,4 @@
-import { completable } from "@modelcontextprotocol/sdk/server/completable.js";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { completable, type McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { DEFAULT_CONTEXT_BUDGET } from "../services/context-service.js";
 import type { Services } from "../services/create-services.js";
@@ -46,7 +45,7 @@ export function registerPrompts(server: McpServer, services: Services): void {
     {
       title: "Recall and summarize",
       description: "Recall memories about a topic and ask for a concise summary of what is known.",
-      argsSchema: {
+      argsSchema: z.object({
         query: completable(
           z.string().max(2000).describe("The topic to recall"),
           titleCompletion(services),
@@ -55,7 +54,7 @@ export function registerPrompts(server: McpServer, services: Services): void {
           namespaceArg.optional().describe("Only this namespace prefix, e.g. _semantic"),
           namespaceCompletion(services),
         ),
-      },
+      }),
     },
     async ({ query, namespace }) => {
       const { hits } = await services.recall.recall({
@@ -88,7 +87,7 @@ export function registerPrompts(server: McpServer, services: Services): void {
       title: "Context for this task",
       description:
         "Bring the memories relevant to a task into the conversation before starting it.",
-      argsSchema: {
+      argsSchema: z.object({
         task: completable(
           z.string().max(2000).describe("The task about to be done"),
           titleCompletion(services),
@@ -98,7 +97,7 @@ export function registerPrompts(server: McpServer, services: Services): void {
           .regex(/^\d{2,6}$/)
           .optional()
           .describe(`Token budget for the memories (default ${DEFAULT_CONTEXT_BUDGET})`),
-      },
+      }),
     },
     async ({ task, budget_tokens }) => {
       const { hits } = await services.recall.recall({ query: task, limit: PROMPT_RECALL });

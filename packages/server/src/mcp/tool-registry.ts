@@ -10,28 +10,35 @@
  * Schema (what the SDK would list). Each tool's callback is composed with the
  * middleware once, at registration.
  *
- * Tools in `tasks.tools` may run as MCP Tasks (`taskSupport: "optional"`): a
- * task-augmented call is answered with a working task at once and the tool
- * runs detached (`tasks/task-call.ts`); a plain call simply gets its result
- * and creates no task.
+ * Tools in `tasks.tools` may run as MCP Tasks (`taskSupport: "optional"` on
+ * 2025-11-25; the `io.modelcontextprotocol/tasks` extension on 2026-07-28):
+ * a task call is answered with a working task at once and the tool runs
+ * detached (`tasks/task-call.ts`); a plain call simply gets its result and
+ * creates no task.
+ *
+ * `tools/list` lists the tools in registration order, the same on every call.
  */
-import type { ToolsUpstream } from "@atlatl/lro/mcp";
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
-  CallToolRequestSchema,
   type CallToolResult,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
+  ProtocolError,
+  ProtocolErrorCode,
+  type Server,
+  type ServerContext,
   type Tool,
   type ToolAnnotations,
-} from "@modelcontextprotocol/sdk/types.js";
+} from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { startToolTask, type ToolHandlerExtra, type ToolTasks } from "./tasks/task-call.js";
+import { answerWithTask, type ToolTasks, taskRequestOf } from "./tasks/task-call.js";
 import { compose, type ToolHandler, type ToolMiddleware } from "./tool-middleware.js";
 import { toolError } from "./tools/json-result.js";
 
-type HandlerExtra = ToolHandlerExtra;
+/** What a tool callback gets beside its arguments: the SDK's handler context. */
+type HandlerExtra = ServerContext;
+
+/** A `tools/call` request as the registry reads it. */
+export interface ToolCallRequest {
+  params: { name: string; arguments?: Record<string, unknown> | undefined; task?: unknown };
+}
 
 /** How a tool is declared. */
 export interface ToolConfig<S extends z.ZodRawShape> {
@@ -75,7 +82,7 @@ function invalidArguments(error: z.ZodError): CallToolResult {
 }
 
 /** The tools of one atlatl server; see the module comment. */
-export class ToolRegistry implements ToolsUpstream {
+export class ToolRegistry {
   private readonly tools = new Map<string, Entry>();
   private readonly wrap: ToolMiddleware;
 
@@ -106,10 +113,7 @@ export class ToolRegistry implements ToolsUpstream {
     return { tools: [...this.tools.values()].map((t) => t.definition) };
   }
 
-  async callTool(
-    request: Parameters<NonNullable<ToolsUpstream["callTool"]>>[0],
-    extra: HandlerExtra,
-  ): Promise<CallToolResult> {
+  async callTool(request: ToolCallRequest, extra: HandlerExtra): Promise<CallToolResult> {
     const { name, arguments: args } = request.params;
     const tool = this.tools.get(name);
     // As the SDK's McpServer answers it: a tool error the model can read.
@@ -119,21 +123,27 @@ export class ToolRegistry implements ToolsUpstream {
     const parsed = tool.schema.safeParse(args ?? {});
     const call = async (e: HandlerExtra): Promise<CallToolResult> =>
       parsed.success ? tool.handler(parsed.data, e) : invalidArguments(parsed.error);
-    const task = request.params.task;
-    if (task === undefined) return call(extra);
-    if (!this.tasks?.tools.has(name)) {
-      throw new McpError(ErrorCode.MethodNotFound, `Tool ${name} does not run as a task`);
+    const task = taskRequestOf(request.params, extra);
+    // A 2026-07-28 client that accepts tasks gets one only from a task tool.
+    if (task === undefined || (task.era === "modern" && !this.tasks?.tools.has(name))) {
+      return call(extra);
     }
-    // A CreateTaskResult (the SDK checks task-augmented calls against that
-    // schema); a bad argument fails the task, as the plain call would fail.
-    return startToolTask(this.tasks, task.ttl, extra, call) as unknown as CallToolResult;
+    if (!this.tasks?.tools.has(name)) {
+      throw new ProtocolError(
+        ProtocolErrorCode.MethodNotFound,
+        `Tool ${name} does not run as a task`,
+      );
+    }
+    // A bad argument fails the task, as the plain call would fail.
+    return answerWithTask(this.tasks, task, extra, call);
   }
 
   /** Serve the tools on `server` alone (when no `lro_extract` serves them beside it). */
   mount(server: Server): void {
-    server.setRequestHandler(ListToolsRequestSchema, () => this.listTools());
-    server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-      this.callTool(request, extra),
+    server.setRequestHandler("tools/list", () => this.listTools());
+    // Results go through the SDK's projection for the client's era (as `McpServer` does).
+    server.setRequestHandler("tools/call", async (request, ctx) =>
+      server.projectCallToolResult(await this.callTool(request, ctx), undefined),
     );
   }
 }

@@ -1,10 +1,10 @@
 import { startSweeper } from "@atlatl/lro/node";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/sdk/shared/stdio.js";
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolErrorCode, STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/server";
+import { StdioServerTransport, serveStdio } from "@modelcontextprotocol/server/stdio";
 import type { Command } from "commander";
 import { openApp } from "../../app/open-app.js";
 import { createAtlatlServer } from "../../mcp/create-server.js";
+import { createSharedExtraction } from "../../mcp/shared-extraction.js";
 import { redactUrl } from "../../store/redact-url.js";
 import { globalOverrides } from "../global-options.js";
 import { limitLineLength, type OversizedLine } from "../line-limit.js";
@@ -27,9 +27,11 @@ interface ServeOptions {
 }
 
 /**
- * `atlatl serve`: the MCP server over stdio. stdout carries only the protocol;
- * logs and LRO events go to stderr. Exits when the client closes stdin or on
- * SIGINT/SIGTERM, after closing the store.
+ * `atlatl serve`: the MCP server over stdio, for 2026-07-28 and 2025-11-25
+ * clients alike (the SDK's `serveStdio`: the connection's opening message
+ * picks its protocol generation, and the server instance for it). stdout
+ * carries only the protocol; logs and LRO events go to stderr. Exits when the
+ * client closes stdin or on SIGINT/SIGTERM, after closing the store.
  */
 export async function runServe(opts: ServeOptions, cmd: Command): Promise<void> {
   const app = await openApp({
@@ -46,14 +48,16 @@ export async function runServe(opts: ServeOptions, cmd: Command): Promise<void> 
   const sweeper = offload.enabled
     ? startSweeper({ dir: offload.outputDir, ttlSeconds: offload.ttlSeconds, events: app.events })
     : undefined;
-  const atlatl = createAtlatlServer(app);
+  // One jq worker and parsed-file cache for every instance the connection gets.
+  const extraction = createSharedExtraction();
 
   let closing = false;
   const shutdown = async (code: number) => {
     if (closing) return;
     closing = true;
     sweeper?.stop();
-    await atlatl.close().catch(() => {});
+    await served.close().catch(() => {});
+    await extraction.close().catch(() => {});
     await app.close().catch(() => {});
     process.exit(code);
   };
@@ -80,7 +84,7 @@ export async function runServe(opts: ServeOptions, cmd: Command): Promise<void> 
         jsonrpc: "2.0",
         id: line.id,
         error: {
-          code: ErrorCode.InvalidRequest,
+          code: ProtocolErrorCode.InvalidRequest,
           message: `MESSAGE_TOO_LARGE: the request is ${line.bytes} bytes; this server reads messages of at most ${limit}. Send less per call (e.g. split the content into several memories).`,
         },
       })
@@ -90,7 +94,10 @@ export async function runServe(opts: ServeOptions, cmd: Command): Promise<void> 
     process.stdin.pipe(limitLineLength(MAX_MESSAGE_BYTES, onOversized)),
     process.stdout,
   );
-  await atlatl.server.connect(transport);
+  const served = serveStdio(() => createAtlatlServer({ ...app, extraction }).server, {
+    transport,
+    onerror: (err) => process.stderr.write(`atlatl: stdio: ${err.message}\n`),
+  });
   process.stderr.write(
     `atlatl: serving MCP on stdio (${store.url ? `postgres ${redactUrl(store.url)}` : `db ${store.path}`}; LRO ${offload.enabled ? `on, threshold ${offload.thresholdTokens} tokens, files in ${offload.outputDir}` : "off"})\n`,
   );
