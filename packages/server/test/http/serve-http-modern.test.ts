@@ -123,6 +123,31 @@ describe("atlatl serve --http: a 2026-07-28 client over raw HTTP", () => {
     expect((listedB.resources as { uri: string }[]).map((r) => r.uri)).not.toContain(uri);
   });
 
+  it("sends log notifications only for a request that carries a log level", async () => {
+    const logged = await modern(
+      s.url,
+      "tools/call",
+      {
+        name: "recall_memories",
+        arguments: broad,
+        _meta: { "io.modelcontextprotocol/logLevel": "info" },
+      },
+      { token: A },
+    );
+    expect(JSON.parse(text(logged)).offloaded).toBe(true);
+    expect(logged.headers["content-type"]).toMatch(/^text\/event-stream/);
+    expect(logged.body).toMatch(/"method":"notifications\/message".*"type":"OffloadCreated"/);
+
+    const quiet = await modern(
+      s.url,
+      "tools/call",
+      { name: "recall_memories", arguments: broad },
+      { token: A },
+    );
+    expect(JSON.parse(text(quiet)).offloaded).toBe(true);
+    expect(quiet.body).not.toContain("notifications/message");
+  });
+
   it("answers server/discover with the revision, capabilities, server info and cache fields", async () => {
     const d = ok(await modern(s.url, "server/discover", {}, { token: A }));
     expect(d.supportedVersions).toContain(MODERN);

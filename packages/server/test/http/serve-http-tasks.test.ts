@@ -74,6 +74,14 @@ describe("atlatl serve --http: a task-augmented recall over raw HTTP (2026-07-28
       slow,
       loadHttpConfig(null, { ATLATL_SERVER__HTTP__TOKENS: `${A},${B}` }, { port: 0 }),
     );
+    // A running server: the first call of the process is not the one timed.
+    const warm = await modern(
+      server.url,
+      "tools/call",
+      { name: "list_memories", arguments: { limit: 1 } },
+      { token: A },
+    );
+    expect(warm.status, warm.body).toBe(200);
   }, 60_000);
   afterAll(async () => {
     await server?.close();

@@ -1,5 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { type AuthInfo, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import {
+  type AuthInfo,
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/server";
 import type { AtlatlServer } from "../../mcp/create-server.js";
 import type { SessionLimits } from "../http-config.js";
 import { BoundedEventStore } from "./bounded-event-store.js";
