@@ -89,3 +89,14 @@ export function clientOffloadsLocally(ctx: FactsContext, server: Server): boolea
     requestOffloadsLocally(ctx.mcpReq._meta)
   );
 }
+
+/** A tool call's context: the SDK's handler context and whether its client offloads locally. */
+export type ToolCallContext = ServerContext & {
+  /** Read once per call, from the request and its connection (`clientOffloadsLocally`). */
+  readonly offloadsLocally: boolean;
+};
+
+/** `ctx` of a `tools/call` on `server` with its client's facts. */
+export function toolCallContext(ctx: ServerContext, server: Server): ToolCallContext {
+  return { ...ctx, offloadsLocally: clientOffloadsLocally(ctx, server) };
+}

@@ -96,7 +96,11 @@ export async function runServe(opts: ServeOptions, cmd: Command): Promise<void> 
   );
   const served = serveStdio(() => createAtlatlServer({ ...app, extraction }).server, {
     transport,
-    onerror: (err) => process.stderr.write(`atlatl: stdio: ${err.message}\n`),
+    // A closed stdout is the client going away: the stdout handler above ends quietly.
+    onerror: (err) => {
+      if ((err as NodeJS.ErrnoException).code === "EPIPE") return;
+      process.stderr.write(`atlatl: stdio: ${err.message}\n`);
+    },
   });
   process.stderr.write(
     `atlatl: serving MCP on stdio (${store.url ? `postgres ${redactUrl(store.url)}` : `db ${store.path}`}; LRO ${offload.enabled ? `on, threshold ${offload.thresholdTokens} tokens, files in ${offload.outputDir}` : "off"})\n`,
