@@ -109,14 +109,17 @@ export class ToolRegistry {
 
   readonly register: RegisterTool = (name, config, callback) => {
     const schema = z.strictObject(config.inputSchema);
+    // No `$schema`: the schema is read the same on both generations (2026-07-28
+    // takes a schema without one as JSON Schema 2020-12, which it also is).
+    const { $schema: _dialect, ...inputSchema } = z.toJSONSchema(schema, {
+      target: "draft-7",
+      io: "input",
+    });
     const definition: Tool = {
       name,
       ...(config.title !== undefined ? { title: config.title } : {}),
       description: config.description,
-      inputSchema: z.toJSONSchema(schema, {
-        target: "draft-7",
-        io: "input",
-      }) as Tool["inputSchema"],
+      inputSchema: inputSchema as Tool["inputSchema"],
       ...(config.annotations ? { annotations: config.annotations } : {}),
       ...(this.taskTools.has(name) ? { execution: { taskSupport: "optional" as const } } : {}),
     };

@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { LroEvents } from "@atlatl/lro";
+import { type LroEvent, LroEvents } from "@atlatl/lro";
 import { Offloader } from "@atlatl/lro/node";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -104,7 +104,12 @@ describe("2026-07-28 requests, each on its own server instance", () => {
   });
 
   it("lists the tools in registration order, byte for byte the same every time", async () => {
-    const first = await endpoint.request<{ tools: { name: string }[] }>("tools/list", {});
+    const first = await endpoint.request<{ tools: { name: string; inputSchema: object }[] }>(
+      "tools/list",
+      {},
+    );
+    // No dialect of its own: 2026-07-28 reads a schema without `$schema` as 2020-12.
+    for (const tool of first.tools) expect(tool.inputSchema).not.toHaveProperty("$schema");
     const second = await endpoint.request<{ tools: { name: string }[] }>("tools/list", {});
     expect(JSON.stringify(second.tools)).toBe(JSON.stringify(first.tools));
     expect(first.tools.map((t) => t.name)).toEqual([
@@ -118,5 +123,48 @@ describe("2026-07-28 requests, each on its own server instance", () => {
       "inject_context",
       "lro_extract",
     ]);
+  });
+});
+
+/** An event hub that counts its live subscriptions. */
+class CountingEvents extends LroEvents {
+  live = 0;
+  override on(type: "*", listener: (event: LroEvent) => void): () => void;
+  // biome-ignore lint/suspicious/noExplicitAny: the hub's overloads, passed through.
+  override on(type: any, listener: any): () => void {
+    const off = super.on(type, listener);
+    this.live++;
+    let done = false;
+    return () => {
+      if (!done) this.live--;
+      done = true;
+      off();
+    };
+  }
+}
+
+describe("a server instance per 2026-07-28 request", () => {
+  it("releases what each instance subscribed when the SDK closes it", async () => {
+    const store = await (BACKENDS[0] as (typeof BACKENDS)[number]).open();
+    const dir = mkdtempSync(join(tmpdir(), "atlatl-modern-release-"));
+    const events = new CountingEvents({ sink: null });
+    const offloader = new Offloader({
+      config: { enabled: true, thresholdTokens: 50, ttlSeconds: 3600, outputDir: dir },
+      events,
+    });
+    const services = createServices(store);
+    const endpoint = modernEndpoint(() => ({ services, offloader }));
+    try {
+      await endpoint.request("tools/list", {});
+      const afterOne = events.live;
+      for (let i = 0; i < 20; i++) await endpoint.request("resources/list", {});
+      expect(events.live).toBe(afterOne);
+      // What is left is the process's one log forwarder, not an instance's listeners.
+      expect(afterOne).toBe(1);
+    } finally {
+      await endpoint.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
