@@ -66,17 +66,6 @@ export function clientFacts(ctx: FactsContext, server: Server): ClientFacts {
 }
 
 /**
- * `offloadsLocally` of @atlatl/lro with the client info too (`clientInfo.proxy`).
- * TODO(p21-lro): lro's two-argument `offloadsLocally(capabilities, clientInfo)` replaces this.
- */
-function proxySignal(
-  capabilities: ClientCapabilities | undefined,
-  clientInfo: Record<string, unknown> | undefined,
-): boolean {
-  return offloadsLocally(capabilities as never) || clientInfo?.proxy === true;
-}
-
-/**
  * True when the request's client offloads locally (an LRO proxy): it said so
  * in its capabilities or client info (`offloadsLocally`), at `initialize` or in
  * this request's envelope, or in this request's own `_meta`.
@@ -84,8 +73,19 @@ function proxySignal(
 export function clientOffloadsLocally(ctx: FactsContext, server: Server): boolean {
   const facts = clientFacts(ctx, server);
   return (
-    proxySignal(facts.capabilities, facts.clientInfo) ||
-    proxySignal(server.getClientCapabilities(), server.getClientVersion()) ||
+    offloadsLocally(facts.capabilities, facts.clientInfo) ||
+    offloadsLocally(server.getClientCapabilities(), server.getClientVersion()) ||
     requestOffloadsLocally(ctx.mcpReq._meta)
   );
+}
+
+/** A tool call's context: the SDK's handler context and whether its client offloads locally. */
+export type ToolCallContext = ServerContext & {
+  /** Read once per call, from the request and its connection (`clientOffloadsLocally`). */
+  readonly offloadsLocally: boolean;
+};
+
+/** `ctx` of a `tools/call` on `server` with its client's facts. */
+export function toolCallContext(ctx: ServerContext, server: Server): ToolCallContext {
+  return { ...ctx, offloadsLocally: clientOffloadsLocally(ctx, server) };
 }

@@ -10,18 +10,17 @@ import {
   type CallToolResult,
   McpServer,
   ResourceTemplate,
-  type ServerContext,
   type ServerOptions,
 } from "@modelcontextprotocol/server";
 import type { Services } from "../services/create-services.js";
 import { ATLATL_VERSION } from "../version.js";
-import { clientOffloadsLocally } from "./client-facts.js";
+import type { ToolCallContext } from "./client-facts.js";
 import { forwardLroEvents, withCallLog } from "./lro-logging.js";
 import { progressDone } from "./progress.js";
-import { registerPrompts } from "./prompts.js";
+import { atlatlPrompts, type RegisterPrompts } from "./prompts.js";
 import { foreignFilesNotFound } from "./session-files.js";
 import type { SharedExtraction } from "./shared-extraction.js";
-import { discardOffloads } from "./tasks/task-call.js";
+import { discardOffloads, type ToolTasks } from "./tasks/task-call.js";
 import { mountTaskMethods } from "./tasks/task-methods.js";
 import { TASK_MAX_TTL_MS, TaskTable } from "./tasks/task-table.js";
 import { TASKS_EXTENSION } from "./tasks/task-wire.js";
@@ -110,22 +109,19 @@ export interface AtlatlServerDeps {
  * policy, or, for a client that offloads locally (an LRO proxy: see
  * `client-facts.ts`), `whole-set-inline`: every match comes back for the
  * client to judge and write on its own disk. Decided per call, from what
- * that request says about its client. The LRO events the call causes go to
- * that call's log (`lro-logging.ts`).
+ * that request says about its client (`ToolCallContext`). The LRO events the
+ * call causes go to that call's log (`lro-logging.ts`).
  */
 function negotiatedOffload(
-  server: McpServer,
   offloader: Offloader,
   maxInlineBytes: number | undefined,
 ): ToolContext["offload"] {
-  const contextOf = (args: readonly unknown[]) => args.at(-1) as ServerContext;
+  const contextOf = (args: readonly unknown[]) => args.at(-1) as ToolCallContext;
   const lro = withOffload({
     offloader,
     resourceLinks: offloader.config.enabled,
     policy: (...args) =>
-      clientOffloadsLocally(contextOf(args), server.server)
-        ? { mode: "whole-set-inline", maxInlineBytes }
-        : AUTO_POLICY,
+      contextOf(args).offloadsLocally ? { mode: "whole-set-inline", maxInlineBytes } : AUTO_POLICY,
   });
   return (next) => {
     const respond = lro(next);
@@ -138,9 +134,55 @@ function negotiatedOffload(
   };
 }
 
+/** What every server instance of one principal shares: built once, mounted per instance. */
+interface SharedParts {
+  services: Services;
+  proxyInlineBytes: number | undefined;
+  tools: ToolRegistry;
+  prompts: RegisterPrompts;
+}
+
+/**
+ * The shared parts for `deps`, by its offloader (one per principal): the tool
+ * schemas, their JSON Schemas and the composed middleware are the costly part
+ * of an instance, and a modern HTTP request gets an instance of its own.
+ */
+const sharedByOffloader = new WeakMap<Offloader, SharedParts>();
+
+function sharedParts(deps: AtlatlServerDeps): SharedParts {
+  const known = sharedByOffloader.get(deps.offloader);
+  if (known?.services === deps.services && known.proxyInlineBytes === deps.proxyInlineBytes) {
+    return known;
+  }
+  // Every tool, ours and lro_extract: thrown errors reach the client with code and field.
+  const tools = new ToolRegistry([withToolErrors], TASK_TOOLS);
+  const ctx: ToolContext = {
+    services: deps.services,
+    offload: negotiatedOffload(deps.offloader, deps.proxyInlineBytes),
+    registerTool: tools.register,
+  };
+  registerMemoryCrud(ctx);
+  registerRecallMemories(ctx);
+  registerSearchMemories(ctx);
+  registerListMemories(ctx);
+  registerInjectContext(ctx);
+  // The offloader's hub carries this principal's events; each goes to the call that caused it.
+  forwardLroEvents(deps.offloader.events);
+  const parts: SharedParts = {
+    services: deps.services,
+    proxyInlineBytes: deps.proxyInlineBytes,
+    tools,
+    prompts: atlatlPrompts(deps.services),
+  };
+  sharedByOffloader.set(deps.offloader, parts);
+  return parts;
+}
+
 /**
  * The atlatl MCP server: memory tools, each read tool behind the LRO middleware,
  * and, when offloading is enabled, `lro_extract` and offload files as resources.
+ * Cheap to make (the tools are built once per principal, see `sharedParts`):
+ * a modern HTTP request gets an instance of its own.
  */
 export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
   const server = new McpServer(
@@ -148,7 +190,7 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
     {
       instructions: INSTRUCTIONS,
       // No `tools` here: McpServer would install its own tools handlers; the
-      // ToolRegistry (or lro_extract beside it) serves them (registered below).
+      // ToolRegistry (or lro_extract beside it) serves them (mounted below).
       capabilities: {
         resources: {},
         prompts: {},
@@ -162,45 +204,32 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
     },
   );
   server.server.registerCapabilities({ tools: {} });
+  const shared = sharedParts(deps);
   const lroEnabled = deps.offloader.config.enabled;
-  // Every tool, ours and lro_extract: thrown errors reach the client with code and field.
   // A task's result names its offload file: it is kept no longer than the file.
-  const tasks = deps.tasks ?? {
-    table: new TaskTable<CallToolResult>({
+  const table =
+    deps.tasks?.table ??
+    new TaskTable<CallToolResult>({
       maxTtlMs: Math.min(TASK_MAX_TTL_MS, deps.offloader.config.ttlSeconds * 1000),
-    }),
-    owner: deps.principal ?? "local",
-  };
-  const tools = new ToolRegistry([withToolErrors], {
-    tools: TASK_TOOLS,
-    table: tasks.table,
-    ownerOf: () => tasks.owner,
+    });
+  const owner = deps.tasks?.owner ?? deps.principal ?? "local";
+  const tasks: ToolTasks = {
+    table,
+    ownerOf: () => owner,
     discard: discardOffloads(deps.offloader),
-  });
-  mountTaskMethods(server.server, tasks.table, () => tasks.owner);
-  const ctx: ToolContext = {
-    services: deps.services,
-    offload: negotiatedOffload(server, deps.offloader, deps.proxyInlineBytes),
-    registerTool: tools.register,
   };
-  registerMemoryCrud(ctx);
-  registerRecallMemories(ctx);
-  registerSearchMemories(ctx);
-  registerListMemories(ctx);
-  registerInjectContext(ctx);
-  registerPrompts(server, deps.services);
-  // The offloader's hub carries this principal's events; each goes to the call that caused it.
-  forwardLroEvents(deps.offloader.events);
+  mountTaskMethods(server.server, table, () => owner);
+  shared.prompts(server);
 
   const closers: (() => Promise<void>)[] = [];
-  if (!deps.tasks) closers.push(async () => tasks.table.close());
-  if (!lroEnabled) tools.mount(server.server);
+  if (!deps.tasks) closers.push(async () => table.close());
+  if (!lroEnabled) shared.tools.mount(server.server, tasks);
   if (lroEnabled) {
     const dir = deps.offloader.config.outputDir;
     // lro_extract on the low-level server, atlatl's tools served beside it.
     const extract = registerLroExtract(server.server, {
       // TODO(p21-lro): drop the casts once @atlatl/lro's MCP types are SDK 2.x's.
-      upstream: tools as unknown as ToolsUpstream,
+      upstream: shared.tools.upstreamFor(server.server, tasks) as unknown as ToolsUpstream,
       offloader: deps.offloader,
       resourceLinks: true,
       ...(deps.principal !== undefined ? { principal: deps.principal } : {}),

@@ -47,11 +47,7 @@ describe("ToolRegistry task tools", () => {
         },
       },
     );
-    const tools = new ToolRegistry([], {
-      tools: new Set(["echo"]),
-      table,
-      ownerOf: () => "owner",
-    });
+    const tools = new ToolRegistry([], new Set(["echo"]));
     tools.register(
       "echo",
       { description: "echoes once released", inputSchema: { note: z.string() } },
@@ -63,7 +59,7 @@ describe("ToolRegistry task tools", () => {
     tools.register("plain", { description: "no task tool", inputSchema: {} }, async () => ({
       content: [],
     }));
-    tools.mount(server);
+    tools.mount(server, { table, ownerOf: () => "owner" });
     mountTaskMethods(server, table, () => "owner");
     const [a, b] = InMemoryTransport.createLinkedPair();
     client = new Client({ name: "c", version: "1" });

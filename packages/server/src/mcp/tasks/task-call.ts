@@ -25,10 +25,8 @@ import { reportToTask } from "../progress.js";
 import { TaskLimitError, type TaskRun, type TaskSnapshot, type TaskTable } from "./task-table.js";
 import { modernTask, TASKS_EXTENSION, wireTask } from "./task-wire.js";
 
-/** How a server runs its task-capable tools as tasks. */
+/** Where a server's task calls run as tasks. */
 export interface ToolTasks {
-  /** The tools that may run as tasks (`execution.taskSupport: "optional"`). */
-  tools: ReadonlySet<string>;
   table: TaskTable<CallToolResult>;
   /** Whose tasks a request's are (its principal). */
   ownerOf: (ctx: ServerContext) => string;
@@ -60,9 +58,9 @@ const silent = async () => {};
  * notifications or log of a request long answered (the task's status says
  * how far it got).
  */
-function taskContext(ctx: ServerContext, run: TaskRun): ServerContext {
+function taskContext<C extends ServerContext>(ctx: C, run: TaskRun): C {
   const { progressToken: _answered, ...meta } = ctx.mcpReq._meta ?? {};
-  const detached: ServerContext = {
+  const detached: C = {
     ...ctx,
     mcpReq: { ...ctx.mcpReq, signal: run.signal, _meta: meta, notify: silent, log: silent },
   };
@@ -80,11 +78,11 @@ function errorText(result: CallToolResult): string | undefined {
  * Create a task of the caller's for `call` and start it; the task as created.
  * A caller with too many tasks working gets a JSON-RPC error.
  */
-function startToolTask(
+function startToolTask<C extends ServerContext>(
   tasks: ToolTasks,
   requestedTtl: number | undefined,
-  ctx: ServerContext,
-  call: (ctx: ServerContext) => Promise<CallToolResult>,
+  ctx: C,
+  call: (ctx: C) => Promise<CallToolResult>,
 ): TaskSnapshot<CallToolResult> {
   try {
     return tasks.table.start(tasks.ownerOf(ctx), requestedTtl, async (run) => {
@@ -113,11 +111,11 @@ function startToolTask(
  * 2025-11-25 `{ content: [], task }` (the SDK 2.x server asks for `content`
  * beside `task`).
  */
-export function answerWithTask(
+export function answerWithTask<C extends ServerContext>(
   tasks: ToolTasks,
   request: NonNullable<TaskRequest>,
-  ctx: ServerContext,
-  call: (ctx: ServerContext) => Promise<CallToolResult>,
+  ctx: C,
+  call: (ctx: C) => Promise<CallToolResult>,
 ): CallToolResult {
   const ttl = request.era === "legacy" ? request.ttl : undefined;
   const task = startToolTask(tasks, ttl, ctx, call);
