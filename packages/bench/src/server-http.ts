@@ -59,6 +59,7 @@ import {
   targetRows,
   withP99,
 } from "./http-load.js";
+import { lroMountCost } from "./lro-mount.js";
 import {
   inlineRecords,
   LEGACY,
@@ -129,6 +130,7 @@ async function manySessions(base: string) {
   );
   const samples: number[] = [];
   let errors = 0;
+  const reasons = new Set<string>();
   const files = await Promise.all(
     clients.map(async (client) => {
       const start = performance.now();
@@ -147,15 +149,22 @@ async function manySessions(base: string) {
           throw new Error("invalid file");
         for (const l of lines.slice(1)) JSON.parse(l);
         return body.file_path as string;
-      } catch {
+      } catch (e) {
         errors++;
+        reasons.add(String((e as Error).message).slice(0, 200));
         return undefined;
       }
     }),
   );
   await Promise.all(clients.map((c) => c.close()));
   const valid = files.filter((f): f is string => f !== undefined);
-  return { timing: withP99(samples), errors, distinct: new Set(valid).size, valid: valid.length };
+  return {
+    timing: withP99(samples),
+    errors,
+    reasons: [...reasons],
+    distinct: new Set(valid).size,
+    valid: valid.length,
+  };
 }
 
 /** Pages per second of `build`, run back to back for {@link IN_PROCESS_MS} after a warm-up. */
@@ -355,6 +364,7 @@ async function run(): Promise<BenchTable[]> {
 
     const someId = await checkNarrow(base);
     const mcp = await mcpGenerations(base, `http://127.0.0.1:${mcpFloor.port}`, auth, someId);
+    const mount = lroMountCost();
     const [floorRest, rest, restFresh, pagePeer] = (await interleaved([
       { url: `http://127.0.0.1:${honoFloor.port}${REST_PAGE}` },
       { url: `${base}${REST_PAGE}`, headers: auth },
@@ -376,6 +386,12 @@ async function run(): Promise<BenchTable[]> {
         title: `atlatl serve --http, loopback, autocannon ${CONNECTIONS} connections x ${DURATION_S} s (2,000-memory store)`,
         rows: [
           ...mcp.rows,
+          {
+            name: "peer: LRO's part of a server built per request (lro_extract + offload resources), in process",
+            value: mount.withLroUs - mount.bareUs,
+            unit: "us",
+            notes: `a bare SDK 2.x McpServer ${mount.bareUs.toFixed(1)} us, with LRO mounted ${mount.withLroUs.toFixed(1)} us`,
+          },
           stdioRow("legacy", stdioLegacy),
           stdioRow("modern", stdioModern),
           ...targetRows("GET /v1/memories?limit=50, share of a bare Hono route", rest, floorRest, {
@@ -411,6 +427,7 @@ async function run(): Promise<BenchTable[]> {
             sessions.errors,
             "",
             0,
+            sessions.reasons.join("; "),
           ),
           atLeast("same: distinct valid files", sessions.distinct, "", SESSIONS),
           {

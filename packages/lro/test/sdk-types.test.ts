@@ -74,14 +74,17 @@ const HOSTS = {
   "2.x": `
 import { Client } from "@modelcontextprotocol/client";
 import {
+  type CallToolRequest,
   type CallToolResult,
   type ClientCapabilities,
   type ListResourcesResult,
+  type ListToolsRequest,
   type ListToolsResult,
   McpServer,
   type ReadResourceResult,
   ResourceTemplate,
   Server,
+  type ServerContext,
   type Tool,
 } from "@modelcontextprotocol/server";
 import { LroEvents } from "@atlatl/lro";
@@ -100,6 +103,16 @@ import {
 } from "@atlatl/lro/mcp";
 import { z } from "zod";
 ${COMMON}
+// An upstream typed with the SDK's own requests and context, as a server or proxy writes it.
+const typed = {
+  listTools: async (_r: ListToolsRequest, _ctx: ServerContext): Promise<ListToolsResult> => ({
+    tools: [],
+  }),
+  callTool: async (r: CallToolRequest, ctx: ServerContext): Promise<CallToolResult> => ({
+    content: [{ type: "text", text: r.params.name + String(ctx.mcpReq.id) }],
+  }),
+};
+registerLroExtract(new Server({ name: "typed", version: "1.0.0" }), { offloader, upstream: typed });
 const server = new McpServer({ name: "orders", version: "1.0.0" });
 server.registerTool("find", { inputSchema: z.object({ q: z.string() }) }, find);
 server.registerTool("own", {}, own);
@@ -111,12 +124,17 @@ export const client = new Client({ name: "c", version: "1.0.0" }, { capabilities
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type {
+  CallToolRequest,
   CallToolResult,
   ClientCapabilities,
   ListResourcesResult,
+  ListToolsRequest,
   ListToolsResult,
   ReadResourceResult,
+  ServerNotification,
+  ServerRequest,
   Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { LroEvents } from "@atlatl/lro";
@@ -135,6 +153,17 @@ import {
 } from "@atlatl/lro/mcp";
 import { z } from "zod";
 ${COMMON}
+// An upstream typed with the SDK's own requests and context, as a server or proxy writes it.
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+const typed = {
+  listTools: async (_r: ListToolsRequest, _extra: Extra): Promise<ListToolsResult> => ({
+    tools: [],
+  }),
+  callTool: async (r: CallToolRequest, extra: Extra): Promise<CallToolResult> => ({
+    content: [{ type: "text", text: r.params.name + String(extra.requestId) }],
+  }),
+};
+registerLroExtract(new Server({ name: "typed", version: "1.0.0" }), { offloader, upstream: typed });
 const server = new McpServer({ name: "orders", version: "1.0.0" });
 server.registerTool("find", { inputSchema: { q: z.string() } }, find);
 server.registerTool("own", {}, own);

@@ -34,10 +34,11 @@ import type {
 
 /**
  * The `extra` argument of low-level request handlers, passed to the upstream
- * as the host's SDK gave it: SDK 1.x's `RequestHandlerExtra`, SDK 2.x's
- * `ServerContext` (name yours: `ToolsUpstream<ServerContext>`).
+ * as the host's SDK gave it (SDK 1.x's `RequestHandlerExtra`, SDK 2.x's
+ * `ServerContext`), untouched and so untyped here: an upstream declares its
+ * own (`callTool(request, ctx: ServerContext)` fits `ToolsUpstream`).
  */
-export type HandlerExtra = { [key: string]: unknown };
+export type HandlerExtra = unknown;
 
 /**
  * The tools a low-level server serves besides ours. Results are passed on

@@ -18,7 +18,7 @@ import { Offloader } from "../offload/offloader.js";
 import { memoryRecipes } from "../profiles/memory/memory-recipes.js";
 import { hostCallback, isMcpServerHost, type McpHost, type Removable } from "./host.js";
 import { mountTools, type ToolsUpstream } from "./low-level.js";
-import type { CallToolResult, Tool } from "./mcp-types.js";
+import type { AnyCallToolResult, CallToolResult, Tool } from "./mcp-types.js";
 import {
   type McpNames,
   mcpNames,
@@ -62,9 +62,16 @@ export interface RegisterLroExtractOptions {
   middleware?: (next: ExtractHandler) => ExtractHandler;
 }
 
-/** The tool's callback: validated arguments, and the SDK's request `extra` when there is one. */
-// biome-ignore lint/suspicious/noExplicitAny: the SDK's callback arguments differ by host.
-export type ExtractHandler = (args: any, extra?: any) => CallToolResult | Promise<CallToolResult>;
+/**
+ * The tool's callback: validated arguments, and the SDK's request `extra` when
+ * there is one; a middleware's may return its SDK's own `CallToolResult`.
+ */
+export type ExtractHandler = (
+  // biome-ignore lint/suspicious/noExplicitAny: the SDK's callback arguments differ by host.
+  args: any,
+  // biome-ignore lint/suspicious/noExplicitAny: the SDK's callback arguments differ by host.
+  extra?: any,
+) => AnyCallToolResult | Promise<AnyCallToolResult>;
 
 /** What {@link registerLroExtract} returns. */
 export interface LroExtractRegistration<T extends Removable = Removable> {
@@ -142,6 +149,19 @@ const inputSchema = {
 
 /** Strict: a misspelled argument (`fitler`) is refused, not dropped to run another query. */
 const inputObject = z.strictObject(inputSchema);
+
+/**
+ * The tool's input as JSON Schema (without `$schema`), converted once: a
+ * stateless server registers the tool again for every request.
+ */
+let inputJsonSchema: Tool["inputSchema"] | undefined;
+function inputJson(): Tool["inputSchema"] {
+  if (!inputJsonSchema) {
+    const { $schema: _, ...schema } = z.toJSONSchema(inputObject, { io: "input" });
+    inputJsonSchema = schema as Tool["inputSchema"];
+  }
+  return inputJsonSchema;
+}
 
 /** Turn an extraction outcome into the tool result. */
 export function extractResultToToolResult(
@@ -241,16 +261,16 @@ export function registerLroExtract<T extends Removable = Removable>(
     name: toolName,
     title,
     description: DESCRIPTION,
-    inputSchema: z.toJSONSchema(inputObject, { io: "input" }) as Tool["inputSchema"],
+    inputSchema: inputJson(),
     annotations,
   };
-  delete (definition.inputSchema as { $schema?: unknown }).$schema;
   const call = async (args: unknown): Promise<CallToolResult> => {
     const parsed = inputObject.safeParse(args ?? {});
     if (!parsed.success) {
       return toolErrorResult({ code: "INVALID_ARGUMENT", message: z.prettifyError(parsed.error) });
     }
-    return await handler(parsed.data);
+    // The host's middleware answers in its SDK's terms; the result goes back to that host.
+    return (await handler(parsed.data)) as CallToolResult;
   };
 
   let tool: T | undefined;

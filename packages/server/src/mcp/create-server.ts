@@ -2,7 +2,6 @@ import {
   AUTO_POLICY,
   registerLroExtract,
   registerOffloadResources,
-  type ToolsUpstream,
   withOffload,
 } from "@atlatl/lro/mcp";
 import type { Offloader } from "@atlatl/lro/node";
@@ -228,15 +227,14 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
     const dir = deps.offloader.config.outputDir;
     // lro_extract on the low-level server, atlatl's tools served beside it.
     const extract = registerLroExtract(server.server, {
-      // TODO(p21-lro): drop the casts once @atlatl/lro's MCP types are SDK 2.x's.
-      upstream: shared.tools.upstreamFor(server.server, tasks) as unknown as ToolsUpstream,
+      upstream: shared.tools.upstreamFor(server.server, tasks),
       offloader: deps.offloader,
       resourceLinks: true,
       ...(deps.principal !== undefined ? { principal: deps.principal } : {}),
       middleware: compose(
         withToolErrors,
         ...(deps.principalScoped ? [foreignFilesNotFound(dir)] : []),
-      ) as never,
+      ),
       ...(deps.extraction ? { engine: deps.extraction.engine, cache: deps.extraction.cache } : {}),
     });
     // One parsed-file cache for extraction and resource reads; offloader events
