@@ -1,5 +1,6 @@
 import {
   AUTO_POLICY,
+  OFFLOAD_LIST_CACHE,
   registerLroExtract,
   registerOffloadResources,
   withOffload,
@@ -54,8 +55,9 @@ export const LIST_TTL_MS = 60_000;
 export const CACHE_HINTS: NonNullable<ServerOptions["cacheHints"]> = {
   "tools/list": { ttlMs: LIST_TTL_MS, cacheScope: "public" },
   "prompts/list": { ttlMs: LIST_TTL_MS, cacheScope: "public" },
-  "resources/list": { ttlMs: 0, cacheScope: "private" },
-  "resources/templates/list": { ttlMs: 0, cacheScope: "private" },
+  // The offload files come and go: LRO's rule for their lists.
+  "resources/list": OFFLOAD_LIST_CACHE,
+  "resources/templates/list": OFFLOAD_LIST_CACHE,
 };
 
 const INSTRUCTIONS = `atlatl is a memory server (MIF memories: semantic, episodic, procedural).
