@@ -138,10 +138,8 @@ export class ToolRegistry {
   ): Promise<CallToolResult> {
     const { name, arguments: args } = request.params;
     const tool = this.tools.get(name);
-    // As the SDK's McpServer answers it: a tool error the model can read.
-    if (!tool) {
-      return toolError({ code: "NOT_FOUND", field: "name", message: `Tool ${name} not found` });
-    }
+    // A protocol error, as the specification (2025-11-25 and 2026-07-28) and the SDK 2.x McpServer answer it.
+    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`);
     const parsed = tool.schema.safeParse(args ?? {});
     const call = async (e: HandlerExtra): Promise<CallToolResult> =>
       parsed.success ? tool.handler(parsed.data, e) : invalidArguments(parsed.error);
