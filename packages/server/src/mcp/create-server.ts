@@ -1,8 +1,8 @@
 import {
   AUTO_POLICY,
+  type RegisterLroExtractOptions,
   registerLroExtract,
   registerOffloadResources,
-  type ToolsUpstream,
   withOffload,
 } from "@atlatl/lro/mcp";
 import type { Offloader } from "@atlatl/lro/node";
@@ -40,9 +40,9 @@ export const SERVER_VERSION = ATLATL_VERSION;
 const TASK_TOOLS: ReadonlySet<string> = new Set(["recall_memories", "inject_context"]);
 
 /**
- * How long a 2026-07-28 client may cache `tools/list` and `prompts/list`:
- * atlatl's tools and prompts are the same for every caller and never change
- * while the process runs, so the lists are `public`.
+ * How long a 2026-07-28 client may cache `tools/list`, `prompts/list` and
+ * `server/discover`: atlatl's tools, prompts and capabilities are the same for
+ * every caller and never change while the process runs, so they are `public`.
  */
 export const LIST_TTL_MS = 60_000;
 
@@ -53,6 +53,7 @@ export const LIST_TTL_MS = 60_000;
  * own fields (its remaining life, from @atlatl/lro).
  */
 export const CACHE_HINTS: NonNullable<ServerOptions["cacheHints"]> = {
+  "server/discover": { ttlMs: LIST_TTL_MS, cacheScope: "public" },
   "tools/list": { ttlMs: LIST_TTL_MS, cacheScope: "public" },
   "prompts/list": { ttlMs: LIST_TTL_MS, cacheScope: "public" },
   "resources/list": { ttlMs: 0, cacheScope: "private" },
@@ -228,15 +229,16 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
     const dir = deps.offloader.config.outputDir;
     // lro_extract on the low-level server, atlatl's tools served beside it.
     const extract = registerLroExtract(server.server, {
-      // TODO(p21-lro): drop the casts once @atlatl/lro's MCP types are SDK 2.x's.
-      upstream: shared.tools.upstreamFor(server.server, tasks) as unknown as ToolsUpstream,
+      upstream: shared.tools.upstreamFor(server.server, tasks),
       offloader: deps.offloader,
       resourceLinks: true,
       ...(deps.principal !== undefined ? { principal: deps.principal } : {}),
+      // Typed for any tool result (SDK 2.x's); around lro_extract it sees and
+      // returns only @atlatl/lro's (its handler's, or a coded tool error).
       middleware: compose(
         withToolErrors,
         ...(deps.principalScoped ? [foreignFilesNotFound(dir)] : []),
-      ) as never,
+      ) as RegisterLroExtractOptions["middleware"],
       ...(deps.extraction ? { engine: deps.extraction.engine, cache: deps.extraction.cache } : {}),
     });
     // One parsed-file cache for extraction and resource reads; offloader events

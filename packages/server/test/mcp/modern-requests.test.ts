@@ -93,7 +93,9 @@ describe("2026-07-28 requests, each on its own server instance", () => {
     expect(quiet.filter((m) => m.method === "notifications/message")).toEqual([]);
   });
 
-  it("gives the lists their cache fields: tools and prompts public, resources private and not to be reused", async () => {
+  it("gives discover and the lists their cache fields: tools and prompts public, resources private and not to be reused", async () => {
+    const discover = await endpoint.request("server/discover", {});
+    expect(discover).toMatchObject({ ttlMs: LIST_TTL_MS, cacheScope: "public" });
     const tools = await endpoint.request("tools/list", {});
     expect(tools).toMatchObject({ ttlMs: LIST_TTL_MS, cacheScope: "public" });
     const prompts = await endpoint.request("prompts/list", {});
