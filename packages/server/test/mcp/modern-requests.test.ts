@@ -96,6 +96,10 @@ describe("2026-07-28 requests, each on its own server instance", () => {
   it("gives discover and the lists their cache fields: tools and prompts public, resources private and not to be reused", async () => {
     const discover = await endpoint.request("server/discover", {});
     expect(discover).toMatchObject({ ttlMs: LIST_TTL_MS, cacheScope: "public" });
+    // The tasks extension is advertised where a 2026-07-28 client looks for it.
+    expect(discover).toMatchObject({
+      capabilities: { extensions: { "io.modelcontextprotocol/tasks": {} }, tools: {} },
+    });
     const tools = await endpoint.request("tools/list", {});
     expect(tools).toMatchObject({ ttlMs: LIST_TTL_MS, cacheScope: "public" });
     const prompts = await endpoint.request("prompts/list", {});
