@@ -72,8 +72,11 @@ export interface LroExtractRegistration<T extends Removable = Removable> {
   tool: T | undefined;
   /** The tool's definition as `tools/list` shows it (JSON Schema input). */
   definition: Tool;
-  /** Run one call (arguments as a client sent them; validated here). */
-  call(args: unknown): Promise<CallToolResult>;
+  /**
+   * Run one call (arguments as a client sent them; validated here). `extra`,
+   * the host's handler context, reaches the middleware as on an `McpServer`.
+   */
+  call(args: unknown, extra?: unknown): Promise<CallToolResult>;
   extractor: LroExtractor;
   offloader: Offloader;
   /** Remove the tool and stop the jq worker it owns. */
@@ -245,12 +248,12 @@ export function registerLroExtract<T extends Removable = Removable>(
     annotations,
   };
   delete (definition.inputSchema as { $schema?: unknown }).$schema;
-  const call = async (args: unknown): Promise<CallToolResult> => {
+  const call = async (args: unknown, extra?: unknown): Promise<CallToolResult> => {
     const parsed = inputObject.safeParse(args ?? {});
     if (!parsed.success) {
       return toolErrorResult({ code: "INVALID_ARGUMENT", message: z.prettifyError(parsed.error) });
     }
-    return await handler(parsed.data);
+    return await handler(parsed.data, extra);
   };
 
   let tool: T | undefined;

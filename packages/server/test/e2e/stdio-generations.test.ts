@@ -207,9 +207,21 @@ describe.each(CASES)("atlatl serve over stdio: $name", ({ era, start }) => {
     const path = (JSON.parse(text?.type === "text" ? text.text : "") as OffloadResponse).file_path;
     await expect.poll(() => lro().length).toBe(1);
     expect(lro()[0]).toMatchObject({ level: "info", data: { type: "OffloadCreated", path } });
+    // lro_extract's output over the threshold is offloaded in turn: its event is that call's.
+    const whole = await peer.call("lro_extract", { file_path: path, query: "." });
+    expect(JSON.parse((whole.content[0] as { text: string }).text).offloaded).toBe(true);
+    await expect.poll(() => lro().length).toBe(2);
+    expect(lro()[1]).toMatchObject({
+      level: "info",
+      data: {
+        type: "OffloadCreated",
+        path: expect.stringMatching(/\/atlatl-extract-[0-9A-Z]{26}\.jsonl$/),
+      },
+    });
+    expect(existsSync(lro()[1]?.data.path as string)).toBe(true);
     await peer.logAt("error");
     await recall();
     await peer.call("recall_memories", { query: "nothing-matches-this" });
-    expect(lro()).toHaveLength(1);
+    expect(lro()).toHaveLength(2);
   });
 });
