@@ -39,6 +39,8 @@ interface Peer {
   era: string;
   listTools(): Promise<{ tools: { name: string }[] }>;
   call(name: string, args: Record<string, unknown>): Promise<CallToolResult>;
+  /** `completion/complete` of a prompt argument: the values offered. */
+  completePrompt(prompt: string, argument: string, value: string): Promise<string[]>;
   /** Ask for log messages at `level`: `logging/setLevel`, or each request's `_meta` (2026). */
   logAt(level: "info" | "error"): Promise<void>;
   /** The LRO log messages received so far. */
@@ -103,6 +105,13 @@ async function v2Peer(mode: Mode, dbPath: string, outputDir: string): Promise<Pe
         arguments: args,
         ...(era === "modern" && level ? { _meta: { [LOG_LEVEL_META]: level } } : {}),
       })) as CallToolResult,
+    completePrompt: async (prompt, argument, value) =>
+      (
+        await client.complete({
+          ref: { type: "ref/prompt", name: prompt },
+          argument: { name: argument, value },
+        })
+      ).completion.values,
     async logAt(l) {
       if (era === "modern") level = l;
       else await client.setLoggingLevel(l);
@@ -137,6 +146,13 @@ const CASES: { name: string; era: string; start: (db: string, out: string) => Pr
         listTools: () => s.client.listTools(),
         call: async (name, args) =>
           (await s.client.callTool({ name, arguments: args })) as CallToolResult,
+        completePrompt: async (prompt, argument, value) =>
+          (
+            await s.client.complete({
+              ref: { type: "ref/prompt", name: prompt },
+              argument: { name: argument, value },
+            })
+          ).completion.values,
         logAt: async (level) => {
           await s.client.setLoggingLevel(level);
         },
@@ -170,6 +186,16 @@ describe.each(CASES)("atlatl serve over stdio: $name", ({ era, start }) => {
   it("lists the tools in registration order", async () => {
     const { tools } = await peer.listTools();
     expect(tools.map((t) => t.name)).toEqual(TOOLS);
+  });
+
+  it("completes prompt arguments: namespaces, and memory titles for the query", async () => {
+    const namespaces = await peer.completePrompt("recall_and_summarize", "namespace", "_sem");
+    expect(namespaces).toEqual(["_semantic", "_semantic/general"]);
+    // The titles of the memories a recall of what was typed finds (at most ten).
+    const titles = await peer.completePrompt("recall_and_summarize", "query", "beacon");
+    expect(titles).toHaveLength(10);
+    expect(titles.every((t) => /^Memory \d+$/.test(t))).toBe(true);
+    expect(await peer.completePrompt("context_for_task", "task", "zzz-nothing")).toEqual([]);
   });
 
   it("offloads a broad recall and reads the file back with lro_extract", async () => {

@@ -104,6 +104,21 @@ describe("2026-07-28 requests, each on its own server instance", () => {
     expect(tools).toMatchObject({ ttlMs: LIST_TTL_MS, cacheScope: "public" });
     const prompts = await endpoint.request("prompts/list", {});
     expect(prompts).toMatchObject({ ttlMs: LIST_TTL_MS, cacheScope: "public" });
+    expect(prompts).toMatchObject({
+      prompts: expect.arrayContaining([
+        expect.objectContaining({
+          name: "recall_and_summarize",
+          arguments: [
+            { name: "query", description: "The topic to recall", required: true },
+            {
+              name: "namespace",
+              description: "Only this namespace prefix, e.g. _semantic",
+              required: false,
+            },
+          ],
+        }),
+      ]),
+    });
     const resources = await endpoint.request("resources/list", {});
     expect(resources).toMatchObject({ ttlMs: 0, cacheScope: "private" });
     const templates = await endpoint.request("resources/templates/list", {});
@@ -155,15 +170,29 @@ describe("a server instance per 2026-07-28 request", () => {
     const store = await (BACKENDS[0] as (typeof BACKENDS)[number]).open();
     await store.upsertMany([makeMemory({ content: "beacon alone" })]);
     const dir = mkdtempSync(join(tmpdir(), "atlatl-modern-tasks-"));
-    const offloader = new Offloader({
-      config: { enabled: true, thresholdTokens: 50, ttlSeconds: 3600, outputDir: dir },
-      events: new LroEvents({ sink: null }),
-    });
+    // As over HTTP: an offloader (and directory) per principal, one task table.
+    const offloaders = new Map<string, Offloader>();
+    const offloaderOf = (principal: string) => {
+      const known = offloaders.get(principal);
+      if (known) return known;
+      const made = new Offloader({
+        config: {
+          enabled: true,
+          thresholdTokens: 50,
+          ttlSeconds: 3600,
+          outputDir: join(dir, principal),
+        },
+        events: new LroEvents({ sink: null }),
+      });
+      offloaders.set(principal, made);
+      return made;
+    };
     const services = createServices(store);
     const table = new TaskTable<CallToolResult>();
     const endpoint = modernEndpoint((principal) => ({
       services,
-      offloader,
+      offloader: offloaderOf(principal),
+      principal,
       tasks: { table, owner: principal },
     }));
     const TASKS = { extensions: { "io.modelcontextprotocol/tasks": {} } };
