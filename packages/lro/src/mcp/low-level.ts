@@ -115,7 +115,7 @@ function declare(
 /** Serve `tool` (and the upstream's tools) on `server`; returns the unmount function. */
 export function mountTools(
   server: LowLevelServer,
-  tool: { definition: ToolLike; call(args: unknown): Promise<AnyCallToolResult> },
+  tool: { definition: ToolLike; call(args: unknown, extra?: unknown): Promise<AnyCallToolResult> },
   upstream: ToolsUpstream = {},
 ): () => void {
   declare(server, { tools: {} });
@@ -132,7 +132,7 @@ export function mountTools(
   });
   handle(server, "tools/call", async (request, extra) => {
     if (request.params.name === tool.definition.name) {
-      return project(await tool.call(request.params.arguments));
+      return project(await tool.call(request.params.arguments, extra));
     }
     if (upstream.callTool) return project(await upstream.callTool(request, extra));
     throw new JsonRpcError(INVALID_PARAMS, `Tool ${request.params.name} not found`);

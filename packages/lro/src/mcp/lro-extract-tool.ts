@@ -79,8 +79,11 @@ export interface LroExtractRegistration<T extends Removable = Removable> {
   tool: T | undefined;
   /** The tool's definition as `tools/list` shows it (JSON Schema input). */
   definition: Tool;
-  /** Run one call (arguments as a client sent them; validated here). */
-  call(args: unknown): Promise<CallToolResult>;
+  /**
+   * Run one call (arguments as a client sent them; validated here). `extra`,
+   * the host's handler context, reaches the middleware as on an `McpServer`.
+   */
+  call(args: unknown, extra?: unknown): Promise<CallToolResult>;
   extractor: LroExtractor;
   offloader: Offloader;
   /** Remove the tool and stop the jq worker it owns. */
@@ -264,13 +267,13 @@ export function registerLroExtract<T extends Removable = Removable>(
     inputSchema: inputJson(),
     annotations,
   };
-  const call = async (args: unknown): Promise<CallToolResult> => {
+  const call = async (args: unknown, extra?: unknown): Promise<CallToolResult> => {
     const parsed = inputObject.safeParse(args ?? {});
     if (!parsed.success) {
       return toolErrorResult({ code: "INVALID_ARGUMENT", message: z.prettifyError(parsed.error) });
     }
     // The host's middleware answers in its SDK's terms; the result goes back to that host.
-    return (await handler(parsed.data)) as CallToolResult;
+    return (await handler(parsed.data, extra)) as CallToolResult;
   };
 
   let tool: T | undefined;

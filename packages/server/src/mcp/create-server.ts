@@ -15,7 +15,7 @@ import {
 import type { Services } from "../services/create-services.js";
 import { ATLATL_VERSION } from "../version.js";
 import type { ToolCallContext } from "./client-facts.js";
-import { forwardLroEvents, withCallLog } from "./lro-logging.js";
+import { forwardLroEvents, withLroLogging } from "./lro-logging.js";
 import { progressDone } from "./progress.js";
 import { atlatlPrompts, type RegisterPrompts } from "./prompts.js";
 import { foreignFilesNotFound } from "./session-files.js";
@@ -40,9 +40,9 @@ export const SERVER_VERSION = ATLATL_VERSION;
 const TASK_TOOLS: ReadonlySet<string> = new Set(["recall_memories", "inject_context"]);
 
 /**
- * How long a 2026-07-28 client may cache `tools/list` and `prompts/list`:
- * atlatl's tools and prompts are the same for every caller and never change
- * while the process runs, so the lists are `public`.
+ * How long a 2026-07-28 client may cache `tools/list`, `prompts/list` and
+ * `server/discover`: atlatl's tools, prompts and capabilities are the same for
+ * every caller and never change while the process runs, so they are `public`.
  */
 export const LIST_TTL_MS = 60_000;
 
@@ -53,6 +53,7 @@ export const LIST_TTL_MS = 60_000;
  * own fields (its remaining life, from @atlatl/lro).
  */
 export const CACHE_HINTS: NonNullable<ServerOptions["cacheHints"]> = {
+  "server/discover": { ttlMs: LIST_TTL_MS, cacheScope: "public" },
   "tools/list": { ttlMs: LIST_TTL_MS, cacheScope: "public" },
   "prompts/list": { ttlMs: LIST_TTL_MS, cacheScope: "public" },
   // The offload files come and go: LRO's rule for their lists.
@@ -110,8 +111,7 @@ export interface AtlatlServerDeps {
  * policy, or, for a client that offloads locally (an LRO proxy: see
  * `client-facts.ts`), `whole-set-inline`: every match comes back for the
  * client to judge and write on its own disk. Decided per call, from what
- * that request says about its client (`ToolCallContext`). The LRO events the
- * call causes go to that call's log (`lro-logging.ts`).
+ * that request says about its client (`ToolCallContext`).
  */
 function negotiatedOffload(
   offloader: Offloader,
@@ -126,12 +126,11 @@ function negotiatedOffload(
   });
   return (next) => {
     const respond = lro(next);
-    return async (...args) =>
-      withCallLog(contextOf(args).mcpReq.log, async () => {
-        const result = await respond(...args);
-        await progressDone(args);
-        return result;
-      });
+    return async (...args) => {
+      const result = await respond(...args);
+      await progressDone(args);
+      return result;
+    };
   };
 }
 
@@ -155,8 +154,9 @@ function sharedParts(deps: AtlatlServerDeps): SharedParts {
   if (known?.services === deps.services && known.proxyInlineBytes === deps.proxyInlineBytes) {
     return known;
   }
-  // Every tool, ours and lro_extract: thrown errors reach the client with code and field.
-  const tools = new ToolRegistry([withToolErrors], TASK_TOOLS);
+  // Every tool, ours and lro_extract: thrown errors reach the client with code and
+  // field; the LRO events of a call go to that call's log.
+  const tools = new ToolRegistry([withToolErrors, withLroLogging], TASK_TOOLS);
   const ctx: ToolContext = {
     services: deps.services,
     offload: negotiatedOffload(deps.offloader, deps.proxyInlineBytes),
@@ -235,6 +235,7 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
       ...(deps.principal !== undefined ? { principal: deps.principal } : {}),
       middleware: compose(
         withToolErrors,
+        withLroLogging,
         ...(deps.principalScoped ? [foreignFilesNotFound(dir)] : []),
       ),
       ...(deps.extraction ? { engine: deps.extraction.engine, cache: deps.extraction.cache } : {}),

@@ -11,6 +11,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { LroEvent, LroEvents } from "@atlatl/lro";
 import type { LoggingLevel, ServerContext } from "@modelcontextprotocol/server";
+import type { ToolMiddleware } from "./tool-middleware.js";
 
 const LEVELS: Record<LroEvent["type"], LoggingLevel> = {
   OffloadCreated: "info",
@@ -39,6 +40,17 @@ export function forwardLroEvents(events: LroEvents): void {
 }
 
 /** Run `work` as the call whose log is `log` (`undefined`: a call nobody hears). */
-export function withCallLog<T>(log: CallLog | undefined, work: () => T): T {
+function withCallLog<T>(log: CallLog | undefined, work: () => T): T {
   return log ? callLogs.run(log, work) : callLogs.exit(work);
 }
+
+/**
+ * Tool middleware: the LRO events of the call go to its log (the handler
+ * context, `ServerContext`, is the callback's last argument).
+ */
+export const withLroLogging: ToolMiddleware =
+  (next) =>
+  (...args) => {
+    const ctx = args.at(-1) as Partial<ServerContext> | undefined;
+    return withCallLog(ctx?.mcpReq?.log, () => next(...args));
+  };

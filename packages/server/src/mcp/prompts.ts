@@ -49,10 +49,12 @@ export function atlatlPrompts(services: Services): RegisterPrompts {
       z.string().max(2000).describe("The topic to recall"),
       titleCompletion(services),
     ),
-    namespace: completable(
-      namespaceArg.optional().describe("Only this namespace prefix, e.g. _semantic"),
-      namespaceCompletion(services),
-    ),
+    // Optional outside the completable: the SDK 2.x looks for the completer under
+    // `.optional()`. A clone: `completable` marks the schema it is given, and
+    // the shared `namespaceArg` gets a prompt per principal.
+    namespace: completable(namespaceArg.clone(), namespaceCompletion(services))
+      .optional()
+      .describe("Only this namespace prefix, e.g. _semantic"),
   });
   const contextArgs = z.object({
     task: completable(

@@ -13,6 +13,7 @@ import { Offloader } from "@atlatl/lro/node";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LIST_TTL_MS } from "../../src/mcp/create-server.js";
+import { TaskTable } from "../../src/mcp/tasks/task-table.js";
 import { createServices, type Services } from "../../src/services/create-services.js";
 import type { MemoryStore } from "../../src/store/store.js";
 import { BACKENDS } from "../backends/backends.js";
@@ -92,11 +93,32 @@ describe("2026-07-28 requests, each on its own server instance", () => {
     expect(quiet.filter((m) => m.method === "notifications/message")).toEqual([]);
   });
 
-  it("gives the lists their cache fields: tools and prompts public, resources private and not to be reused", async () => {
+  it("gives discover and the lists their cache fields: tools and prompts public, resources private and not to be reused", async () => {
+    const discover = await endpoint.request("server/discover", {});
+    expect(discover).toMatchObject({ ttlMs: LIST_TTL_MS, cacheScope: "public" });
+    // The tasks extension is advertised where a 2026-07-28 client looks for it.
+    expect(discover).toMatchObject({
+      capabilities: { extensions: { "io.modelcontextprotocol/tasks": {} }, tools: {} },
+    });
     const tools = await endpoint.request("tools/list", {});
     expect(tools).toMatchObject({ ttlMs: LIST_TTL_MS, cacheScope: "public" });
     const prompts = await endpoint.request("prompts/list", {});
     expect(prompts).toMatchObject({ ttlMs: LIST_TTL_MS, cacheScope: "public" });
+    expect(prompts).toMatchObject({
+      prompts: expect.arrayContaining([
+        expect.objectContaining({
+          name: "recall_and_summarize",
+          arguments: [
+            { name: "query", description: "The topic to recall", required: true },
+            {
+              name: "namespace",
+              description: "Only this namespace prefix, e.g. _semantic",
+              required: false,
+            },
+          ],
+        }),
+      ]),
+    });
     const resources = await endpoint.request("resources/list", {});
     expect(resources).toMatchObject({ ttlMs: 0, cacheScope: "private" });
     const templates = await endpoint.request("resources/templates/list", {});
@@ -144,6 +166,72 @@ class CountingEvents extends LroEvents {
 }
 
 describe("a server instance per 2026-07-28 request", () => {
+  it("keeps a principal's task for its later requests, and answers another principal's not found", async () => {
+    const store = await (BACKENDS[0] as (typeof BACKENDS)[number]).open();
+    await store.upsertMany([makeMemory({ content: "beacon alone" })]);
+    const dir = mkdtempSync(join(tmpdir(), "atlatl-modern-tasks-"));
+    // As over HTTP: an offloader (and directory) per principal, one task table.
+    const offloaders = new Map<string, Offloader>();
+    const offloaderOf = (principal: string) => {
+      const known = offloaders.get(principal);
+      if (known) return known;
+      const made = new Offloader({
+        config: {
+          enabled: true,
+          thresholdTokens: 50,
+          ttlSeconds: 3600,
+          outputDir: join(dir, principal),
+        },
+        events: new LroEvents({ sink: null }),
+      });
+      offloaders.set(principal, made);
+      return made;
+    };
+    const services = createServices(store);
+    const table = new TaskTable<CallToolResult>();
+    const endpoint = modernEndpoint((principal) => ({
+      services,
+      offloader: offloaderOf(principal),
+      principal,
+      tasks: { table, owner: principal },
+    }));
+    const TASKS = { extensions: { "io.modelcontextprotocol/tasks": {} } };
+    try {
+      const created = await endpoint.request<{ resultType: string; taskId: string }>(
+        "tools/call",
+        { name: "recall_memories", arguments: { query: "beacon" } },
+        { capabilities: TASKS, principal: "alice" },
+      );
+      expect(created.resultType).toBe("task");
+      await table.settled("alice", created.taskId);
+      const mine = await endpoint.request<{ status: string; result: CallToolResult }>(
+        "tasks/get",
+        { taskId: created.taskId },
+        { capabilities: TASKS, principal: "alice" },
+      );
+      expect(mine.status).toBe("completed");
+      expect(JSON.parse(textOf(mine.result)).summary.count).toBe(1);
+      for (const method of ["tasks/get", "tasks/cancel", "tasks/update"]) {
+        const params = {
+          taskId: created.taskId,
+          ...(method === "tasks/update" ? { inputResponses: {} } : {}),
+        };
+        const [answer] = (
+          await endpoint.exchange(method, params, {
+            capabilities: TASKS,
+            principal: "bob",
+          })
+        ).slice(-1);
+        expect(answer?.error?.code).toBe(-32602);
+      }
+    } finally {
+      table.close();
+      await endpoint.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("releases what each instance subscribed when the SDK closes it", async () => {
     const store = await (BACKENDS[0] as (typeof BACKENDS)[number]).open();
     const dir = mkdtempSync(join(tmpdir(), "atlatl-modern-release-"));
