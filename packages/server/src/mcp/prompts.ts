@@ -49,10 +49,11 @@ export function atlatlPrompts(services: Services): RegisterPrompts {
       z.string().max(2000).describe("The topic to recall"),
       titleCompletion(services),
     ),
+    // Completable inside optional: SDK 2.x looks for the completer under the optional.
     namespace: completable(
-      namespaceArg.optional().describe("Only this namespace prefix, e.g. _semantic"),
+      namespaceArg.describe("Only this namespace prefix, e.g. _semantic"),
       namespaceCompletion(services),
-    ),
+    ).optional(),
   });
   const contextArgs = z.object({
     task: completable(
