@@ -5,9 +5,8 @@ import {
   type McpRequestContext,
 } from "@modelcontextprotocol/server";
 import type { Caller, LegacySessions } from "./legacy-sessions.js";
-import { principalAuthInfo } from "./legacy-sessions.js";
 import type { PrincipalServers } from "./principal-servers.js";
-import type { Principals } from "./principals.js";
+import { type Principals, principalAuthInfo } from "./principals.js";
 
 /** The LRO events after which a principal's offload resources list differs. */
 const LIST_CHANGING = ["OffloadCreated", "OffloadFileExpired"] as const;
