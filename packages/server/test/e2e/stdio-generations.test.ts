@@ -3,7 +3,10 @@
  * client opens with: the SDK 2.x client in `legacy` (2025-11-25 initialize),
  * `auto` (probes, then 2026-07-28) and pinned 2026-07-28 modes, and the SDK
  * 1.x client. Each lists the tools, gets a broad recall offloaded to a file
- * and reads it back with `lro_extract`.
+ * and reads it back with `lro_extract`. LRO events of a call are logged to
+ * that call at the level a 2025-11-25 session set (`logging/setLevel`) or the
+ * one a 2026-07-28 request carries (`_meta` log level); a 2026-07-28 request
+ * without one is never logged to.
  */
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,6 +14,7 @@ import { join } from "node:path";
 import type { OffloadResponse } from "@atlatl/lro";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSqliteStore } from "../../src/store/sqlite/open-sqlite.js";
@@ -35,8 +39,14 @@ interface Peer {
   era: string;
   listTools(): Promise<{ tools: { name: string }[] }>;
   call(name: string, args: Record<string, unknown>): Promise<CallToolResult>;
+  /** Ask for log messages at `level`: `logging/setLevel`, or each request's `_meta` (2026). */
+  logAt(level: "info" | "error"): Promise<void>;
+  /** The LRO log messages received so far. */
+  logs: { level: string; logger?: string; data: { type: string; path?: string } }[];
   close(): Promise<void>;
 }
+
+const LOG_LEVEL_META = "io.modelcontextprotocol/logLevel";
 
 type Mode = "legacy" | "auto" | { pin: "2026-07-28" };
 
@@ -78,11 +88,26 @@ async function v2Peer(mode: Mode, dbPath: string, outputDir: string): Promise<Pe
     { versionNegotiation: { mode } },
   );
   await client.connect(transport);
+  const era = client.getProtocolEra() ?? "none";
+  const logs: Peer["logs"] = [];
+  client.setNotificationHandler("notifications/message", (n) => {
+    logs.push(n.params as Peer["logs"][number]);
+  });
+  let level: string | undefined;
   return {
-    era: client.getProtocolEra() ?? "none",
+    era,
     listTools: () => client.listTools(),
     call: async (name, args) =>
-      (await client.callTool({ name, arguments: args })) as CallToolResult,
+      (await client.callTool({
+        name,
+        arguments: args,
+        ...(era === "modern" && level ? { _meta: { [LOG_LEVEL_META]: level } } : {}),
+      })) as CallToolResult,
+    async logAt(l) {
+      if (era === "modern") level = l;
+      else await client.setLoggingLevel(l);
+    },
+    logs,
     close: () => client.close(),
   };
 }
@@ -103,11 +128,19 @@ const CASES: { name: string; era: string; start: (db: string, out: string) => Pr
         storeArgs: ["--db", db],
         env: { ATLATL_PROMPT__OFFLOAD__OUTPUT_DIR: outputDir },
       });
+      const logs: Peer["logs"] = [];
+      s.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+        logs.push(n.params as Peer["logs"][number]);
+      });
       return {
         era: "legacy",
         listTools: () => s.client.listTools(),
         call: async (name, args) =>
           (await s.client.callTool({ name, arguments: args })) as CallToolResult,
+        logAt: async (level) => {
+          await s.client.setLoggingLevel(level);
+        },
+        logs,
         close: () => s.close(),
       };
     },
@@ -157,5 +190,26 @@ describe.each(CASES)("atlatl serve over stdio: $name", ({ era, start }) => {
     expect(counted.isError).toBeFalsy();
     const text = counted.content[0];
     expect(JSON.parse(text?.type === "text" ? text.text : "")).toBe(MEMORIES);
+  });
+
+  it("logs a call's LRO events to it at the level asked, a 2026-07-28 request without one not at all", async () => {
+    const recall = () => peer.call("recall_memories", { query: "beacon", detail: "full" });
+    const lro = () => peer.logs.filter((l) => l.logger === "atlatl.lro");
+    // A 2026-07-28 request without a log level is never logged to.
+    if (era === "modern") {
+      await recall();
+      expect(lro()).toEqual([]);
+    }
+    peer.logs.length = 0;
+    await peer.logAt("info");
+    const first = await recall();
+    const text = first.content[0];
+    const path = (JSON.parse(text?.type === "text" ? text.text : "") as OffloadResponse).file_path;
+    await expect.poll(() => lro().length).toBe(1);
+    expect(lro()[0]).toMatchObject({ level: "info", data: { type: "OffloadCreated", path } });
+    await peer.logAt("error");
+    await recall();
+    await peer.call("recall_memories", { query: "nothing-matches-this" });
+    expect(lro()).toHaveLength(1);
   });
 });

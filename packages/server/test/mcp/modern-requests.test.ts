@@ -13,6 +13,7 @@ import { Offloader } from "@atlatl/lro/node";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LIST_TTL_MS } from "../../src/mcp/create-server.js";
+import { TaskTable } from "../../src/mcp/tasks/task-table.js";
 import { createServices, type Services } from "../../src/services/create-services.js";
 import type { MemoryStore } from "../../src/store/store.js";
 import { BACKENDS } from "../backends/backends.js";
@@ -144,6 +145,58 @@ class CountingEvents extends LroEvents {
 }
 
 describe("a server instance per 2026-07-28 request", () => {
+  it("keeps a principal's task for its later requests, and answers another principal's not found", async () => {
+    const store = await (BACKENDS[0] as (typeof BACKENDS)[number]).open();
+    await store.upsertMany([makeMemory({ content: "beacon alone" })]);
+    const dir = mkdtempSync(join(tmpdir(), "atlatl-modern-tasks-"));
+    const offloader = new Offloader({
+      config: { enabled: true, thresholdTokens: 50, ttlSeconds: 3600, outputDir: dir },
+      events: new LroEvents({ sink: null }),
+    });
+    const services = createServices(store);
+    const table = new TaskTable<CallToolResult>();
+    const endpoint = modernEndpoint((principal) => ({
+      services,
+      offloader,
+      tasks: { table, owner: principal },
+    }));
+    const TASKS = { extensions: { "io.modelcontextprotocol/tasks": {} } };
+    try {
+      const created = await endpoint.request<{ resultType: string; taskId: string }>(
+        "tools/call",
+        { name: "recall_memories", arguments: { query: "beacon" } },
+        { capabilities: TASKS, principal: "alice" },
+      );
+      expect(created.resultType).toBe("task");
+      await table.settled("alice", created.taskId);
+      const mine = await endpoint.request<{ status: string; result: CallToolResult }>(
+        "tasks/get",
+        { taskId: created.taskId },
+        { capabilities: TASKS, principal: "alice" },
+      );
+      expect(mine.status).toBe("completed");
+      expect(JSON.parse(textOf(mine.result)).summary.count).toBe(1);
+      for (const method of ["tasks/get", "tasks/cancel", "tasks/update"]) {
+        const params = {
+          taskId: created.taskId,
+          ...(method === "tasks/update" ? { inputResponses: {} } : {}),
+        };
+        const [answer] = (
+          await endpoint.exchange(method, params, {
+            capabilities: TASKS,
+            principal: "bob",
+          })
+        ).slice(-1);
+        expect(answer?.error?.code).toBe(-32602);
+      }
+    } finally {
+      table.close();
+      await endpoint.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("releases what each instance subscribed when the SDK closes it", async () => {
     const store = await (BACKENDS[0] as (typeof BACKENDS)[number]).open();
     const dir = mkdtempSync(join(tmpdir(), "atlatl-modern-release-"));

@@ -1,5 +1,7 @@
 /**
- * Tasks that help (2025-11-25 form, SDK 1.x client): a task-augmented
+ * Tasks that help (2025-11-25 form, the SDK 2.x client on a 2025-11-25
+ * connection; the SDK 1.x client's `callToolStream` over stdio is
+ * `tasks-stdio.test.ts`): a task-augmented
  * `recall_memories` / `inject_context` is answered with a working task before
  * the search runs; `tasks/get` shows how far it got, `tasks/result` waits for
  * and returns the result (the offload descriptor), kept for its TTL counted
@@ -15,20 +17,22 @@ import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { LroEvents } from "@atlatl/lro";
 import { nodeOffloadFs, Offloader, type OffloadFs } from "@atlatl/lro/node";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { Client } from "@modelcontextprotocol/client";
 import {
-  type CallToolResult,
   CallToolResultSchema,
   CancelTaskResultSchema,
   CreateTaskResultSchema,
-  ErrorCode,
   GetTaskResultSchema,
   ListTasksResultSchema,
-  McpError,
+} from "@modelcontextprotocol/core";
+import {
+  type CallToolResult,
+  InMemoryTransport,
+  ProtocolError,
+  ProtocolErrorCode,
   RELATED_TASK_META_KEY,
   type Task,
-} from "@modelcontextprotocol/sdk/types.js";
+} from "@modelcontextprotocol/server";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type AtlatlServer, createAtlatlServer } from "../../src/mcp/create-server.js";
 import { TaskTable } from "../../src/mcp/tasks/task-table.js";
@@ -85,7 +89,7 @@ async function errorCode(promise: Promise<unknown>): Promise<number | string> {
     await promise;
     return "resolved";
   } catch (err) {
-    return err instanceof McpError ? err.code : String(err);
+    return err instanceof ProtocolError ? err.code : String(err);
   }
 }
 
@@ -211,34 +215,6 @@ describe("task-augmented recall_memories and inject_context", () => {
     expect((await listTasks(client)).tasks.map((t) => t.taskId)).toEqual([task.taskId]);
   }, 30_000);
 
-  it("serves the SDK client's callToolStream: task created, working with progress, then the result", async () => {
-    pace.delayMs = 400; // 2.4 s of work: the client polls (pollInterval 1 s) while it runs
-    const client = await session("session-a");
-    const seen: { type: string; status?: string; statusMessage?: string }[] = [];
-    let result: CallToolResult | undefined;
-    for await (const message of client.experimental.tasks.callToolStream(
-      { name: "recall_memories", arguments: recallArgs },
-      CallToolResultSchema,
-      { task: { ttl: 60_000 } },
-    )) {
-      if (message.type === "result") result = message.result as CallToolResult;
-      if (message.type === "error") throw message.error;
-      const task = "task" in message ? message.task : undefined;
-      seen.push({ type: message.type, status: task?.status, statusMessage: task?.statusMessage });
-    }
-    expect(seen[0]).toMatchObject({ type: "taskCreated", status: "working" });
-    expect(seen).toContainEqual({
-      type: "taskStatus",
-      status: "working",
-      statusMessage: "querying the memory store",
-    });
-    expect(seen.at(-2)).toMatchObject({ type: "taskStatus", status: "completed" });
-    expect(seen.at(-1)?.type).toBe("result");
-    const descriptor = JSON.parse(text(result as CallToolResult));
-    expect(descriptor.offloaded).toBe(true);
-    expect(existsSync(descriptor.file_path)).toBe(true);
-  }, 20_000);
-
   it("keeps a finished task for its TTL counted from completion, then forgets it", async () => {
     pace.delayMs = 500; // 3 s of work, longer than the task's 1 s TTL
     const client = await session("session-a");
@@ -250,10 +226,10 @@ describe("task-augmented recall_memories and inject_context", () => {
     expect(Date.parse(done.lastUpdatedAt) - Date.parse(done.createdAt)).toBeGreaterThan(1000);
     expect(JSON.parse(text(await taskResult(client, task.taskId))).offloaded).toBe(true);
     // Finished tasks cannot be cancelled.
-    expect(await errorCode(cancelTask(client, task.taskId))).toBe(ErrorCode.InvalidParams);
+    expect(await errorCode(cancelTask(client, task.taskId))).toBe(ProtocolErrorCode.InvalidParams);
     await sleep(1_200);
-    expect(await errorCode(getTask(client, task.taskId))).toBe(ErrorCode.InvalidParams);
-    expect(await errorCode(taskResult(client, task.taskId))).toBe(ErrorCode.InvalidParams);
+    expect(await errorCode(getTask(client, task.taskId))).toBe(ProtocolErrorCode.InvalidParams);
+    expect(await errorCode(taskResult(client, task.taskId))).toBe(ProtocolErrorCode.InvalidParams);
     expect((await listTasks(client)).tasks).toEqual([]);
   }, 20_000);
 
@@ -273,7 +249,7 @@ describe("task-augmented recall_memories and inject_context", () => {
     expect(existsSync(dir) ? readdirSync(dir) : []).toEqual([]);
     const after = await getTask(client, task.taskId);
     expect(after.status).toBe("cancelled");
-    expect(await errorCode(taskResult(client, task.taskId))).toBe(ErrorCode.InvalidParams);
+    expect(await errorCode(taskResult(client, task.taskId))).toBe(ProtocolErrorCode.InvalidParams);
   }, 20_000);
 
   it("removes the offload file a task cancelled while it was being written still wrote", async () => {
@@ -358,9 +334,9 @@ describe("task-augmented recall_memories and inject_context", () => {
     const a = await session("session-a");
     const b = await session("session-b");
     const { task } = await startTask(a);
-    expect(await errorCode(getTask(b, task.taskId))).toBe(ErrorCode.InvalidParams);
-    expect(await errorCode(taskResult(b, task.taskId))).toBe(ErrorCode.InvalidParams);
-    expect(await errorCode(cancelTask(b, task.taskId))).toBe(ErrorCode.InvalidParams);
+    expect(await errorCode(getTask(b, task.taskId))).toBe(ProtocolErrorCode.InvalidParams);
+    expect(await errorCode(taskResult(b, task.taskId))).toBe(ProtocolErrorCode.InvalidParams);
+    expect(await errorCode(cancelTask(b, task.taskId))).toBe(ProtocolErrorCode.InvalidParams);
     expect((await listTasks(b)).tasks).toEqual([]);
     // Untouched by b's attempts: still a's, still working.
     expect((await getTask(a, task.taskId)).status).toBe("working");
