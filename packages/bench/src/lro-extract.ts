@@ -14,10 +14,8 @@ import { promisify } from "node:util";
 import { LroEvents, memoryRecipe, renderRecipeCommand } from "@atlatl/lro";
 import { registerLroExtract } from "@atlatl/lro/mcp";
 import { JqEngine, Offloader } from "@atlatl/lro/node";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, Client, InMemoryTransport } from "@modelcontextprotocol/client";
+import { McpServer } from "@modelcontextprotocol/server";
 import {
   makeMemories,
   projectMemory,
@@ -66,7 +64,7 @@ async function rig(dir: string): Promise<Rig> {
     client,
     engine,
     async call(args) {
-      const r = (await client.callTool({ name: "lro_extract", arguments: args })) as CallToolResult;
+      const r = await client.callTool({ name: "lro_extract", arguments: args });
       if (r.isError) throw new Error(`lro_extract failed: ${JSON.stringify(r.content[0])}`);
       return r;
     },

@@ -1,5 +1,5 @@
 /** Inputs of the `proxy` benchmark: a text result of a given size, as an upstream sends it. */
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@atlatl/lro/mcp";
 
 /** A `CallToolResult` with one text block of about `bytes` bytes of log-like lines. */
 export function textResult(bytes: number): CallToolResult {

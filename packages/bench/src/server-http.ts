@@ -1,16 +1,23 @@
 /**
  * `atlatl serve --http` under load (issue 11), loopback only, bounded in time:
  *
- * 1. MCP `tools/call` of a narrow recall over HTTP on a warm session (autocannon,
- *    10 connections, {@link DURATION_S} s) beside the floor, a minimal SDK server
- *    over the same transport returning a constant, in the same run. Targets:
- *    >= 70 % of the floor's throughput, p99 <= 25 ms. "Narrow": a recall whose
- *    every match fits inline (checked before the run), as an agent's pointed
- *    question is; a recall that offloads writes a file per call and is another
- *    measure. Beside it, the same server's cheapest tool (`get_memory`) splits
- *    the gap into the server's fixed cost per call and the recall's own work.
- *    The three runs are interleaved (see `interleaved`). The same call over
- *    stdio (SDK client, sequential) is reported too.
+ * 1. MCP `tools/call` of a narrow recall over HTTP (autocannon, 10 connections,
+ *    {@link DURATION_S} s) in both protocol generations, each beside the same
+ *    run's floor, a bare SDK 2.x server returning a constant that serves the
+ *    generations the way atlatl does (`http-floor-child.ts`):
+ *    - 2026-07-28 ("modern"): independent POSTs, no `initialize`, no session,
+ *      the `MCP-Protocol-Version`/`Mcp-Method`/`Mcp-Name` headers and the
+ *      `_meta` envelope (protocol version, client capabilities, client info);
+ *    - 2025-11-25 ("legacy"): `initialize` once, then POSTs in that session.
+ *    Targets for each: >= 70 % of its floor's throughput, p99 <= 25 ms.
+ *    "Narrow": a recall whose every match fits inline (checked before the
+ *    run), as an agent's pointed question is; a recall that offloads writes a
+ *    file per call and is another measure. Beside it, the same server's
+ *    cheapest tool (`get_memory`) splits the gap into the server's fixed cost
+ *    per call and the recall's own work. The runs are interleaved (see
+ *    `interleaved`). A server that does not answer 2026-07-28 gets its modern
+ *    rows reported as not measured (the floor's still are). The same call over
+ *    stdio (SDK 2.x client, sequential, each generation) is reported too.
  * 2. `GET /v1/memories?limit=50` beside a bare Hono route returning a constant
  *    (the runs of this part interleaved, see `interleaved`).
  *    Targets: >= 50 % of the floor, p99 <= 15 ms. The page is served from the
@@ -27,33 +34,43 @@
  *
  * Every server is its own process, like the server under test.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { createServices, seedStore, toRecord } from "atlatl";
-import autocannon from "autocannon";
-import { openSqliteStore } from "../../server/src/store/sqlite/open-sqlite.js";
 import {
-  atLeast,
-  atMost,
-  type Benchmark,
-  type BenchRow,
-  type BenchTable,
-  summarize,
-} from "./harness.js";
+  Client,
+  type ClientOptions,
+  StreamableHTTPClientTransport,
+} from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { createServices, seedStore, toRecord } from "atlatl";
+import { openSqliteStore } from "../../server/src/store/sqlite/open-sqlite.js";
+import { atLeast, atMost, type Benchmark, type BenchRow, type BenchTable } from "./harness.js";
+import {
+  CONNECTIONS,
+  DURATION_S,
+  interleaved,
+  type Load,
+  shareOf,
+  startProcess,
+  stopProcess,
+  targetRows,
+  withP99,
+} from "./http-load.js";
+import {
+  inlineRecords,
+  LEGACY,
+  legacyCalls,
+  MODERN,
+  modernCalls,
+  modernResult,
+} from "./mcp-http-requests.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const bin = resolve(here, "../../server/bin/atlatl.js");
 const floorChild = join(here, "http-floor-child.ts");
-/** Seconds per autocannon run (the issue's 30 s; shorter while iterating). */
-export const DURATION_S = Number(process.env.ATLATL_BENCH_HTTP_SECONDS ?? 30);
-const CONNECTIONS = 10;
 const SESSIONS = 100;
 const TOKEN = "bench-token";
 /** Memories in the bench store. */
@@ -69,161 +86,14 @@ const NARROW = {
   tags: ["messaging"],
   limit: 5,
 };
-const MCP_ACCEPT = "application/json, text/event-stream";
+/** The 2.x client pinned to 2026-07-28 (no fallback to `initialize`). */
+const PIN_MODERN: ClientOptions = { versionNegotiation: { mode: { pin: MODERN } } };
 /** The REST page of the bench (the route's default detail, light). */
 const REST_PAGE = "/v1/memories?limit=50";
 /** Milliseconds per in-process page peer. */
 const IN_PROCESS_MS = 2000;
 
-/** Spawn a server process and wait for the port it prints (stderr or stdout). */
-function startProcess(
-  args: string[],
-  env: Record<string, string>,
-  pattern: RegExp,
-): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"] });
-  let out = "";
-  return new Promise((resolvePort, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no port printed: ${out}`)), 30_000);
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = pattern.exec(out);
-      if (m?.[1]) {
-        clearTimeout(timer);
-        resolvePort({ child, port: Number(m[1]) });
-      }
-    };
-    child.stdout?.on("data", onData);
-    child.stderr?.on("data", onData);
-    child.once("exit", (code) => reject(new Error(`exited ${code}: ${out}`)));
-  });
-}
-
-async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once("exit", r));
-  child.kill("SIGTERM");
-  await exited;
-}
-
-/** Initialize a session by hand (the session id is all autocannon needs). */
-async function openSession(base: string, headers: Record<string, string>): Promise<string> {
-  const res = await fetch(`${base}/mcp`, {
-    method: "POST",
-    headers: { ...headers, "content-type": "application/json", accept: MCP_ACCEPT },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 0,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-06-18",
-        capabilities: {},
-        clientInfo: { name: "bench", version: "1" },
-      },
-    }),
-  });
-  await res.text();
-  const sid = res.headers.get("mcp-session-id");
-  if (!sid) throw new Error(`no session: ${res.status}`);
-  await fetch(`${base}/mcp`, {
-    method: "POST",
-    headers: {
-      ...headers,
-      "mcp-session-id": sid,
-      "content-type": "application/json",
-      accept: MCP_ACCEPT,
-    },
-    body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
-  }).then((r) => r.text());
-  return sid;
-}
-
-interface Load {
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  non2xx: number;
-  requests: number;
-}
-
-/** Seconds of unmeasured load first: every server is measured warm (JIT, caches), the floors too. */
-const WARMUP_S = 3;
-
-async function load(opts: autocannon.Options, warm = true): Promise<Load> {
-  if (warm) await autocannon({ connections: CONNECTIONS, ...opts, duration: WARMUP_S });
-  const r = await autocannon({ connections: CONNECTIONS, duration: DURATION_S, ...opts });
-  return {
-    rps: r.requests.average,
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    errors: r.errors + r.timeouts,
-    non2xx: r.non2xx,
-    requests: r.requests.total,
-  };
-}
-
-/**
- * Each of `runs` for half the duration, in order and then in reverse
- * (A B C C B A): a drift in the shared machine's load falls on every run
- * alike, so their ratios hold. Halves merge by requests over time; p99 is
- * the worse half's.
- */
-async function interleaved(runs: autocannon.Options[]): Promise<Load[]> {
-  const half = (o: autocannon.Options, warm: boolean) =>
-    load({ ...o, duration: DURATION_S / 2 }, warm);
-  const first: Load[] = [];
-  for (const o of runs) first.push(await half(o, true));
-  const second: Load[] = [];
-  for (const o of [...runs].reverse()) second.unshift(await half(o, false));
-  return first.map((a, i) => {
-    const b = second[i] as Load;
-    return {
-      rps: (a.rps + b.rps) / 2,
-      p50: Math.max(a.p50, b.p50),
-      p99: Math.max(a.p99, b.p99),
-      errors: a.errors + b.errors,
-      non2xx: a.non2xx + b.non2xx,
-      requests: a.requests + b.requests,
-    };
-  });
-}
-
-/** autocannon options for `tools/call` in one session, a fresh JSON-RPC id per request. */
-async function mcpCalls(
-  base: string,
-  auth: Record<string, string>,
-  tool: string,
-  args: object,
-): Promise<autocannon.Options> {
-  const sid = await openSession(base, auth);
-  let id = 1;
-  return {
-    url: `${base}/mcp`,
-    method: "POST",
-    headers: {
-      ...auth,
-      "mcp-session-id": sid,
-      "content-type": "application/json",
-      accept: MCP_ACCEPT,
-    },
-    requests: [
-      {
-        setupRequest: (req) => ({
-          ...req,
-          body: JSON.stringify({
-            jsonrpc: "2.0",
-            id: id++,
-            method: "tools/call",
-            params: { name: tool, arguments: args },
-          }),
-        }),
-      },
-    ],
-  };
-}
-
-/** Fail unless {@link NARROW} answers inline (5 records); returns one record's id. */
+/** Fail unless {@link NARROW} answers inline (5 records) on 2025-11-25; returns one record's id. */
 async function checkNarrow(base: string): Promise<string> {
   const client = new Client({ name: "bench-check", version: "1" });
   await client.connect(
@@ -232,17 +102,14 @@ async function checkNarrow(base: string): Promise<string> {
     }),
   );
   try {
-    const r = (await client.callTool({
-      name: "recall_memories",
-      arguments: NARROW,
-    })) as CallToolResult;
-    const body = JSON.parse((r.content[0] as { text: string }).text);
-    if (body.offloaded || body.records?.length !== NARROW.limit) {
+    const r = await client.callTool({ name: "recall_memories", arguments: NARROW });
+    const records = inlineRecords(r);
+    if (records?.length !== NARROW.limit) {
       throw new Error(
-        `the narrow recall is not a narrow inline page: ${JSON.stringify(body).slice(0, 200)}`,
+        `the narrow recall is not a narrow inline page: ${JSON.stringify(r).slice(0, 200)}`,
       );
     }
-    return body.records[0].id as string;
+    return (records[0] as { id: string }).id;
   } finally {
     await client.close();
   }
@@ -266,10 +133,10 @@ async function manySessions(base: string) {
     clients.map(async (client) => {
       const start = performance.now();
       try {
-        const r = (await client.callTool({
+        const r = await client.callTool({
           name: "recall_memories",
           arguments: { query: "", limit: 500, detail: "full" },
-        })) as CallToolResult;
+        });
         samples.push(performance.now() - start);
         const body = JSON.parse((r.content[0] as { text: string }).text);
         if (!body.offloaded) throw new Error("not offloaded");
@@ -289,39 +156,6 @@ async function manySessions(base: string) {
   await Promise.all(clients.map((c) => c.close()));
   const valid = files.filter((f): f is string => f !== undefined);
   return { timing: withP99(samples), errors, distinct: new Set(valid).size, valid: valid.length };
-}
-
-/** `l`'s throughput as a percentage of `floor`'s. */
-function shareOf(l: Load, floor: Load): number {
-  return (l.rps / floor.rps) * 100;
-}
-
-/** The issue's three rows for a measure: share of its floor, p99, and no errors. */
-function targetRows(
-  name: string,
-  l: Load,
-  floor: Load,
-  targets: { share: number; p99: number },
-): BenchRow[] {
-  return [
-    atLeast(
-      name,
-      shareOf(l, floor),
-      "%",
-      targets.share,
-      `atlatl ${l.rps.toFixed(0)} vs floor ${floor.rps.toFixed(0)} req/s`,
-    ),
-    atMost("same, p99", l.p99, "ms", targets.p99),
-    atMost("same, errors + non-2xx", l.errors + l.non2xx, "", 0),
-  ];
-}
-
-/** p50/p95/mean of `samples` plus their p99 (the harness's summary stops at p95). */
-function withP99(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const p99 =
-    sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)] ?? Number.NaN;
-  return { ...summarize(samples), p99 };
 }
 
 /** Pages per second of `build`, run back to back for {@link IN_PROCESS_MS} after a warm-up. */
@@ -355,6 +189,130 @@ async function inProcessPage(dbPath: string) {
   } finally {
     await store.close();
   }
+}
+
+/**
+ * The MCP runs: the narrow recall and `get_memory` in each generation, beside
+ * the floor's constant tool in the same generation, interleaved. The modern
+ * runs of atlatl only when it answers 2026-07-28 with the same inline page.
+ */
+async function mcpGenerations(
+  base: string,
+  floorBase: string,
+  auth: Record<string, string>,
+  someId: string,
+) {
+  const floorCheck = await modernResult(floorBase, {}, "constant", {});
+  if (!floorCheck.result) throw new Error(`the floor does not answer ${MODERN}: ${floorCheck.why}`);
+  const probe = await modernResult(base, auth, "recall_memories", NARROW);
+  const records = probe.result && inlineRecords(probe.result);
+  const modernWhy =
+    records?.length === NARROW.limit
+      ? undefined
+      : (probe.why ?? `not the narrow inline page: ${JSON.stringify(probe.result).slice(0, 160)}`);
+  const runs = [
+    modernCalls(floorBase, {}, "constant", {}),
+    await legacyCalls(floorBase, {}, "constant", {}),
+    await legacyCalls(base, auth, "recall_memories", NARROW),
+    await legacyCalls(base, auth, "get_memory", { id: someId }),
+  ];
+  if (modernWhy === undefined) {
+    runs.push(
+      modernCalls(base, auth, "recall_memories", NARROW),
+      modernCalls(base, auth, "get_memory", { id: someId }),
+    );
+  }
+  const [floorModern, floorLegacy, legacyRecall, legacyGet, modernRecall, modernGet] =
+    (await interleaved(runs)) as [Load, Load, Load, Load, Load?, Load?];
+  const target = { share: 70, p99: 25 };
+  const modernRows: BenchRow[] =
+    modernRecall && modernGet
+      ? [
+          ...targetRows(
+            `MCP ${MODERN} tools/call narrow recall (no session), share of the SDK 2.x floor`,
+            modernRecall,
+            floorModern,
+            target,
+          ),
+          getMemoryRow("modern", modernGet, floorModern),
+        ]
+      : [
+          atLeast(
+            `MCP ${MODERN} tools/call narrow recall (no session), share of the SDK 2.x floor`,
+            Number.NaN,
+            "%",
+            target.share,
+            `not measured: atlatl does not answer ${MODERN} (${modernWhy})`,
+          ),
+        ];
+  const rows: BenchRow[] = [
+    ...modernRows,
+    ...targetRows(
+      `MCP ${LEGACY} tools/call narrow recall (session), share of the SDK 2.x floor`,
+      legacyRecall,
+      floorLegacy,
+      target,
+    ),
+    getMemoryRow("legacy", legacyGet, floorLegacy),
+    {
+      name: `floor: SDK 2.x ${MODERN} (a server per request) against its ${LEGACY} session`,
+      value: shareOf(floorModern, floorLegacy),
+      unit: "%",
+      notes: `${floorModern.rps.toFixed(0)} vs ${floorLegacy.rps.toFixed(0)} req/s; p99 ${floorModern.p99} vs ${floorLegacy.p99} ms`,
+    },
+  ];
+  return {
+    rows,
+    loads: { floorModern, floorLegacy, legacyRecall, legacyGet, modernRecall, modernGet },
+  };
+}
+
+/** The `get_memory` peer of one generation. */
+function getMemoryRow(era: "modern" | "legacy", l: Load, floor: Load): BenchRow {
+  return {
+    name: `peer: get_memory on the same server, ${era === "modern" ? MODERN : LEGACY}, share of its floor`,
+    value: shareOf(l, floor),
+    unit: "%",
+    notes: `${l.rps.toFixed(0)} req/s, p99 ${l.p99} ms: the server's fixed cost per call; the rest of the gap is the recall's own work`,
+  };
+}
+
+/** The narrow recall over stdio, one SDK 2.x client calling in sequence. */
+async function overStdio(args: string[], env: Record<string, string>, options: ClientOptions) {
+  const client = new Client({ name: "bench-stdio", version: "1" }, options);
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args, env, stderr: "ignore" }),
+  );
+  try {
+    const samples: number[] = [];
+    for (let i = 0; i < 320; i++) {
+      const start = performance.now();
+      await client.callTool({ name: "recall_memories", arguments: NARROW });
+      if (i >= 20) samples.push(performance.now() - start);
+    }
+    return withP99(samples);
+  } finally {
+    await client.close();
+  }
+}
+
+/** The stdio row of one generation (or why it was not measured). */
+function stdioRow(era: "modern" | "legacy", t: ReturnType<typeof withP99> | Error): BenchRow {
+  const name = `same call over stdio (sequential SDK 2.x client, ${era === "modern" ? MODERN : LEGACY}), p50`;
+  if (t instanceof Error) {
+    return {
+      name,
+      value: Number.NaN,
+      unit: "ms",
+      notes: `not measured: ${t.message.slice(0, 160)}`,
+    };
+  }
+  return {
+    name,
+    value: t.p50,
+    unit: "ms",
+    notes: `p99 ${t.p99.toFixed(2)} ms, ${(1000 / t.mean).toFixed(0)} calls/s serial`,
+  };
 }
 
 async function run(): Promise<BenchTable[]> {
@@ -396,11 +354,7 @@ async function run(): Promise<BenchTable[]> {
     children.push(honoFloor.child);
 
     const someId = await checkNarrow(base);
-    const [floorMcp, httpMcp, httpGet] = (await interleaved([
-      await mcpCalls(`http://127.0.0.1:${mcpFloor.port}`, {}, "constant", {}),
-      await mcpCalls(base, auth, "recall_memories", NARROW),
-      await mcpCalls(base, auth, "get_memory", { id: someId }),
-    ])) as [Load, Load, Load];
+    const mcp = await mcpGenerations(base, `http://127.0.0.1:${mcpFloor.port}`, auth, someId);
     const [floorRest, rest, restFresh, pagePeer] = (await interleaved([
       { url: `http://127.0.0.1:${honoFloor.port}${REST_PAGE}` },
       { url: `${base}${REST_PAGE}`, headers: auth },
@@ -410,23 +364,9 @@ async function run(): Promise<BenchTable[]> {
     const built = await inProcessPage(dbPath);
     const sessions = await manySessions(base);
 
-    const stdio = new StdioClientTransport({
-      command: process.execPath,
-      args: [bin, "serve", "--db", dbPath, "--output-dir", join(dir, "offload-stdio")],
-      env,
-      stderr: "ignore",
-    });
-    const client = new Client({ name: "bench-stdio", version: "1" });
-    await client.connect(stdio);
-    const stdioSamples: number[] = [];
-    for (let i = 0; i < 320; i++) {
-      const start = performance.now();
-      await client.callTool({ name: "recall_memories", arguments: NARROW });
-      if (i >= 20) stdioSamples.push(performance.now() - start);
-    }
-    const overStdio = withP99(stdioSamples);
-    await client.close();
-
+    const stdioArgs = [bin, "serve", "--db", dbPath, "--output-dir", join(dir, "offload-stdio")];
+    const stdioLegacy = await overStdio(stdioArgs, env, {});
+    const stdioModern = await overStdio(stdioArgs, env, PIN_MODERN).catch((e: Error) => e);
     const share = (l: Load) => shareOf(l, floorRest);
     const fmt = (l: Load) =>
       `${l.rps.toFixed(0)} req/s, p50 ${l.p50} ms, p99 ${l.p99} ms, ${l.requests} requests, ${l.errors} errors, ${l.non2xx} non-2xx`;
@@ -435,24 +375,9 @@ async function run(): Promise<BenchTable[]> {
         name: "server-http",
         title: `atlatl serve --http, loopback, autocannon ${CONNECTIONS} connections x ${DURATION_S} s (2,000-memory store)`,
         rows: [
-          ...targetRows(
-            "MCP tools/call narrow recall over HTTP, share of the SDK floor",
-            httpMcp,
-            floorMcp,
-            { share: 70, p99: 25 },
-          ),
-          {
-            name: "peer: get_memory on the same server, share of the SDK floor",
-            value: shareOf(httpGet, floorMcp),
-            unit: "%",
-            notes: `${httpGet.rps.toFixed(0)} req/s, p99 ${httpGet.p99} ms: the server's fixed cost per call; the rest of the gap is the recall's own work`,
-          },
-          {
-            name: "same call over stdio (sequential SDK client), p50",
-            value: overStdio.p50,
-            unit: "ms",
-            notes: `p99 ${overStdio.p99.toFixed(2)} ms, ${(1000 / overStdio.mean).toFixed(0)} calls/s serial`,
-          },
+          ...mcp.rows,
+          stdioRow("legacy", stdioLegacy),
+          stdioRow("modern", stdioModern),
           ...targetRows("GET /v1/memories?limit=50, share of a bare Hono route", rest, floorRest, {
             share: 50,
             p99: 15,
@@ -496,7 +421,12 @@ async function run(): Promise<BenchTable[]> {
           },
         ],
         details: {
-          mcp: { atlatl: fmt(httpMcp), getMemory: fmt(httpGet), floor: fmt(floorMcp) },
+          mcp: Object.fromEntries(
+            Object.entries(mcp.loads).map(([k, l]) => [
+              k,
+              l === undefined ? "not measured" : fmt(l),
+            ]),
+          ),
           rest: {
             atlatl: fmt(rest),
             uncached: fmt(restFresh),
@@ -504,7 +434,10 @@ async function run(): Promise<BenchTable[]> {
             pagePeer: fmt(pagePeer),
             inProcess: built,
           },
-          stdio: overStdio,
+          stdio: {
+            legacy: stdioLegacy,
+            modern: stdioModern instanceof Error ? stdioModern.message : stdioModern,
+          },
           sessions,
         },
       },

@@ -7,9 +7,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { seedStore } from "atlatl";
 import { openSqliteStore } from "../../server/src/store/sqlite/open-sqlite.js";
 import { atMost, type Benchmark, type BenchTable, measure } from "./harness.js";
@@ -36,10 +35,10 @@ async function run(): Promise<BenchTable[]> {
     await client.connect(transport);
     let count = 0;
     const recall = async () => {
-      const result = (await client.callTool({
+      const result = await client.callTool({
         name: "recall_memories",
         arguments: { query: "", status: "any", limit: 500, detail: "full" },
-      })) as CallToolResult;
+      });
       const first = result.content[0];
       const body = JSON.parse(first?.type === "text" ? first.text : "{}") as {
         offloaded?: boolean;

@@ -12,9 +12,7 @@
 import { rmSync, statSync } from "node:fs";
 import { LroEvents } from "@atlatl/lro";
 import { Offloader } from "@atlatl/lro/node";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { createServices, toRecord } from "atlatl";
 import { createAtlatlServer } from "../../server/src/mcp/create-server.js";
 import { RECALL_SCORING_NO_TEXT } from "../../server/src/services/recall-service.js";
@@ -33,10 +31,10 @@ const client = new Client({ name: "bench", version: "0" });
 await Promise.all([app.server.connect(serverSide), client.connect(clientSide)]);
 
 async function recallEverything(): Promise<{ file_path: string; summary: { count: number } }> {
-  const r = (await client.callTool({
+  const r = await client.callTool({
     name: "recall_memories",
     arguments: { query: "", status: "any", limit: 20, detail: "light" },
-  })) as CallToolResult;
+  });
   const first = r.content[0];
   const body = JSON.parse(first?.type === "text" ? first.text : "{}");
   if (!body.offloaded)

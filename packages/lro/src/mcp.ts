@@ -1,4 +1,8 @@
-/** `@atlatl/lro/mcp`: LRO for `@modelcontextprotocol/sdk` servers. */
+/**
+ * `@atlatl/lro/mcp`: LRO for MCP servers on SDK 1.x (`@modelcontextprotocol/sdk`)
+ * or 2.x (`@modelcontextprotocol/server`); its declarations use LRO's own
+ * structural MCP types (`mcp/mcp-types.ts`), so they need neither.
+ */
 
 export {
   type BinaryPart,
@@ -27,6 +31,39 @@ export {
   type RegisterLroExtractOptions,
   registerLroExtract,
 } from "./mcp/lro-extract-tool.js";
+export type {
+  Annotations,
+  AnyCallToolResult,
+  AudioContent,
+  BlobResourceContents,
+  CallToolRequest,
+  CallToolResult,
+  ContentBlock,
+  EmbeddedResource,
+  Icon,
+  ImageContent,
+  JsonObject,
+  JsonValue,
+  ListResourcesRequest,
+  ListResourcesResult,
+  ListResourcesResultLike,
+  ListResourceTemplatesRequest,
+  ListResourceTemplatesResultLike,
+  ListToolsRequest,
+  ListToolsResultLike,
+  McpMeta,
+  ReadResourceRequest,
+  ReadResourceResult,
+  ReadResourceResultLike,
+  Resource,
+  ResourceLink,
+  ResourceTemplate,
+  TextContent,
+  TextResourceContents,
+  Tool,
+  ToolLike,
+  ToolSchema,
+} from "./mcp/mcp-types.js";
 export {
   estimateCallResultTokens,
   type OffloadCallResultOptions,
@@ -50,8 +87,8 @@ export {
   type CacheFields,
   OFFLOAD_LIST_CACHE,
   OFFLOAD_RESOURCE_TEMPLATE_NAME,
-  offloadCacheFields,
   type OffloadResourcesRegistration,
+  offloadCacheFields,
   type RegisterOffloadResourcesOptions,
   type ResourceTemplateClass,
   registerOffloadResources,

@@ -15,9 +15,9 @@
  *   `"$records"` and strings equal to a text block by `{"$text_block": i}`.
  */
 
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { EncodedLines, encodeTextLines } from "../materialize/encoded-lines.js";
 import { recordRecipes, textRecipes } from "./call-result-recipes.js";
+import type { AnyCallToolResult } from "./mcp-types.js";
 
 /** Placeholder of the records array inside its envelope. */
 export const RECORDS_MARK = "$records";
@@ -150,7 +150,10 @@ function pickInline(source: unknown, keys: readonly string[]): Json {
 }
 
 /** Lay out `result` (whose `isError` is not set) for offloading. */
-export function layoutResult(result: CallToolResult, inlineKeys: readonly string[]): ResultLayout {
+export function layoutResult(
+  result: AnyCallToolResult,
+  inlineKeys: readonly string[],
+): ResultLayout {
   const content = Array.isArray(result.content) ? (result.content as Json[]) : [];
   const structured = result.structuredContent as unknown;
   const texts = content.map((b) =>

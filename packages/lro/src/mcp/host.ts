@@ -14,7 +14,7 @@
  *   `setRequestHandler` takes the method name and which projects `tools/call`
  *   results for the negotiated protocol era (`projectCallToolResult`).
  */
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { AnyCallToolResult } from "./mcp-types.js";
 
 /**
  * A callback or request handler as a host declares it. Each SDK types them
@@ -105,7 +105,7 @@ export interface SchemaKeyedServer extends LowLevelServerBase {
 /** SDK 2.x's low-level `Server`: handlers keyed by method name; results projected per era. */
 export interface MethodKeyedServer extends LowLevelServerBase {
   setRequestHandler(method: string, handler: HostCallback): void;
-  projectCallToolResult(result: CallToolResult, advertisedOutputSchema: undefined): unknown;
+  projectCallToolResult(result: AnyCallToolResult, advertisedOutputSchema: undefined): unknown;
 }
 
 /** A low-level `Server` of either line. */

@@ -5,8 +5,9 @@
  * line break, the warning quoted below it) and of an extraction's output values
  * (the leading values that fit, the warning below them).
  */
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+
 import { reserveFor, truncationWarning } from "../offload/truncate.js";
+import type { AnyCallToolResult, CallToolResult } from "./mcp-types.js";
 
 /** A result of one text block. */
 export function textResult(t: string): CallToolResult {
@@ -50,7 +51,7 @@ export function truncatedText(text: string, budgetTokens: number, warning: strin
 }
 
 /** Every text block of `result` joined (other blocks as their JSON), for a text fallback. */
-export function resultText(result: CallToolResult): string {
+export function resultText(result: AnyCallToolResult): string {
   return result.content.map((b) => (b.type === "text" ? b.text : JSON.stringify(b))).join("\n");
 }
 

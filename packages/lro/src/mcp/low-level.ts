@@ -6,24 +6,6 @@
  * appended to the last page of a list; calls and reads not ours go to the
  * upstream.
  */
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import type {
-  CallToolRequest,
-  CallToolResult,
-  ListResourcesRequest,
-  ListResourcesResult,
-  ListResourceTemplatesRequest,
-  ListResourceTemplatesResult,
-  ListToolsRequest,
-  ListToolsResult,
-  ReadResourceRequest,
-  ReadResourceResult,
-  Resource,
-  ResourceTemplate,
-  ServerNotification,
-  ServerRequest,
-  Tool,
-} from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import {
   hostCallback,
@@ -33,28 +15,47 @@ import {
   type LowLevelServer,
   type LowLevelServerBase,
 } from "./host.js";
+import type {
+  AnyCallToolResult,
+  CallToolRequest,
+  ListResourcesRequest,
+  ListResourcesResultLike,
+  ListResourceTemplatesRequest,
+  ListResourceTemplatesResultLike,
+  ListToolsRequest,
+  ListToolsResultLike,
+  ReadResourceRequest,
+  ReadResourceResult,
+  ReadResourceResultLike,
+  Resource,
+  ResourceTemplate,
+  ToolLike,
+} from "./mcp-types.js";
 
 /**
  * The `extra` argument of low-level request handlers, passed to the upstream
  * as the host's SDK gave it: SDK 1.x's `RequestHandlerExtra`, SDK 2.x's
- * `ServerContext`.
+ * `ServerContext` (name yours: `ToolsUpstream<ServerContext>`).
  */
-export type HandlerExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+export type HandlerExtra = { [key: string]: unknown };
 
-/** The tools a low-level server serves besides ours. */
+/**
+ * The tools a low-level server serves besides ours. Results are passed on
+ * untouched, so any SDK line's types fit.
+ */
 export interface ToolsUpstream<Extra = HandlerExtra> {
-  listTools?(request: ListToolsRequest, extra: Extra): Promise<ListToolsResult>;
-  callTool?(request: CallToolRequest, extra: Extra): Promise<CallToolResult>;
+  listTools?(request: ListToolsRequest, extra: Extra): Promise<ListToolsResultLike>;
+  callTool?(request: CallToolRequest, extra: Extra): Promise<AnyCallToolResult>;
 }
 
 /** The resources a low-level server serves besides ours. */
 export interface ResourcesUpstream<Extra = HandlerExtra> {
-  listResources?(request: ListResourcesRequest, extra: Extra): Promise<ListResourcesResult>;
+  listResources?(request: ListResourcesRequest, extra: Extra): Promise<ListResourcesResultLike>;
   listResourceTemplates?(
     request: ListResourceTemplatesRequest,
     extra: Extra,
-  ): Promise<ListResourceTemplatesResult>;
-  readResource?(request: ReadResourceRequest, extra: Extra): Promise<ReadResourceResult>;
+  ): Promise<ListResourceTemplatesResultLike>;
+  readResource?(request: ReadResourceRequest, extra: Extra): Promise<ReadResourceResultLike>;
 }
 
 /**
@@ -113,14 +114,14 @@ function declare(
 /** Serve `tool` (and the upstream's tools) on `server`; returns the unmount function. */
 export function mountTools(
   server: LowLevelServer,
-  tool: { definition: Tool; call(args: unknown): Promise<CallToolResult> },
+  tool: { definition: ToolLike; call(args: unknown): Promise<AnyCallToolResult> },
   upstream: ToolsUpstream = {},
 ): () => void {
   declare(server, { tools: {} });
   // SDK 2.x asks low-level `tools/call` handlers to project results for the client's era.
   const project = isMethodKeyed(server)
-    ? (result: CallToolResult) => server.projectCallToolResult(result, undefined)
-    : (result: CallToolResult): unknown => result;
+    ? (result: AnyCallToolResult) => server.projectCallToolResult(result, undefined)
+    : (result: AnyCallToolResult): unknown => result;
   handle(server, "tools/list", async (request, extra) => {
     const page = upstream.listTools
       ? await upstream.listTools(request as ListToolsRequest, extra)

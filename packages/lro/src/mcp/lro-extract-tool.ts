@@ -6,7 +6,6 @@
  */
 
 import { basename } from "node:path";
-import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { OffloadConfig } from "../config/offload-config.js";
 import { RECIPE_NUMBERS } from "../extract/extract-args.js";
@@ -19,6 +18,7 @@ import { Offloader } from "../offload/offloader.js";
 import { memoryRecipes } from "../profiles/memory/memory-recipes.js";
 import { hostCallback, isMcpServerHost, type McpHost, type Removable } from "./host.js";
 import { mountTools, type ToolsUpstream } from "./low-level.js";
+import type { CallToolResult, Tool } from "./mcp-types.js";
 import {
   type McpNames,
   mcpNames,

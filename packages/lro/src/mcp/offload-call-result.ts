@@ -18,8 +18,9 @@
  * write fails, the boundary's one rule applies: the text inline, truncated to
  * the threshold, with a warning (and `OffloadWriteFailed`).
  */
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+
 import type { Offloader } from "../offload/offloader.js";
+import type { AnyCallToolResult, CallToolResult } from "./mcp-types.js";
 import type { McpNames } from "./offload-resource-uri.js";
 import { respond } from "./respond.js";
 
@@ -44,7 +45,7 @@ export interface OffloadCallResultOptions {
 /** Offload `result` when it is too large (see the module comment); otherwise return it as is. */
 export function offloadCallToolResult(
   offloader: Offloader,
-  result: CallToolResult,
+  result: AnyCallToolResult,
   options: OffloadCallResultOptions,
 ): Promise<CallToolResult> {
   return respond(result, {

@@ -7,10 +7,11 @@
  * (`offload-layout.ts`). Failures are a return value with a code, so each
  * the response boundary (`respond.ts`) applies the one fallback.
  */
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+
 import type { Offloader } from "../offload/offloader.js";
 import { recordsProfile } from "../profiles/records/records-profile.js";
 import { layoutResult } from "./call-result-layout.js";
+import type { AnyCallToolResult } from "./mcp-types.js";
 import { offloadLayout } from "./offload-layout.js";
 
 type Obj = Record<string, unknown>;
@@ -60,7 +61,7 @@ function failure(error: unknown, warning: string): LaidOutOffload {
 /** Offload `result` (not `isError`), whatever its size; see the module comment. */
 export async function offloadLaidOut(
   offloader: Offloader,
-  result: CallToolResult,
+  result: AnyCallToolResult,
   options: OffloadLaidOutOptions,
 ): Promise<LaidOutOffload> {
   const layout = layoutResult(result, options.inlineKeys ?? []);

@@ -19,7 +19,6 @@
  * ({@link OFFLOAD_LIST_CACHE}). 2025-11-25 clients ignore the fields.
  */
 
-import type { ListResourcesResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import type { OffloadConfig } from "../config/offload-config.js";
 import { LroError } from "../errors.js";
 import type { LroEvents } from "../events/events.js";
@@ -39,6 +38,7 @@ import {
   resourceNotFound,
 } from "./host.js";
 import { mountResources, type ResourcesUpstream } from "./low-level.js";
+import type { ListResourcesResult, ReadResourceResult } from "./mcp-types.js";
 import {
   type McpNames,
   mcpNames,

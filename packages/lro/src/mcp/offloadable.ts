@@ -1,9 +1,10 @@
 /** What a tool handler hands to the response boundary (`respond.ts`) besides a ready `CallToolResult`. */
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+
 import type { RecordSource } from "../offload/types.js";
 import type { AnyProfile } from "../profiles/profile.js";
 import { type BuiltinProfileName, profileByName } from "../profiles/registry.js";
 import type { DetailLevel } from "../types.js";
+import type { AnyCallToolResult } from "./mcp-types.js";
 
 /** What a wrapped handler returns instead of a `CallToolResult` to have LRO applied. */
 export interface OffloadableRecords {
@@ -61,7 +62,7 @@ export type InlinePage = Pick<
 };
 
 /** Either a finished tool result or records to decide on. */
-export type OffloadHandlerResult = CallToolResult | OffloadableRecords;
+export type OffloadHandlerResult = AnyCallToolResult | OffloadableRecords;
 
 /** True when a handler's result asks for LRO (has `records`, is not a `CallToolResult`). */
 export function isOffloadableRecords(value: unknown): value is OffloadableRecords {

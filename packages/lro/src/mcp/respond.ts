@@ -18,7 +18,6 @@
  *   come from).
  */
 import { basename } from "node:path";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { DEFAULT_OFFLOAD_CONFIG } from "../config/offload-config.js";
 import { estimateCallResultTokens, estimateTextTokens } from "../estimate/estimate.js";
 import { failureCode, serializeLine } from "../offload/context.js";
@@ -44,6 +43,7 @@ import {
   truncatedText,
   truncatedValueLines,
 } from "./inline-envelope.js";
+import type { CallToolResult } from "./mcp-types.js";
 import { offloadLaidOut } from "./offload-laid-out.js";
 import {
   type McpNames,
@@ -89,10 +89,13 @@ export async function respond(
   options: RespondOptions,
 ): Promise<CallToolResult> {
   if (isOffloadableRecords(produced)) return respondRecords(produced, options);
-  const negotiated = readWholeSet(produced);
-  if (negotiated) return respondWholeSet(negotiated.set, negotiated.page, produced, options);
-  if (!options.callResults) return produced;
-  return respondCallResult(produced, options);
+  // A host's own result goes back to the same host as it came (on SDK 2.x its
+  // structuredContent may be any JSON value; LRO reads it only as an object).
+  const result = produced as CallToolResult;
+  const negotiated = readWholeSet(result);
+  if (negotiated) return respondWholeSet(negotiated.set, negotiated.page, result, options);
+  if (!options.callResults) return result;
+  return respondCallResult(result, options);
 }
 
 async function respondRecords(

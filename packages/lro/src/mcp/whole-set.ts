@@ -13,8 +13,9 @@
  *
  * Written ({@link withWholeSet}) and read ({@link readWholeSet}) here only.
  */
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+
 import { z } from "zod";
+import type { AnyCallToolResult, CallToolResult } from "./mcp-types.js";
 
 /** The `experimental` client capability of a client that offloads locally. */
 export const LRO_PROXY_CAPABILITY = "atlatl/proxy";
@@ -89,23 +90,27 @@ export function requestOffloadsLocally(meta: unknown): boolean {
   );
 }
 
-/** The capability groups {@link declareOffloadsLocally} writes into. */
-export interface ProxyCapabilityGroups {
-  experimental?: Record<string, object>;
-  extensions?: Record<string, object>;
-}
+/** What {@link declareOffloadsLocally} adds to capabilities. */
+export type ProxyCapabilityGroups = {
+  experimental: { [LRO_PROXY_CAPABILITY]: Record<string, never> };
+  extensions: { [LRO_PROXY_CAPABILITY]: Record<string, never> };
+};
 
 /**
- * `capabilities` with {@link LRO_PROXY_CAPABILITY} declared under both
- * `experimental` (read by 2025-11-25 servers) and `extensions` (the
- * 2026-07-28 place): a client declares it once for either generation.
+ * `capabilities` (any SDK line's `ClientCapabilities`) with
+ * {@link LRO_PROXY_CAPABILITY} declared under both `experimental` (read by
+ * 2025-11-25 servers) and `extensions` (the 2026-07-28 place): a client
+ * declares it once for either generation.
  */
-export function declareOffloadsLocally<C extends ProxyCapabilityGroups>(capabilities: C): C {
+export function declareOffloadsLocally<C extends object>(
+  capabilities: C,
+): C & ProxyCapabilityGroups {
+  const groups = capabilities as { experimental?: object; extensions?: object };
   return {
     ...capabilities,
-    experimental: { ...(capabilities.experimental ?? {}), [LRO_PROXY_CAPABILITY]: {} },
-    extensions: { ...(capabilities.extensions ?? {}), [LRO_PROXY_CAPABILITY]: {} },
-  };
+    experimental: { ...groups.experimental, [LRO_PROXY_CAPABILITY]: {} },
+    extensions: { ...groups.extensions, [LRO_PROXY_CAPABILITY]: {} },
+  } as C & ProxyCapabilityGroups;
 }
 
 /** The server's page with the whole set beside it. */
@@ -115,7 +120,7 @@ export function withWholeSet(page: CallToolResult, set: WholeSet): CallToolResul
 
 /** The whole set of `result` and its page (without the set), or undefined when it has none. */
 export function readWholeSet(
-  result: CallToolResult,
+  result: AnyCallToolResult,
 ): { set: WholeSet; page: CallToolResult } | undefined {
   const raw = (result.structuredContent as Record<string, unknown> | undefined)?.[WHOLE_SET_KEY];
   if (raw === undefined || result.isError) return undefined;

@@ -1,14 +1,15 @@
 /**
- * LRO as middleware for `@modelcontextprotocol/sdk` tool callbacks. The wrapped
+ * LRO as middleware for MCP SDK tool callbacks (1.x or 2.x). The wrapped
  * handler returns either a ready `CallToolResult` or the records of a result
  * set; the response boundary (`respond.ts`) turns either into the response.
  * Services stay unaware of LRO; only the boundary sees records and the
  * serialized result.
  */
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+
 import type { Offloader } from "../offload/offloader.js";
 import type { AnyProfile } from "../profiles/profile.js";
 import type { BuiltinProfileName } from "../profiles/registry.js";
+import type { CallToolResult } from "./mcp-types.js";
 import type { OffloadCallResultOptions } from "./offload-call-result.js";
 import type { McpNames } from "./offload-resource-uri.js";
 import { isOffloadableRecords, type OffloadHandlerResult } from "./offloadable.js";

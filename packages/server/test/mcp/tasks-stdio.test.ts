@@ -19,7 +19,6 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -34,6 +33,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSqliteStore } from "../../src/store/sqlite/open-sqlite.js";
+import { Lines } from "../e2e/raw-lines.js";
 import { serverRoot } from "../e2e/spawn-server.js";
 import { makeMemory } from "../store/fixtures.js";
 
@@ -190,40 +190,6 @@ describe("task recalls over stdio, 2025-11-25 (SDK 1.x client)", () => {
   }, 30_000);
 });
 
-/** Raw JSON-RPC lines to a server process, answers matched by id. */
-class Lines {
-  private nextId = 1;
-  private readonly waiting = new Map<number, (message: Record<string, unknown>) => void>();
-
-  constructor(private readonly child: ChildProcessWithoutNullStreams) {
-    createInterface({ input: child.stdout }).on("line", (line) => {
-      const message = JSON.parse(line) as { id?: number };
-      if (message.id !== undefined) this.waiting.get(message.id)?.(message);
-    });
-  }
-
-  /** Send a request with the 2026-07-28 envelope; its response. */
-  request(
-    method: string,
-    params: Record<string, unknown>,
-    capabilities: Record<string, unknown> = {},
-  ): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string } }> {
-    const id = this.nextId++;
-    const _meta = {
-      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-      "io.modelcontextprotocol/clientCapabilities": capabilities,
-      "io.modelcontextprotocol/clientInfo": { name: "raw-lines", version: "1.0.0" },
-    };
-    const answered = new Promise<Record<string, unknown>>((resolve) =>
-      this.waiting.set(id, resolve),
-    );
-    this.child.stdin.write(
-      `${JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta } })}\n`,
-    );
-    return answered;
-  }
-}
-
 const TASKS = { extensions: { "io.modelcontextprotocol/tasks": {} } };
 
 describe("task recalls over stdio, 2026-07-28 (raw JSON-RPC lines, the tasks extension)", () => {
@@ -237,7 +203,7 @@ describe("task recalls over stdio, 2026-07-28 (raw JSON-RPC lines, the tasks ext
     const f = await fixture(dir);
     outputDir = f.outputDir;
     child = spawn(process.execPath, FIXTURE, { cwd: serverRoot, env: f.env });
-    lines = new Lines(child);
+    lines = new Lines(child, "modern");
     // The opening request, without initialize: the connection is 2026-07-28 from here on.
     const { result } = await lines.request("tools/list", {});
     expect((result?.tools as unknown[] | undefined)?.length).toBeGreaterThan(0);
@@ -251,13 +217,24 @@ describe("task recalls over stdio, 2026-07-28 (raw JSON-RPC lines, the tasks ext
   const getTask = async (taskId: string) =>
     (await lines.request("tasks/get", { taskId }, TASKS)).result as Record<string, unknown>;
 
-  it("answers a plain call (no tasks extension) with its result", async () => {
-    const { result } = await lines.request("tools/call", {
-      name: "recall_memories",
-      arguments: recallArgs,
-    });
+  it("answers a plain call (no tasks extension) with its result, its progress written before it", async () => {
+    const from = lines.seen.length;
+    const { result } = await lines.request(
+      "tools/call",
+      { name: "recall_memories", arguments: recallArgs },
+      {},
+      { progressToken: "p1" },
+    );
     expect(result?.resultType).toBe("complete");
     expect(JSON.parse(text(result as unknown as CallToolResult)).offloaded).toBe(true);
+    const written = lines.seen.slice(from);
+    expect(written.map((m) => m.params?.message ?? "result")).toEqual([
+      "querying the memory store",
+      `the store returned ${MEMORIES} matches`,
+      "done",
+      "result",
+    ]);
+    expect(written.slice(0, -1).every((m) => m.method === "notifications/progress")).toBe(true);
     for (const name of files(outputDir)) rmSync(join(outputDir, name));
   }, 20_000);
 
