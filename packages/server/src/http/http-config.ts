@@ -54,7 +54,8 @@ const HTTP_KEYS = {
     min: 1,
     max: 100_000,
     default: 64,
-    description: "Open MCP sessions per token before 429",
+    description:
+      "Open MCP sessions (2025-11-25) and listen streams (2026-07-28) per token before refusal",
   },
   max_sessions: {
     type: "integer",

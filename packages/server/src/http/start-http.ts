@@ -52,6 +52,7 @@ export async function startHttpServer(app: App, http: HttpConfig): Promise<Runni
       onChange: (n) => metrics.setActiveSessions(n),
     }),
     maxBodyBytes: http.maxBodyBytes,
+    maxListeners: http.sessions.maxPerToken,
     onerror: (err) => logger.warn({ msg: "mcp", error: err.message }),
   });
   const sweeper = app.config.offload.enabled

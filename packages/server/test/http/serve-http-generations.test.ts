@@ -9,6 +9,7 @@
  * `atlatl serve --http` process.
  */
 import { readFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
 import {
   Client as Client2,
   StreamableHTTPClientTransport as Transport2,
@@ -178,9 +179,12 @@ describe("atlatl serve --http: both protocol generations", () => {
     try {
       await offload(caller2(writer));
       await expect.poll(() => heardA).toBeGreaterThan(0);
-      // B's own offload reaches B; by then A's notice would have reached it too.
+      // B's own offload reaches B. A stream delivers in order, so a notice of
+      // A's offload, published before, would come first: let B's stream settle.
       await offload(caller2(listenerB));
-      await expect.poll(() => heardB).toBe(1);
+      await expect.poll(() => heardB).toBeGreaterThan(0);
+      await sleep(500);
+      expect(heardB).toBe(1);
     } finally {
       await subA.close();
       await subB.close();

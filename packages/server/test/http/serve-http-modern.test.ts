@@ -272,27 +272,31 @@ describe("atlatl serve --http: a 2026-07-28 client over raw HTTP", () => {
   });
 });
 
-describe("atlatl serve --http: a 2026-07-28 listener holds no request slot", () => {
+describe("atlatl serve --http: 2026-07-28 listeners hold no request slot, and are bounded per token", () => {
   let s: HttpServer;
   beforeAll(async () => {
     s = await startHttpServer({
-      tokens: A,
-      env: { ATLATL_SERVER__HTTP__MAX_CONCURRENT: "1" },
+      tokens: `${A},${B}`,
+      env: {
+        ATLATL_SERVER__HTTP__MAX_CONCURRENT: "1",
+        ATLATL_SERVER__HTTP__MAX_SESSIONS_PER_TOKEN: "2",
+      },
     });
   }, 60_000);
-  afterAll(async () => {
-    if (s) expect(await s.stop()).toBe(0);
-  });
 
-  it("serves the token's requests while its subscriptions/listen stream stays open (max_concurrent = 1)", async () => {
+  /** Open a `subscriptions/listen` stream of `token`; the text read until `until` (or the end). */
+  async function listen(
+    token: string,
+    until: string,
+  ): Promise<{ seen: string; close: () => void }> {
     const ac = new AbortController();
-    const listen = await fetch(`${s.url}/mcp`, {
+    const res = await fetch(`${s.url}/mcp`, {
       method: "POST",
       signal: ac.signal,
       headers: {
         ...MCP_HEADERS,
         "content-type": "application/json",
-        authorization: `Bearer ${A}`,
+        authorization: `Bearer ${token}`,
         "mcp-protocol-version": MODERN,
         "mcp-method": "subscriptions/listen",
       },
@@ -303,25 +307,50 @@ describe("atlatl serve --http: a 2026-07-28 listener holds no request slot", () 
         params: { notifications: { resourcesListChanged: true }, _meta: envelope() },
       }),
     });
-    expect(listen.status).toBe(200);
-    expect(listen.headers.get("content-type")).toMatch(/^text\/event-stream/);
-    // The stream is open once the server acknowledged the subscription.
-    const reader = (listen.body as ReadableStream<Uint8Array>).getReader();
+    expect(res.status).toBe(200);
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
     const decoder = new TextDecoder();
     let seen = "";
-    while (!seen.includes("notifications/subscriptions/acknowledged")) {
+    while (!seen.includes(until)) {
       const { done, value } = await reader.read();
       if (done) break;
       seen += decoder.decode(value, { stream: true });
     }
-    expect(seen).toContain("notifications/subscriptions/acknowledged");
+    return { seen, close: () => ac.abort() };
+  }
+
+  it("refuses a token's listener past max_sessions_per_token, and not another token's", async () => {
+    const ack = "notifications/subscriptions/acknowledged";
+    const open = [await listen(A, ack), await listen(A, ack)];
+    try {
+      for (const l of open) expect(l.seen).toContain(ack);
+      const third = await listen(A, '"error"');
+      expect(third.seen).toMatch(/"code":-32603/);
+      expect(third.seen).toContain("Subscription limit reached");
+      expect(third.seen).not.toContain(ack);
+      third.close();
+      const other = await listen(B, ack);
+      expect(other.seen).toContain(ack);
+      other.close();
+    } finally {
+      for (const l of open) l.close();
+    }
+  });
+  afterAll(async () => {
+    if (s) expect(await s.stop()).toBe(0);
+  });
+
+  it("serves the token's requests while its subscriptions/listen stream stays open (max_concurrent = 1)", async () => {
+    // The stream is open once the server acknowledged the subscription.
+    const open = await listen(A, "notifications/subscriptions/acknowledged");
+    expect(open.seen).toContain("notifications/subscriptions/acknowledged");
     try {
       for (let i = 0; i < 3; i++) {
         const r = await modern(s.url, "tools/list", {}, { token: A });
         expect(r.status, r.body).toBe(200);
       }
     } finally {
-      ac.abort();
+      open.close();
     }
   });
 });

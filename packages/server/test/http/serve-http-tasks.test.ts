@@ -5,7 +5,8 @@
  * runs, while the store takes seconds; `tasks/get` (its own independent
  * request, `Mcp-Name` the task id) polls it to `completed` with the offload
  * descriptor; another token's `tasks/get` of the same id is not found; a
- * request without the extension gets its result directly. The HTTP server is
+ * request without the extension gets its result directly; the token's
+ * 2025-11-25 session reads the same task. The HTTP server is
  * the real one, in this process so that its store can be slowed down: the
  * SQLite store hands its hits over in batches with a pause before each.
  */
@@ -14,6 +15,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { GetTaskResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, openApp } from "../../src/app/open-app.js";
 import { loadHttpConfig } from "../../src/http/http-config.js";
@@ -137,6 +141,23 @@ describe("atlatl serve --http: a task-augmented recall over raw HTTP (2026-07-28
 
     // Still not B's once completed.
     expect((await getTask(B, taskId)).message.error?.code).toBe(-32602);
+
+    // The task is the principal's, not the generation's: A's 2025-11-25 session reads it too.
+    const session = new Client({ name: "tasks-legacy", version: "1.0.0" });
+    await session.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${A}` } },
+      }),
+    );
+    try {
+      const legacy = await session.request(
+        { method: "tasks/get", params: { taskId } },
+        GetTaskResultSchema,
+      );
+      expect(legacy).toMatchObject({ taskId, status: "completed" });
+    } finally {
+      await session.close();
+    }
   }, 60_000);
 
   it("gives a request without the tasks extension its result directly, no task", async () => {

@@ -7,7 +7,7 @@ import type { AtlatlServer } from "../../mcp/create-server.js";
 import type { SessionLimits } from "../http-config.js";
 import { BoundedEventStore } from "./bounded-event-store.js";
 import type { PrincipalServers } from "./principal-servers.js";
-import type { Principal } from "./principals.js";
+import { type Principal, principalAuthInfo } from "./principals.js";
 
 /** Idle sessions are looked for this often at most (more often when the idle limit is short). */
 const IDLE_CHECK_MS = 60_000;
@@ -16,14 +16,6 @@ const IDLE_CHECK_MS = 60_000;
 export interface Caller {
   tokenId: string;
   principalId: string;
-}
-
-/**
- * What the SDK hands a request's handlers (`ctx.http.authInfo`) and the
- * server factory (`ctx.authInfo`): the caller's principal, never its secret.
- */
-export function principalAuthInfo(principalId: string): AuthInfo {
-  return { token: principalId, clientId: principalId, scopes: [] };
 }
 
 interface Session {

@@ -5,9 +5,8 @@ import {
   type McpRequestContext,
 } from "@modelcontextprotocol/server";
 import type { Caller, LegacySessions } from "./legacy-sessions.js";
-import { principalAuthInfo } from "./legacy-sessions.js";
 import type { PrincipalServers } from "./principal-servers.js";
-import type { Principals } from "./principals.js";
+import { type Principals, principalAuthInfo } from "./principals.js";
 
 /** The LRO events after which a principal's offload resources list differs. */
 const LIST_CHANGING = ["OffloadCreated", "OffloadFileExpired"] as const;
@@ -26,7 +25,7 @@ const LIST_CHANGING = ["OffloadCreated", "OffloadFileExpired"] as const;
  * One modern handler per principal, so that a principal's
  * `subscriptions/listen` streams hear only its own offload resources change
  * (the SDK's bus has no notion of who listens) and one principal cannot use up
- * another's subscription places.
+ * another's subscription places (`maxListeners` each).
  */
 export class McpEndpoint {
   private readonly modern = new Map<string, McpHttpHandler>();
@@ -39,6 +38,12 @@ export class McpEndpoint {
       legacy: Pick<LegacySessions, "handle" | "closeAll">;
       /** `[server.http] max_body_bytes`: the bound the SDK reads a body under (the app's too). */
       maxBodyBytes: number;
+      /**
+       * Open `subscriptions/listen` streams of one principal at most (they
+       * hold no request slot): `[server.http] max_sessions_per_token`, the
+       * bound on the other generation's long-lived streams.
+       */
+      maxListeners: number;
       onerror?: (error: Error) => void;
     },
   ) {}
@@ -69,6 +74,7 @@ export class McpEndpoint {
     const handler = createMcpHandler((ctx) => this.serverFor(ctx), {
       legacy: "reject",
       maxRequestBodySize: this.deps.maxBodyBytes,
+      maxSubscriptions: this.deps.maxListeners,
       ...(this.deps.onerror ? { onerror: this.deps.onerror } : {}),
     });
     const events = this.deps.principals.get(principalId).events;

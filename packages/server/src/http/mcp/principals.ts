@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { LroEvents } from "@atlatl/lro";
 import { type OffloadConfig, Offloader } from "@atlatl/lro/node";
+import type { AuthInfo } from "@modelcontextprotocol/server";
 
 /** Principals' offload directories live under `<output_dir>/principals/`. */
 export const PRINCIPALS_SUBDIR = "principals";
@@ -17,6 +18,14 @@ const sha256 = (text: string): string => createHash("sha256").update(text).diges
  */
 export function tokenPrincipal(token: string): string {
   return `tok-${sha256(token).slice(0, 16)}`;
+}
+
+/**
+ * What the SDK hands a request's handlers (`ctx.http.authInfo`) and the
+ * server factory (`ctx.authInfo`): the caller's principal, never its secret.
+ */
+export function principalAuthInfo(principalId: string): AuthInfo {
+  return { token: principalId, clientId: principalId, scopes: [] };
 }
 
 /**
