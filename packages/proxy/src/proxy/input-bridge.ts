@@ -24,7 +24,7 @@ import {
   type Result,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import { METHOD_NOT_FOUND, REQUEST_TIMEOUT, rpcError } from "./forward.js";
+import { type ForwardContext, METHOD_NOT_FOUND, REQUEST_TIMEOUT, rpcError } from "./forward.js";
 
 /** The upstream request methods a 2026 client answers through `inputRequests`. */
 export const INPUT_METHODS = [
@@ -67,6 +67,8 @@ interface Parked {
   nextKey: number;
   /** The client capabilities its latest leg declared. */
   capabilities: Record<string, unknown> | undefined;
+  /** The latest leg: the upstream's progress goes to it, under its progress token. */
+  leg: ServerContext;
 }
 
 /** Options of {@link InputBridge}. */
@@ -87,12 +89,14 @@ export class InputBridge {
 
   /**
    * Run one leg of an input-capable call: a new call starts `start` (the
-   * upstream request, cancelled through the given signal); a retry (its
+   * upstream request, with a context that outlives this leg: cancelled with
+   * the call, its progress sent to whichever leg is current); a retry (its
    * `requestState` ours) answers the parked call's questions and waits on.
    */
-  async leg(ctx: ServerContext, start: (signal: AbortSignal) => Promise<Result>): Promise<Result> {
+  async leg(ctx: ServerContext, start: (call: ForwardContext) => Promise<Result>): Promise<Result> {
     const call = await this.callOf(ctx, start);
     call.capabilities = capabilitiesOf(ctx);
+    call.leg = ctx;
     const onAbort = () => call.abort.abort(ctx.mcpReq.signal.reason);
     ctx.mcpReq.signal.addEventListener("abort", onAbort, { once: true });
     try {
@@ -105,7 +109,7 @@ export class InputBridge {
   /** The call a leg belongs to: the parked one its `requestState` names, or a new one. */
   private async callOf(
     ctx: ServerContext,
-    start: (signal: AbortSignal) => Promise<Result>,
+    start: (call: ForwardContext) => Promise<Result>,
   ): Promise<Parked> {
     const state = ctx.mcpReq.requestState<string>();
     if (typeof state === "string") {
@@ -136,9 +140,26 @@ export class InputBridge {
       expiry: undefined,
       nextKey: 1,
       capabilities: undefined,
+      leg: ctx,
     };
     this.calls.set(call.id, call);
-    call.upstream = start(abort.signal).finally(() => this.end(call));
+    const progressToken = ctx.mcpReq._meta?.progressToken;
+    const forwarded: ForwardContext = {
+      mcpReq: {
+        signal: abort.signal,
+        ...(progressToken !== undefined ? { _meta: { progressToken } } : {}),
+        notify: (notification) => {
+          // Each leg is a request of its own, with a progress token of its own (or none).
+          const token = call.leg.mcpReq._meta?.progressToken;
+          if (token === undefined) return Promise.resolve();
+          return call.leg.mcpReq.notify({
+            ...notification,
+            params: { ...notification.params, progressToken: token },
+          });
+        },
+      },
+    };
+    call.upstream = start(forwarded).finally(() => this.end(call));
     // Settled before anyone awaits it (a call parked and never retried).
     call.upstream.catch(() => {});
     return call;

@@ -22,7 +22,7 @@ import {
   type Result,
   type ServerCapabilities,
 } from "@modelcontextprotocol/client";
-import type { Server, ServerContext, Transport } from "@modelcontextprotocol/server";
+import type { Server, Transport } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import type { ProxyConfig } from "../config/proxy-config.js";
 import { connectUpstream, type UpstreamTransportKind } from "../upstream/connect.js";
@@ -216,7 +216,7 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
       CONNECTION_CLOSED,
       `atlatl-proxy: the upstream MCP server ${describeTarget(target)} is gone (${upstreamGone}); restart the MCP client's session to start it again`,
     );
-  const send = async (request: Request, ctx: ServerContext, extra?: RequestOptions) => {
+  const send = async (request: Request, ctx: ForwardContext, extra?: RequestOptions) => {
     if (upstreamGone) throw goneError();
     try {
       return await forwardRequest(upstream, request, ctx, timeoutMs, extra);
@@ -259,9 +259,7 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
         };
         return send({ ...request, params }, ctx, { allowInputRequired: true });
       }
-      return bridge.leg(ctx, (signal) =>
-        send({ ...request, params }, { ...ctx, mcpReq: { ...ctx.mcpReq, signal } }),
-      );
+      return bridge.leg(ctx, (call) => send({ ...request, params }, call));
     },
     async notifyUpstream(notification) {
       if (upstreamGone) return;
