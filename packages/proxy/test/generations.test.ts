@@ -239,6 +239,7 @@ describe.each(legacyClients)(
         "progress",
         "hang",
         "aborted-count",
+        "log",
         "era",
         "ask-name",
         "ask-model",

@@ -1,4 +1,5 @@
 /** Test peers: the SDK's real Client, direct to an upstream or through the proxy over stdio. */
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -134,4 +135,52 @@ export async function proxied2(
   });
   await client.connect(transport);
   return { client, transport, close: () => client.close() };
+}
+
+/** A JSON-RPC response as it came over the wire. */
+export interface RawResponse {
+  id: number;
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string; data?: unknown };
+}
+
+/** A client speaking raw JSON-RPC lines to the proxy (what no SDK client would send). */
+export interface RawPeer {
+  request(method: string, params?: Record<string, unknown>): Promise<RawResponse>;
+  close(): void;
+}
+
+/** The 2026-07-28 per-request envelope of a client declaring `capabilities`. */
+export function envelope(capabilities: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": capabilities,
+    "io.modelcontextprotocol/clientInfo": { name: "raw-test", version: "1.0.0" },
+  };
+}
+
+/** The proxy in front of `node upstream...`, spoken to in raw JSON-RPC over its stdio. */
+export function rawProxied(upstream: string[], proxyArgs: string[]): RawPeer {
+  const child = spawn(process.execPath, proxyArgv(upstream, proxyArgs), {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const waiting = new Map<number, (r: RawResponse) => void>();
+  let buffer = "";
+  child.stdout.on("data", (chunk: Buffer) => {
+    buffer += chunk.toString("utf8");
+    for (let nl = buffer.indexOf("\n"); nl >= 0; nl = buffer.indexOf("\n")) {
+      const message = JSON.parse(buffer.slice(0, nl)) as RawResponse;
+      buffer = buffer.slice(nl + 1);
+      if ("id" in message) waiting.get(message.id)?.(message);
+    }
+  });
+  let nextId = 1;
+  return {
+    request(method, params) {
+      const id = nextId++;
+      child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
+      return new Promise((resolve) => waiting.set(id, resolve));
+    },
+    close: () => child.kill(),
+  };
 }

@@ -154,6 +154,13 @@ export function buildDownstreamServer(
         }
         return toUpstream(request, ctx);
       default:
+        if (request.method.startsWith("tasks/")) {
+          // Task results would bypass LRO, and 2026 tasks are another protocol.
+          throw rpcError(
+            METHOD_NOT_FOUND,
+            `atlatl-proxy: ${request.method}: the proxy relays no tasks (it declares no tasks capability); call the tool without a task`,
+          );
+        }
         return toUpstream(request, ctx);
     }
   };
