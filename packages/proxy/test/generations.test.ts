@@ -185,6 +185,22 @@ describe("a 2026-07-28 client through the proxy to a 2025-11-25 upstream", () =>
     expect(JSON.stringify(r.content)).toContain("Long running operation completed");
   });
 
+  it("relays the upstream's list changes on the client's subscription, and no log messages", async () => {
+    const seen: string[] = [];
+    f.client.setNotificationHandler("notifications/tools/list_changed", () => {
+      seen.push("tools/list_changed");
+    });
+    f.client.setNotificationHandler("notifications/message", () => {
+      seen.push("log");
+    });
+    const subscription = await f.client.listen({ toolsListChanged: true });
+    // The upstream sends tools/list_changed and a log message (unsolicited on 2025).
+    await f.client.callTool({ name: "notify", arguments: {} });
+    await new Promise((r) => setTimeout(r, 200));
+    await subscription.close();
+    expect(seen).toEqual(["tools/list_changed"]);
+  });
+
   it("passes the client's cancellation on to the upstream", async () => {
     const before = Number(
       textOf(await f.client.callTool({ name: "aborted-count", arguments: {} })),

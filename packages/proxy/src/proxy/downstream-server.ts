@@ -83,14 +83,17 @@ export function buildDownstreamServer(
   });
   // The upstream keeps the log level, not us: setLevel goes to the fallback below.
   srv.removeRequestHandler("logging/setLevel");
-  // Set before the engine mounts: its resources chain it to track the client.
+  // Set before the engine mounts: its resources chain them to track the client.
   srv.oninitialized = onInitialized;
+  // A discarded `server/discover` probe instance lets go of the engine.
+  let unmount = () => {};
+  srv.onclose = () => unmount();
 
   const mayOffload = (tool: string) =>
     config.offload.enabled && policyFor(config, tool).mode !== "never";
   const ctxOf = (extra: unknown) => extra as ServerContext;
 
-  engine.mount(srv, {
+  unmount = engine.mount(srv, {
     tools: {
       listTools: async (request, extra) => {
         const r = (

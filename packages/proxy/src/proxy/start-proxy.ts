@@ -78,15 +78,34 @@ class Downstream {
   server: Server | undefined;
   era: Era;
   /** Resolves once a 2025 client has sent `initialized` (at once for a 2026 client). */
-  readonly ready: Promise<void>;
+  ready: Promise<void> = Promise.resolve();
   markReady: () => void = () => {};
+  /** `ready` is waiting for `initialized`. */
+  private waiting = false;
 
   constructor(facts: ClientFacts) {
     this.era = facts.era;
+    if (facts.era === "legacy") this.waitForInitialized();
+  }
+
+  /** `server` now serves the client (a discarded `server/discover` probe may precede it). */
+  serve(server: Server, era: Era): void {
+    this.server = server;
+    this.era = era;
+    if (era === "legacy") this.waitForInitialized();
+    else this.markReady();
+  }
+
+  /** From now on `ready` waits for `initialized` (still the same wait when one is pending). */
+  private waitForInitialized(): void {
+    if (this.waiting) return;
+    this.waiting = true;
     this.ready = new Promise((resolve) => {
-      this.markReady = resolve;
+      this.markReady = () => {
+        this.waiting = false;
+        resolve();
+      };
     });
-    if (facts.era === "modern") this.markReady();
   }
 }
 
@@ -285,8 +304,7 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
   const handle = serveStdio(
     ({ era }) => {
       const srv = buildDownstreamServer(era, deps, () => downstream.markReady());
-      downstream.server = srv;
-      downstream.era = era;
+      downstream.serve(srv, era);
       return srv;
     },
     { transport: gate, onerror: (err) => log(`client: ${err.message}`) },
