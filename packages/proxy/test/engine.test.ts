@@ -217,6 +217,17 @@ describe("proxy config", () => {
     expect(env.timeoutSeconds).toBe(5);
   });
 
+  it("reads proxy.upstream_protocol (auto by default) and refuses a generation it does not know", () => {
+    expect(loadProxyConfig({}, {}).upstreamProtocol).toBe("auto");
+    expect(
+      loadProxyConfig({}, { ATLATL_PROXY__UPSTREAM_PROTOCOL: "2026-07-28" }).upstreamProtocol,
+    ).toBe("2026-07-28");
+    expect(loadProxyConfig({ upstreamProtocol: "legacy" }, {}).upstreamProtocol).toBe("legacy");
+    expect(() => loadProxyConfig({}, { ATLATL_PROXY__UPSTREAM_PROTOCOL: "2024" })).toThrow(
+      /one of auto, legacy, 2026-07-28/,
+    );
+  });
+
   it("names the bad key of a per-tool policy", () => {
     expect(() =>
       parseToolPolicies({ proxy: { tools: { x: { policy: "sometimes" } } } }, "c.toml"),

@@ -28,7 +28,8 @@ const out = tempDir("atlatl-proxy-generations-");
 afterAll(() => out.remove());
 
 /** The text of a result's first content block. */
-const textOf = (r: { content?: unknown }) => (r.content as { text: string }[])[0]?.text as string;
+const textOf = (r: { content?: unknown } | { [key: string]: unknown }) =>
+  (r.content as { text: string }[])[0]?.text as string;
 
 /** The calls the SDK 1.x and 2.x clients share, as these tests make them. */
 interface AnyClient {
@@ -259,6 +260,7 @@ describe.each(legacyClients)(
         "era",
         "ask-name",
         "ask-model",
+        "ask-roots",
         "lro_extract",
       ]);
       const echo = await p.client.callTool({ name: "echo", arguments: { message: "hi" } });
@@ -311,3 +313,27 @@ describe.each(legacyClients)(
     });
   },
 );
+
+describe("--upstream-protocol", () => {
+  it("legacy speaks initialize to an upstream that would speak 2026-07-28", async () => {
+    const p = await proxied([MODERN], ["--output-dir", out.dir, "--upstream-protocol", "legacy"]);
+    try {
+      const era = JSON.parse(textOf(await p.client.callTool({ name: "era", arguments: {} })));
+      expect(era.version).toBe("2025");
+    } finally {
+      await p.close();
+    }
+  });
+
+  it("2026-07-28 refuses a 2025-only upstream: the client's opening request fails saying so", async () => {
+    const err = await proxied(
+      [EVERYTHING, "stdio"],
+      ["--output-dir", out.dir, "--upstream-protocol", "2026-07-28"],
+    ).then(
+      () => new Error("connected"),
+      (e: Error) => e,
+    );
+    expect(err.message).toContain("cannot connect to the upstream MCP server");
+    expect(err.message).toContain("2026-07-28");
+  });
+});

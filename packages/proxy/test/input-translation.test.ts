@@ -51,7 +51,10 @@ function answering2(client: Peer2["client"]): void {
       content: { type: "text", text: "sampled answer 42" },
     };
   });
-  client.setRequestHandler("roots/list", async () => ({ roots: [] }));
+  client.setRequestHandler("roots/list", async () => {
+    asked.push("roots");
+    return { roots: [{ uri: "file:///work", name: "work" }] };
+  });
 }
 
 describe("a 2026-07-28 client, its input asked by a 2025-11-25 upstream", () => {
@@ -84,6 +87,11 @@ describe("a 2026-07-28 client, its input asked by a 2025-11-25 upstream", () => 
     expect(
       asked.filter((a) => a.startsWith("sample:") && a.includes("What is 6 x 7?")),
     ).toHaveLength(1);
+  });
+
+  it("answers the upstream's roots/list through input_required and the retry", async () => {
+    const r = await f.client.callTool({ name: "roots-now", arguments: {} });
+    expect(JSON.parse(textOf(r))).toEqual([{ uri: "file:///work", name: "work" }]);
   });
 
   it("returns the raw input_required result to a client that handles it itself", async () => {
@@ -190,6 +198,11 @@ describe("2025-11-25 clients, their input asked by a 2026-07-28 upstream", () =>
     const sampled = await two.client.callTool({ name: "ask-model", arguments: {} });
     expect(textOf(sampled)).toContain("sampled answer 42");
     expect(asked).toEqual(["elicit: Your name?", "sample: What is 6 x 7?"]);
+  });
+
+  it("asks the 2.x legacy client the upstream's roots/list", async () => {
+    const r = await two.client.callTool({ name: "ask-roots", arguments: {} });
+    expect(JSON.parse(textOf(r))).toEqual([{ uri: "file:///work", name: "work" }]);
   });
 
   it("turns logging/setLevel into the per-request log level, and relays the log", async () => {
