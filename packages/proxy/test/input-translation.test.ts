@@ -143,6 +143,24 @@ describe("a 2026-07-28 client, its input asked by a 2025-11-25 upstream", () => 
     expect(r.message).toContain("2 calls are in progress");
   });
 
+  it("refuses a question the client's request did not declare it can answer", async () => {
+    const raw = rawProxied([FAULTY], args);
+    try {
+      // The session opened declaring elicitation (so the upstream may ask); this call does not.
+      await raw.request("server/discover", { _meta: envelope({ elicitation: { form: {} } }) });
+      const r = await raw.request("tools/call", {
+        name: "ask-now",
+        arguments: {},
+        _meta: envelope({}),
+      });
+      const text = (r.result?.content as { text: string }[])[0]?.text as string;
+      expect(JSON.parse(text)).toMatchObject({ code: -32601 });
+      expect(JSON.parse(text).message).toContain("did not declare the elicitation capability");
+    } finally {
+      raw.close();
+    }
+  });
+
   it("refuses a forged requestState (-32602), and resources/subscribe, which 2026 lacks", async () => {
     const raw = rawProxied([EVERYTHING, "stdio"], args);
     try {

@@ -118,8 +118,9 @@ function upstreamClient(facts: ClientFacts, config: ProxyConfig): Client {
   // `clientInfo.proxy` is the specification's flag, but the SDK's server-side schema
   // strips unknown clientInfo keys; the capability survives parsing, and an
   // upstream that knows it returns whole sets for us to judge (`whole-set.ts`).
+  // @atlatl/lro types capabilities with SDK 1.x's types: the same wire shape.
   const capabilities = declareOffloadsLocally(
-    withoutTasks(facts.capabilities) as never,
+    withoutTasks(facts.capabilities) as Parameters<typeof declareOffloadsLocally>[0],
   ) as ClientCapabilities;
   return new Client(clientInfo, {
     capabilities,
