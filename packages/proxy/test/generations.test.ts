@@ -152,6 +152,20 @@ describe("a 2026-07-28 client through the proxy to a 2025-11-25 upstream", () =>
     );
   });
 
+  it("tells the client's subscription when an offload file appears", async () => {
+    const seen: string[] = [];
+    p.client.setNotificationHandler("notifications/resources/list_changed", () => {
+      seen.push("resources/list_changed");
+    });
+    const subscription = await p.client.listen({ resourcesListChanged: true });
+    const message = Array.from({ length: 2000 }, (_, i) => `line ${i} again`).join("\n");
+    const r = await p.client.callTool({ name: "echo", arguments: { message } });
+    expect(JSON.parse(textOf(r)).offloaded).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await subscription.close();
+    expect(seen).toContain("resources/list_changed");
+  });
+
   it("lists and reads resources, gets prompts and completes arguments as the upstream does", async () => {
     const { resources } = await d.client.listResources();
     const uri = (resources[0] as { uri: string }).uri;
