@@ -94,6 +94,19 @@ describe("a 2026-07-28 client, its input asked by a 2025-11-25 upstream", () => 
     expect(JSON.parse(textOf(r))).toEqual([{ uri: "file:///work", name: "work" }]);
   });
 
+  it("keeps a result that came while its question was out for the retry, and the answer reaches the upstream", async () => {
+    asked.length = 0;
+    const r = await f.client.callTool({ name: "ask-aside", arguments: {} });
+    expect(textOf(r)).toBe("answered at once");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const last = JSON.parse(textOf(await f.client.callTool({ name: "last-ask", arguments: {} })));
+    expect(last.answer).toEqual({
+      action: "accept",
+      content: { name: "Ada Lovelace", check: true },
+    });
+    expect(asked).toEqual(["elicit: Your name?"]);
+  });
+
   it("returns the raw input_required result to a client that handles it itself", async () => {
     const raw = rawProxied([FAULTY], args);
     try {

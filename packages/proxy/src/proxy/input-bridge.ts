@@ -69,6 +69,8 @@ interface Parked {
   capabilities: Record<string, unknown> | undefined;
   /** The latest leg: the upstream's progress goes to it, under its progress token. */
   leg: ServerContext;
+  /** The upstream answered (its result waits for the retry when questions are out). */
+  done: boolean;
 }
 
 /** Options of {@link InputBridge}. */
@@ -103,6 +105,7 @@ export class InputBridge {
       return await this.wait(call);
     } finally {
       ctx.mcpReq.signal.removeEventListener("abort", onAbort);
+      if (call.done && call.sent.size === 0) this.end(call);
     }
   }
 
@@ -141,6 +144,7 @@ export class InputBridge {
       nextKey: 1,
       capabilities: undefined,
       leg: ctx,
+      done: false,
     };
     this.calls.set(call.id, call);
     const progressToken = ctx.mcpReq._meta?.progressToken;
@@ -159,7 +163,13 @@ export class InputBridge {
         },
       },
     };
-    call.upstream = start(forwarded).finally(() => this.end(call));
+    // A question the client has not answered yet may be the upstream's own
+    // (not this call's): its answer still goes to the upstream, and the result
+    // waits for that retry (or the park's expiry).
+    call.upstream = start(forwarded).finally(() => {
+      call.done = true;
+      if (call.sent.size === 0) this.end(call);
+    });
     // Settled before anyone awaits it (a call parked and never retried).
     call.upstream.catch(() => {});
     return call;
@@ -183,6 +193,8 @@ export class InputBridge {
   /** Wait for the upstream's result or its next question (then return it to the client). */
   private async wait(call: Parked): Promise<Result> {
     for (;;) {
+      // Questions asked after the result belong to no one: the result goes first.
+      if (call.done) return call.upstream;
       if (call.unsent.length > 0) return this.ask(call);
       const asked = new Promise<"asked">((resolve) => {
         call.wake = () => resolve("asked");
@@ -217,7 +229,7 @@ export class InputBridge {
    * client's capabilities do not cover is refused.
    */
   question(method: InputMethod, params: Record<string, unknown> | undefined): Promise<Result> {
-    const calls = [...this.calls.values()];
+    const calls = [...this.calls.values()].filter((c) => !c.done);
     if (calls.length !== 1) {
       return Promise.reject(
         rpcError(

@@ -43,6 +43,7 @@ import { createProxyEngine } from "./local-lro.js";
 import { extractToolName, resourcePrefix } from "./names.js";
 import { type ClientFacts, OpeningGate } from "./opening-gate.js";
 import { upstreamNotificationFor } from "./upstream-notifications.js";
+import { upstreamResultFor } from "./upstream-results.js";
 
 /** Options of {@link startProxy}. */
 export interface StartProxyOptions {
@@ -239,7 +240,8 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
   const send = async (request: Request, ctx: ForwardContext, extra?: RequestOptions) => {
     if (upstreamGone) throw goneError();
     try {
-      return await forwardRequest(upstream, request, ctx, timeoutMs, extra);
+      const result = await forwardRequest(upstream, request, ctx, timeoutMs, extra);
+      return upstreamEra === "modern" ? upstreamResultFor(result, downstream.era) : result;
     } catch (err) {
       if (upstreamGone) throw goneError();
       const e = unwrapError(err) as { code?: number; message?: string };
