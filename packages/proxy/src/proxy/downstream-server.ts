@@ -16,6 +16,7 @@ import {
   type ListResourceTemplatesResult,
   type ListToolsResult,
   type Notification,
+  type ProtocolEra,
   type ReadResourceResult,
   type Request,
   type Result,
@@ -28,8 +29,8 @@ import { METHOD_NOT_FOUND, rpcError } from "./forward.js";
 import type { ProxyEngine } from "./local-lro.js";
 import { withoutOutputSchema } from "./output-schema.js";
 
-/** A connection's protocol era (the SDK's names). */
-export type Era = "legacy" | "modern";
+/** A connection's protocol era: `legacy` (2025-11-25 and before) or `modern` (2026-07-28). */
+export type Era = ProtocolEra;
 
 /** What a downstream server needs from the rest of the proxy. */
 export interface DownstreamDeps {

@@ -10,6 +10,7 @@
 import {
   type Notification,
   ProtocolError,
+  ProtocolErrorCode,
   type Request,
   type RequestOptions,
   type Result,
@@ -26,9 +27,11 @@ export const REQUEST_TIMEOUT = -32001;
 /** JSON-RPC code of a request whose connection closed (SDK 1.x's `ErrorCode.ConnectionClosed`). */
 export const CONNECTION_CLOSED = -32000;
 /** JSON-RPC "Method not found". */
-export const METHOD_NOT_FOUND = -32601;
+export const METHOD_NOT_FOUND: number = ProtocolErrorCode.MethodNotFound;
+/** JSON-RPC "Invalid params". */
+export const INVALID_PARAMS: number = ProtocolErrorCode.InvalidParams;
 /** JSON-RPC "Internal error". */
-export const INTERNAL_ERROR = -32603;
+export const INTERNAL_ERROR: number = ProtocolErrorCode.InternalError;
 
 /** What a handler of either side receives besides the request (`ctx.mcpReq`, in part). */
 export interface ForwardContext {

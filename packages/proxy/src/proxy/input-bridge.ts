@@ -24,7 +24,13 @@ import {
   type Result,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import { type ForwardContext, METHOD_NOT_FOUND, REQUEST_TIMEOUT, rpcError } from "./forward.js";
+import {
+  type ForwardContext,
+  INVALID_PARAMS,
+  METHOD_NOT_FOUND,
+  REQUEST_TIMEOUT,
+  rpcError,
+} from "./forward.js";
 
 /** The upstream request methods a 2026 client answers through `inputRequests`. */
 export const INPUT_METHODS = [
@@ -120,12 +126,12 @@ export class InputBridge {
       try {
         id = (await this.codec.verify(state, ctx)).call;
       } catch {
-        throw rpcError(-32602, "Invalid or expired requestState");
+        throw rpcError(INVALID_PARAMS, "Invalid or expired requestState");
       }
       const call = this.calls.get(id);
       if (!call) {
         throw rpcError(
-          -32602,
+          INVALID_PARAMS,
           "atlatl-proxy: the call this requestState continues has ended (its upstream answered, failed or waited too long); call again",
         );
       }

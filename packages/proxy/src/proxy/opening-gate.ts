@@ -16,6 +16,7 @@ import {
   type JSONRPCRequest,
   type MessageExtraInfo,
   PROTOCOL_VERSION_META_KEY,
+  type ProtocolEra,
   type Transport,
   type TransportSendOptions,
 } from "@modelcontextprotocol/server";
@@ -24,7 +25,7 @@ import {
 export interface ClientFacts {
   /** The request that opened the session (`initialize`, or the first enveloped request). */
   opening: JSONRPCRequest;
-  era: "legacy" | "modern";
+  era: ProtocolEra;
   capabilities: ClientCapabilities;
   clientInfo: Implementation | undefined;
 }

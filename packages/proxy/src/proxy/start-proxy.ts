@@ -34,6 +34,7 @@ import {
   type ForwardContext,
   forwardRequest,
   INTERNAL_ERROR,
+  METHOD_NOT_FOUND,
   REQUEST_TIMEOUT,
   rpcError,
   unwrapError,
@@ -155,7 +156,7 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     }
     if (downstream.era === "modern") {
       throw rpcError(
-        -32601,
+        METHOD_NOT_FOUND,
         `atlatl-proxy: the client speaks MCP 2026-07-28, which has no ${request.method} from a server`,
       );
     }
