@@ -27,6 +27,7 @@ import {
 import { type ProxyConfig, policyFor } from "../config/proxy-config.js";
 import { METHOD_NOT_FOUND, rpcError } from "./forward.js";
 import type { ProxyEngine } from "./local-lro.js";
+import { withoutTasks } from "./no-tasks.js";
 import { withoutOutputSchema } from "./output-schema.js";
 
 /** A connection's protocol era: `legacy` (2025-11-25 and before) or `modern` (2026-07-28). */
@@ -53,7 +54,7 @@ export interface DownstreamDeps {
 
 /**
  * The capabilities we serve: the upstream's, without what the proxy does not
- * relay (2025 `tasks`; resource subscriptions unless both sides speak 2025),
+ * relay (tasks; resource subscriptions unless both sides speak 2025),
  * plus our tool and our resources (whose list changes).
  */
 export function servedCapabilities(
@@ -61,7 +62,7 @@ export function servedCapabilities(
   era: Era,
   upstreamEra: Era,
 ): ServerCapabilities {
-  const { tasks: _tasks, ...rest } = caps as ServerCapabilities & { tasks?: unknown };
+  const rest = withoutTasks(caps);
   const { subscribe, ...resources } = caps.resources ?? {};
   const subscribable = era === "legacy" && upstreamEra === "legacy" && subscribe !== undefined;
   return {

@@ -42,6 +42,7 @@ import {
 import { INPUT_CAPABILITY, INPUT_METHODS, InputBridge } from "./input-bridge.js";
 import { createProxyEngine } from "./local-lro.js";
 import { extractToolName, resourcePrefix } from "./names.js";
+import { withoutTasks } from "./no-tasks.js";
 import { type ClientFacts, OpeningGate } from "./opening-gate.js";
 import { upstreamNotificationFor } from "./upstream-notifications.js";
 import { upstreamResultFor } from "./upstream-results.js";
@@ -67,12 +68,6 @@ export interface RunningProxy {
   closed: Promise<void>;
   /** End the proxy and the upstream (the child process of a stdio upstream). */
   close(): Promise<void>;
-}
-
-/** Capabilities we pass on: all but 2025 tasks, which the proxy does not relay. */
-function withoutTasks(caps: ClientCapabilities): ClientCapabilities {
-  const { tasks: _tasks, ...rest } = caps as ClientCapabilities & { tasks?: unknown };
-  return rest;
 }
 
 /** The client connection: its current server (serveStdio's pinned instance) and era. */
