@@ -19,6 +19,7 @@ import {
   type Peer2,
   proxied,
   proxied2,
+  type RawResponse,
   rawProxied,
   tempDir,
 } from "./helpers.js";
@@ -32,6 +33,12 @@ afterAll(() => out.remove());
 
 const textOf = (r: { content?: unknown } | { [key: string]: unknown }) =>
   (r.content as { text: string }[])[0]?.text as string;
+
+/** The text of a raw tools/call response's first content block (it must be a result). */
+function rawText(response: RawResponse): string {
+  if (!response.result) throw new Error(`expected a result: ${JSON.stringify(response)}`);
+  return (response.result.content as { text: string }[])[0]?.text as string;
+}
 
 /** What each test client answered, in order. */
 const asked: string[] = [];
@@ -128,7 +135,7 @@ describe("a 2026-07-28 client, its input asked by a 2025-11-25 upstream", () => 
         inputResponses: { [key]: { action: "accept", content: { name: "Grace" } } },
         requestState: first.result?.requestState,
       });
-      const text = (retry.result?.content as { text: string }[])[0]?.text as string;
+      const text = rawText(retry);
       expect(JSON.parse(text).answer).toEqual({ action: "accept", content: { name: "Grace" } });
     } finally {
       raw.close();
@@ -166,7 +173,7 @@ describe("a 2026-07-28 client, its input asked by a 2025-11-25 upstream", () => 
         arguments: {},
         _meta: envelope({}),
       });
-      const text = (r.result?.content as { text: string }[])[0]?.text as string;
+      const text = rawText(r);
       expect(JSON.parse(text)).toMatchObject({ code: -32601 });
       expect(JSON.parse(text).message).toContain("did not declare the elicitation capability");
     } finally {
