@@ -6,10 +6,8 @@ import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { LroEvents } from "@atlatl/lro";
 import { reassembleResult } from "@atlatl/lro/mcp";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, Client } from "@modelcontextprotocol/client";
+import { InMemoryTransport, Server } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadProxyConfig, parseToolPolicies } from "../src/config/proxy-config.js";
 import { createProxyEngine, type ProxyEngine } from "../src/proxy/local-lro.js";
@@ -29,8 +27,8 @@ beforeAll(async () => {
     extractToolName: "lro_extract",
     resourcePrefix: "atlatl://offload/",
     events: new LroEvents({ sink: null }),
-    server,
   });
+  engine.mount(server);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   await client.connect(clientSide);
@@ -217,6 +215,17 @@ describe("proxy config", () => {
     expect(c.tools.search).toEqual({ mode: "auto", thresholdTokens: 5000, inlineKeys: [] });
     const env = loadProxyConfig({ configFile: file }, { ATLATL_PROXY__TIMEOUT_SECONDS: "5" });
     expect(env.timeoutSeconds).toBe(5);
+  });
+
+  it("reads proxy.upstream_protocol (auto by default) and refuses a generation it does not know", () => {
+    expect(loadProxyConfig({}, {}).upstreamProtocol).toBe("auto");
+    expect(
+      loadProxyConfig({}, { ATLATL_PROXY__UPSTREAM_PROTOCOL: "2026-07-28" }).upstreamProtocol,
+    ).toBe("2026-07-28");
+    expect(loadProxyConfig({ upstreamProtocol: "legacy" }, {}).upstreamProtocol).toBe("legacy");
+    expect(() => loadProxyConfig({}, { ATLATL_PROXY__UPSTREAM_PROTOCOL: "2024" })).toThrow(
+      /one of auto, legacy, 2026-07-28/,
+    );
   });
 
   it("names the bad key of a per-tool policy", () => {

@@ -71,8 +71,11 @@ describe("atlatl-proxy in front of server-filesystem", () => {
     expect(pt.tools.slice(0, -1).map(restoreOutputSchema)).toEqual(dt.tools);
     expect(pt.tools.at(-1)?.name).toBe("lro_extract");
     expect(p.client.getServerVersion()).toEqual(d.client.getServerVersion());
+    // The offload lists carry @atlatl/lro's 2026-07-28 cache fields, which 2025 clients ignore.
     expect(await p.client.listResourceTemplates()).toEqual({
       resourceTemplates: [expect.objectContaining({ uriTemplate: "atlatl://offload/{name}" })],
+      cacheScope: "private",
+      ttlMs: 0,
     });
   });
 

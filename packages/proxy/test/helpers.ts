@@ -1,9 +1,16 @@
 /** Test peers: the SDK's real Client, direct to an upstream or through the proxy over stdio. */
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import {
+  Client as Client2,
+  type ClientCapabilities as ClientCapabilities2,
+  type VersionNegotiationMode,
+} from "@modelcontextprotocol/client";
+import { StdioClientTransport as StdioClientTransport2 } from "@modelcontextprotocol/client/stdio";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
@@ -23,6 +30,8 @@ export function serverScript(pkg: string): string {
 }
 
 export const EVERYTHING = serverScript("@modelcontextprotocol/server-everything");
+/** A 2026-07-28 upstream (SDK 2.x, serving both generations). */
+export const MODERN = join(FIXTURES, "modern-server.mjs");
 export const FILESYSTEM = serverScript("@modelcontextprotocol/server-filesystem");
 
 export const CLIENT_CAPS: ClientCapabilities = {
@@ -73,6 +82,20 @@ export function direct(
   return connect(process.execPath, upstream, setup, env);
 }
 
+/** The proxy's command line in front of `node upstream...`. */
+function proxyArgv(upstream: string[], proxyArgs: string[]): string[] {
+  return [
+    "--conditions=source",
+    "--import",
+    "tsx",
+    PROXY_MAIN,
+    ...proxyArgs,
+    "--",
+    process.execPath,
+    ...upstream,
+  ];
+}
+
 /** The upstream through the proxy: `atlatl-proxy [proxyArgs] -- node upstream...`. */
 export function proxied(
   upstream: string[],
@@ -80,19 +103,84 @@ export function proxied(
   setup?: (client: Client) => void,
   env?: Record<string, string>,
 ): Promise<Peer> {
-  return connect(
-    process.execPath,
-    [
-      "--conditions=source",
-      "--import",
-      "tsx",
-      PROXY_MAIN,
-      ...proxyArgs,
-      "--",
-      process.execPath,
-      ...upstream,
-    ],
-    setup,
-    env,
+  return connect(process.execPath, proxyArgv(upstream, proxyArgs), setup, env);
+}
+
+/** An SDK 2.x client and its stdio transport. */
+export interface Peer2 {
+  client: Client2;
+  transport: StdioClientTransport2;
+  close: () => Promise<void>;
+}
+
+/**
+ * The upstream through the proxy, for an SDK 2.x client negotiating `mode`
+ * (`{ pin: "2026-07-28" }` speaks 2026; `legacy` the 2025 handshake).
+ */
+export async function proxied2(
+  upstream: string[],
+  proxyArgs: string[],
+  mode: VersionNegotiationMode,
+  setup?: (client: Client2) => void,
+): Promise<Peer2> {
+  const client = new Client2(
+    { name: "proxy-test-2", version: "2.0.0" },
+    { capabilities: CLIENT_CAPS as ClientCapabilities2, versionNegotiation: { mode } },
   );
+  setup?.(client);
+  const transport = new StdioClientTransport2({
+    command: process.execPath,
+    args: proxyArgv(upstream, proxyArgs),
+    stderr: "pipe",
+  });
+  await client.connect(transport);
+  return { client, transport, close: () => client.close() };
+}
+
+/** A JSON-RPC response as it came over the wire. */
+export interface RawResponse {
+  id: number;
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string; data?: unknown };
+}
+
+/** A client speaking raw JSON-RPC lines to the proxy (what no SDK client would send). */
+export interface RawPeer {
+  request(method: string, params?: Record<string, unknown>): Promise<RawResponse>;
+  close(): void;
+}
+
+/** The 2026-07-28 per-request envelope of a client declaring `capabilities`. */
+export function envelope(capabilities: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": capabilities,
+    "io.modelcontextprotocol/clientInfo": { name: "raw-test", version: "1.0.0" },
+  };
+}
+
+/** The proxy in front of `node upstream...`, spoken to in raw JSON-RPC over its stdio. */
+export function rawProxied(upstream: string[], proxyArgs: string[]): RawPeer {
+  const child = spawn(process.execPath, proxyArgv(upstream, proxyArgs), {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const waiting = new Map<number, (r: RawResponse) => void>();
+  let buffer = "";
+  child.stdout.on("data", (chunk: Buffer) => {
+    buffer += chunk.toString("utf8");
+    for (let nl = buffer.indexOf("\n"); nl >= 0; nl = buffer.indexOf("\n")) {
+      const message = JSON.parse(buffer.slice(0, nl)) as RawResponse;
+      buffer = buffer.slice(nl + 1);
+      if ("id" in message) waiting.get(message.id)?.(message);
+    }
+  });
+  let nextId = 1;
+  return {
+    request(method, params) {
+      const id = nextId++;
+      child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
+      return new Promise((resolve) => waiting.set(id, resolve));
+    },
+    close: () => child.kill(),
+  };
 }

@@ -19,8 +19,9 @@ afterAll(() => {
   out.remove();
 });
 
-async function startUpstream(mode: "streamable" | "sse"): Promise<string> {
-  const child = spawn(process.execPath, [join(FIXTURES, "http-server.mjs"), mode], {
+async function startUpstream(mode: "streamable" | "sse" | "modern"): Promise<string> {
+  const script = mode === "modern" ? ["modern-http-server.mjs"] : ["http-server.mjs", mode];
+  const child = spawn(process.execPath, [join(FIXTURES, script[0] as string), ...script.slice(1)], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   children.push(child);
@@ -66,6 +67,22 @@ describe("atlatl-proxy --url", () => {
       }
     });
   }
+
+  it("speaks 2026-07-28 to a 2026 HTTP upstream (auto) and offloads its long result", async () => {
+    const url = await startUpstream("modern");
+    const client = await viaProxy(url, ["--header", "x-test-token: secret"]);
+    try {
+      expect(client.getServerVersion()?.name).toBe("modern-http-fixture");
+      const era = await client.callTool({ name: "era", arguments: {} });
+      expect(era.content).toEqual([{ type: "text", text: "2026-07-28" }]);
+      const r = await client.callTool({ name: "lines", arguments: { count: 3000 } });
+      const descriptor = JSON.parse((r.content as { text: string }[])[0]?.text as string);
+      expect(descriptor.offloaded).toBe(true);
+      expect(descriptor.summary.text.count).toBe(3000);
+    } finally {
+      await client.close();
+    }
+  });
 
   it("fails initialize with a clear error when the upstream refuses (no header)", async () => {
     const url = await startUpstream("streamable");

@@ -3,12 +3,14 @@
  * server (`-- <command> [args...]`, or `--url <url>`), applying LRO on this
  * machine's disk. stdout is the protocol channel: everything else goes to stderr.
  */
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { Command, InvalidArgumentError } from "commander";
+import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
+import { Command, InvalidArgumentError, Option } from "commander";
 import { expandHeaderEnv } from "../config/env-reference.js";
 import { loadProxyConfig } from "../config/proxy-config.js";
 import { startProxy } from "../proxy/start-proxy.js";
+import { MAX_MESSAGE_BYTES } from "../upstream/message-bound.js";
 import { parseHeaders, type UpstreamTarget } from "../upstream/target.js";
+import { UPSTREAM_PROTOCOLS } from "../upstream/upstream-protocol.js";
 import { isInstallCommand, runInstallCommand } from "./install-command.js";
 
 function positiveInt(name: string) {
@@ -29,6 +31,7 @@ interface CliOptions {
   ttl?: number;
   offload: boolean;
   timeout?: number;
+  upstreamProtocol?: string;
 }
 
 const program = new Command()
@@ -52,6 +55,12 @@ const program = new Command()
   .option("--ttl <seconds>", "lifetime of offload files", positiveInt("--ttl"))
   .option("--no-offload", "disable offloading (a transparent proxy)")
   .option("--timeout <seconds>", "upstream request timeout", positiveInt("--timeout"))
+  .addOption(
+    new Option(
+      "--upstream-protocol <generation>",
+      "MCP protocol toward the upstream: auto (server/discover, else initialize), legacy (2025-11-25) or 2026-07-28",
+    ).choices(UPSTREAM_PROTOCOLS),
+  )
   .passThroughOptions()
   .showHelpAfterError();
 
@@ -87,6 +96,7 @@ async function main(): Promise<void> {
     config = loadProxyConfig({
       configFile: opts.config,
       timeoutSeconds: opts.timeout,
+      upstreamProtocol: opts.upstreamProtocol,
       offload: {
         ...(opts.threshold !== undefined ? { thresholdTokens: opts.threshold } : {}),
         ...(opts.outputDir !== undefined ? { outputDir: opts.outputDir } : {}),
@@ -98,7 +108,10 @@ async function main(): Promise<void> {
     fail((err as Error).message);
   }
 
-  const transport = new StdioServerTransport();
+  // The SDK's default bound (10 MB) would refuse a client's large arguments; ours is the upstream's.
+  const transport = new StdioServerTransport(process.stdin, process.stdout, {
+    maxBufferSize: MAX_MESSAGE_BYTES,
+  });
   let proxy: Awaited<ReturnType<typeof startProxy>>;
   try {
     proxy = await startProxy({ target, config, transport });

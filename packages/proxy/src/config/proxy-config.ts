@@ -16,6 +16,12 @@ import {
   readTomlConfigFile,
   resolveConfigSection,
 } from "@atlatl/lro/node";
+import {
+  DEFAULT_UPSTREAM_PROTOCOL,
+  isUpstreamProtocol,
+  UPSTREAM_PROTOCOLS,
+  type UpstreamProtocol,
+} from "../upstream/upstream-protocol.js";
 
 /** How one tool's results are treated. */
 export interface ToolPolicy extends ResponsePolicy {
@@ -38,6 +44,14 @@ const PROXY_KEYS = {
     description:
       "Seconds a request to the upstream may take (reset by progress notifications) before it fails",
   },
+  upstream_protocol: {
+    type: "string",
+    default: DEFAULT_UPSTREAM_PROTOCOL,
+    check: (value: string) =>
+      isUpstreamProtocol(value) ? undefined : `one of ${UPSTREAM_PROTOCOLS.join(", ")}`,
+    description:
+      "MCP protocol generation toward the upstream: auto (server/discover, else the 2025 initialize), legacy (2025-11-25 only) or 2026-07-28",
+  },
 } as const;
 
 /** Flags that win over the file and the environment. */
@@ -45,12 +59,14 @@ export interface ProxyConfigOverrides {
   configFile?: string | undefined;
   offload?: Partial<OffloadConfig>;
   timeoutSeconds?: number | undefined;
+  upstreamProtocol?: string | undefined;
 }
 
 /** The resolved proxy configuration. */
 export interface ProxyConfig {
   offload: OffloadConfig;
   timeoutSeconds: number;
+  upstreamProtocol: UpstreamProtocol;
   tools: Record<string, ToolPolicy>;
   entries: ConfigEntry[];
 }
@@ -124,7 +140,10 @@ export function loadProxyConfig(
     // `[proxy.tools.*]` are tables of their own, parsed below.
     ...(file ? { file: withoutToolTables(file) } : {}),
     env,
-    overrides: { timeout_seconds: overrides.timeoutSeconds },
+    overrides: {
+      timeout_seconds: overrides.timeoutSeconds,
+      upstream_protocol: overrides.upstreamProtocol,
+    },
   });
   return {
     offload: {
@@ -135,6 +154,8 @@ export function loadProxyConfig(
       maxRecords: offload.maxRecords,
     },
     timeoutSeconds: proxy.values.timeout_seconds,
+    // Checked by the key's `check` above.
+    upstreamProtocol: proxy.values.upstream_protocol as UpstreamProtocol,
     tools: file ? parseToolPolicies(file.data, file.path) : {},
     entries: [...offload.entries, ...proxy.entries],
   };

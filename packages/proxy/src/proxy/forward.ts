@@ -3,25 +3,43 @@
  * params untouched (the progress token is swapped for the SDK's own and mapped
  * back on each progress notification), cancellation followed through the abort
  * signal, the result passed as it arrived and JSON-RPC errors re-thrown with
- * their code, message and data.
+ * their code, message and data. Errors the SDK raises locally (a timeout, a
+ * closed connection: `SdkError`, whose code is a string) become JSON-RPC
+ * errors with the codes the 2025 SDK gave them.
  */
-import type { Protocol, RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
-  McpError,
   type Notification,
+  ProtocolError,
+  ProtocolErrorCode,
   type Request,
+  type RequestOptions,
   type Result,
-} from "@modelcontextprotocol/sdk/types.js";
+  SdkError,
+  SdkErrorCode,
+} from "@modelcontextprotocol/client";
 import { z } from "zod";
 
 /** Any result, kept as it arrived (no keys added, dropped or reordered). */
 export const AnyResult = z.looseObject({});
 
-/** What a handler receives besides the request (the SDK's `RequestHandlerExtra`, in part). */
-export interface ForwardExtra {
-  signal: AbortSignal;
-  _meta?: { progressToken?: string | number; [key: string]: unknown } | undefined;
-  sendNotification: (notification: never) => Promise<void>;
+/** JSON-RPC code of a request that got no answer in time (SDK 1.x's `ErrorCode.RequestTimeout`). */
+export const REQUEST_TIMEOUT = -32001;
+/** JSON-RPC code of a request whose connection closed (SDK 1.x's `ErrorCode.ConnectionClosed`). */
+export const CONNECTION_CLOSED = -32000;
+/** JSON-RPC "Method not found". */
+export const METHOD_NOT_FOUND: number = ProtocolErrorCode.MethodNotFound;
+/** JSON-RPC "Invalid params". */
+export const INVALID_PARAMS: number = ProtocolErrorCode.InvalidParams;
+/** JSON-RPC "Internal error". */
+export const INTERNAL_ERROR: number = ProtocolErrorCode.InternalError;
+
+/** What a handler of either side receives besides the request (`ctx.mcpReq`, in part). */
+export interface ForwardContext {
+  mcpReq: {
+    signal: AbortSignal;
+    _meta?: { progressToken?: string | number | undefined; [key: string]: unknown } | undefined;
+    notify: (notification: Notification) => Promise<void>;
+  };
 }
 
 /** An error that the SDK sends as a JSON-RPC error with exactly this code, message and data. */
@@ -29,26 +47,43 @@ export function rpcError(code: number, message: string, data?: unknown): Error {
   return Object.assign(new Error(message), { code, ...(data !== undefined ? { data } : {}) });
 }
 
-/** `err` as the JSON-RPC error the other side sent: the SDK's message prefix removed. */
+const SDK_CODES: Partial<Record<string, number>> = {
+  [SdkErrorCode.RequestTimeout]: REQUEST_TIMEOUT,
+  [SdkErrorCode.ConnectionClosed]: CONNECTION_CLOSED,
+};
+
+/** `err` as the JSON-RPC error to send the other side. */
 export function unwrapError(err: unknown): unknown {
-  if (!(err instanceof McpError)) return err;
-  const prefix = `MCP error ${err.code}: `;
-  const message = err.message.startsWith(prefix) ? err.message.slice(prefix.length) : err.message;
-  return rpcError(err.code, message, err.data);
+  if (err instanceof ProtocolError) return rpcError(err.code, err.message, err.data);
+  if (err instanceof SdkError) {
+    return rpcError(SDK_CODES[err.code] ?? INTERNAL_ERROR, err.message, err.data);
+  }
+  return err;
+}
+
+/** Either side's SDK object (`Client` or `Server`), as far as forwarding needs it. */
+export interface Requester {
+  request(
+    request: Request,
+    resultSchema: typeof AnyResult,
+    options?: RequestOptions,
+  ): Promise<Record<string, unknown>>;
 }
 
 /** Send `request` through `to` on behalf of a handler of the other side. */
 export async function forwardRequest(
-  to: Protocol<Request, Notification, Result>,
+  to: Requester,
   request: Request,
-  extra: ForwardExtra,
+  ctx: ForwardContext,
   timeoutMs: number,
+  extra: RequestOptions = {},
 ): Promise<Result> {
-  const token = extra._meta?.progressToken;
+  const token = ctx.mcpReq._meta?.progressToken;
   const options: RequestOptions = {
-    signal: extra.signal,
+    signal: ctx.mcpReq.signal,
     timeout: timeoutMs,
     resetTimeoutOnProgress: true,
+    ...extra,
   };
   if (token !== undefined) {
     options.onprogress = (progress) => {
@@ -56,7 +91,7 @@ export async function forwardRequest(
         method: "notifications/progress",
         params: { ...progress, progressToken: token },
       };
-      extra.sendNotification(notification as never).catch(() => {});
+      ctx.mcpReq.notify(notification).catch(() => {});
     };
   }
   return (await to.request(

@@ -1,13 +1,16 @@
 /**
  * The proxy's local LRO: one `Offloader` (its write pipeline, ULIDs,
- * attachments and sweeper), `lro_extract` and the offload resources mounted on
- * the client-facing low-level `Server`, and every upstream result handed to
- * `@atlatl/lro`'s response boundary (`respond`) with the tool's policy. The
- * proxy has no offload code of its own: a negotiated whole set (an upstream
- * that saw our `LRO_PROXY_CAPABILITY`) and any other result are judged there.
+ * attachments and sweeper) and one `lro_extract`, mounted with the offload
+ * resources on each client-facing low-level `Server` (`serveStdio` may build
+ * two: a discarded `server/discover` probe, then the one it keeps), and every
+ * upstream result handed to `@atlatl/lro`'s response boundary (`respond`)
+ * with the tool's policy. The proxy has no offload code of its own: a
+ * negotiated whole set (an upstream that saw our `LRO_PROXY_CAPABILITY`) and
+ * any other result are judged there.
  */
 import { LroEvents } from "@atlatl/lro";
 import {
+  mountTools,
   type ResourcesUpstream,
   type ResponsePolicy,
   registerLroExtract,
@@ -16,8 +19,20 @@ import {
   type ToolsUpstream,
 } from "@atlatl/lro/mcp";
 import { type OffloadConfig, Offloader } from "@atlatl/lro/node";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type CallToolRequest,
+  type CallToolResult,
+  type ListResourcesRequest,
+  type ListResourcesResult,
+  type ListResourceTemplatesRequest,
+  type ListResourceTemplatesResult,
+  type ListToolsRequest,
+  type ListToolsResult,
+  type ReadResourceRequest,
+  type ReadResourceResult,
+  Server,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
 
 /** What the engine needs to know about one tool call. */
 export interface ToolCallInfo {
@@ -33,79 +48,133 @@ export interface ProxyEngineOptions {
   /** URI prefix of offload resources (`atlatl://offload/` unless it clashes). */
   resourcePrefix: string;
   events?: LroEvents;
-  /**
-   * The client-facing low-level server: `lro_extract` and the offload resources
-   * are mounted on it (it notifies `resources/list_changed` when files appear
-   * or expire). Default: a server of the engine's own, unconnected (the
-   * extraction tool is still reachable through `callExtract`).
-   */
-  server?: Server;
-  /** The upstream's tools and resources, served beside ours. */
-  upstream?: { tools?: ToolsUpstream; resources?: ResourcesUpstream };
+}
+
+/** The upstream's tools and resources, served beside ours on a mounted server. */
+export interface EngineUpstream {
+  tools?: {
+    listTools(request: ListToolsRequest, ctx: ServerContext): Promise<ListToolsResult>;
+    callTool(request: CallToolRequest, ctx: ServerContext): Promise<CallToolResult>;
+  };
+  resources?: {
+    listResources(request: ListResourcesRequest, ctx: ServerContext): Promise<ListResourcesResult>;
+    listResourceTemplates(
+      request: ListResourceTemplatesRequest,
+      ctx: ServerContext,
+    ): Promise<ListResourceTemplatesResult>;
+    readResource(request: ReadResourceRequest, ctx: ServerContext): Promise<ReadResourceResult>;
+  };
+}
+
+/**
+ * `@atlatl/lro/mcp` serves any SDK line by shape but types its hooks with SDK
+ * 1.x's types; ours are 2.x's, the same wire shapes, and the 2.x server hands
+ * the hooks its `ServerContext`.
+ */
+function asLroHooks(upstream: EngineUpstream): {
+  tools?: ToolsUpstream;
+  resources?: ResourcesUpstream;
+} {
+  return upstream as unknown as { tools?: ToolsUpstream; resources?: ResourcesUpstream };
 }
 
 /** The engine as the proxy sees it. */
 export interface ProxyEngine {
   readonly config: OffloadConfig;
   readonly extractToolName: string;
+  /**
+   * Serve `lro_extract` and the offload resources on `server` (before it is
+   * connected), beside `upstream`'s; `server` notifies `resources/list_changed`
+   * when files appear or expire. Returns the unmount function.
+   */
+  mount(server: Server, upstream?: EngineUpstream): () => void;
   /** `result` itself when it stays inline, else the descriptor result. Never throws. */
   offloadCallResult(result: CallToolResult, call: ToolCallInfo): Promise<CallToolResult>;
   /** Run the extraction tool (as a `tools/call` of it would). */
   callExtract(args: Record<string, unknown> | undefined): Promise<CallToolResult>;
   /** True for URIs of offload resources. */
   ownsUri(uri: string): boolean;
+  /** Call `listener` when an offload file appears or expires; returns the unsubscribe function. */
+  onFilesChanged(listener: () => void): () => void;
   close(): Promise<void>;
 }
 
-/** Create the engine: one offloader and its sweeper, `lro_extract` and the resources on `server`. */
+/** Create the engine: one offloader and its sweeper, one `lro_extract`. */
 export async function createProxyEngine(options: ProxyEngineOptions): Promise<ProxyEngine> {
   const events = options.events ?? new LroEvents();
   const offloader = new Offloader({ config: options.config, events });
   const config = offloader.config;
   const names = { resourcePrefix: options.resourcePrefix };
-  const server =
-    options.server ?? new Server({ name: "atlatl-proxy", version: "0.1.0" }, { capabilities: {} });
-  const extract = registerLroExtract(server, {
-    offloader,
-    names,
-    toolName: options.extractToolName,
-    ...(options.upstream?.tools ? { upstream: options.upstream.tools } : {}),
-  });
-  const resources = registerOffloadResources(server, {
-    config,
-    events,
-    names,
-    ...(options.upstream?.resources ? { upstream: options.upstream.resources } : {}),
-  });
+  // The tool's one registration, on a server of its own that is never
+  // connected; `mount` serves its definition and call on the real ones.
+  const extract = registerLroExtract(
+    new Server({ name: "atlatl-proxy", version: "0.1.0" }, { capabilities: {} }),
+    { offloader, names, toolName: options.extractToolName },
+  );
+  const tool = { definition: extract.definition, call: extract.call };
   // Attachments (images, blobs) are offload files too: the one sweeper deletes them.
   const sweeper = offloader.startSweeper();
+  const mounted = new Set<() => void>();
 
   return {
     config,
     extractToolName: options.extractToolName,
 
-    offloadCallResult(result, call) {
-      return respond(result, {
+    mount(server, upstream = {}) {
+      const hooks = asLroHooks(upstream);
+      const unmountTools = mountTools(server, tool, hooks.tools);
+      const resources = registerOffloadResources(server, {
+        config,
+        events,
+        names,
+        ...(hooks.resources ? { upstream: hooks.resources } : {}),
+      });
+      const unmount = () => {
+        if (!mounted.delete(unmount)) return;
+        unmountTools();
+        resources.close();
+      };
+      mounted.add(unmount);
+      return unmount;
+    },
+
+    async offloadCallResult(result, call) {
+      return (await respond(asLroResult(result), {
         offloader,
         policy: call.policy,
         callResults: true,
         operation: call.name,
         descriptorFields: { tool: call.name },
-      });
+      })) as CallToolResult;
     },
 
-    callExtract(args) {
-      return extract.call(args ?? {});
+    async callExtract(args) {
+      return (await extract.call(args ?? {})) as CallToolResult;
     },
 
     ownsUri(uri) {
       return uri.startsWith(options.resourcePrefix);
     },
 
+    onFilesChanged(listener) {
+      const off = [
+        events.on("OffloadCreated", listener),
+        events.on("OffloadFileExpired", listener),
+      ];
+      return () => {
+        for (const o of off) o();
+      };
+    },
+
     async close() {
       sweeper.stop();
-      resources.close();
+      for (const unmount of [...mounted]) unmount();
       await extract.close();
     },
   };
+}
+
+/** A 2.x result for `respond`, typed (like all of `@atlatl/lro/mcp`) with SDK 1.x's types. */
+function asLroResult(result: CallToolResult): Parameters<typeof respond>[0] {
+  return result as Parameters<typeof respond>[0];
 }

@@ -6,7 +6,7 @@
  * to `_meta["atlatl-proxy/outputSchema"]`, so nothing is lost. Tools whose
  * policy is `never` (or with offloading disabled) keep it.
  */
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/server";
 
 /** Where a moved output schema is kept. */
 export const OUTPUT_SCHEMA_META_KEY = "atlatl-proxy/outputSchema";

@@ -1,39 +1,44 @@
 /**
- * The proxy: a low-level SDK `Server` facing the client and an SDK `Client`
- * facing the upstream. It waits for the client's `initialize`, connects the
- * upstream with the client's capabilities (and `clientInfo.proxy: true`), then
- * serves with the upstream's `serverInfo`, instructions and capabilities. Every
- * request is forwarded as it came (see `forward.ts`); the proxy itself only
- * touches `tools/list` and `tools/call` (LRO, `lro_extract`) and the resource
- * lists and reads of its offload files.
+ * The proxy: the SDK's `serveStdio` facing the client (either protocol
+ * generation: a 2025 `initialize` or a 2026-07-28 enveloped request) and an
+ * SDK `Client` facing the upstream (either generation too, see
+ * `upstream-protocol.ts`). It waits for the client's opening message,
+ * connects the upstream with the client's capabilities and identity (and
+ * `clientInfo.proxy: true`), then serves with the upstream's `serverInfo`,
+ * instructions and capabilities. Requests are forwarded as they came
+ * (`forward.ts`); the proxy itself only touches `tools/list` and `tools/call`
+ * (LRO, `lro_extract`), the resource lists and reads of its offload files,
+ * and the client input that crosses generations (`input-bridge.ts`).
  */
-import { declareOffloadsLocally } from "@atlatl/lro/mcp";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
-  type CallToolResult,
-  type ClientCapabilities,
-  ErrorCode,
+  type Client,
   type Implementation,
-  type InitializeRequest,
-  type ListResourcesResult,
-  type ListResourceTemplatesResult,
-  type ListToolsResult,
-  type Notification,
-  type ReadResourceResult,
+  LOG_LEVEL_META_KEY,
   type Request,
-  type Result,
+  type RequestOptions,
   type ServerCapabilities,
-} from "@modelcontextprotocol/sdk/types.js";
-import { type ProxyConfig, policyFor } from "../config/proxy-config.js";
+} from "@modelcontextprotocol/client";
+import type { Transport } from "@modelcontextprotocol/server";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import type { ProxyConfig } from "../config/proxy-config.js";
 import { connectUpstream, type UpstreamTransportKind } from "../upstream/connect.js";
 import { describeTarget, type UpstreamTarget } from "../upstream/target.js";
-import { type ForwardExtra, forwardRequest, rpcError, unwrapError } from "./forward.js";
-import { InitGate } from "./init-gate.js";
-import { createProxyEngine, type ProxyEngine } from "./local-lro.js";
+import { buildDownstreamServer, type DownstreamDeps, type Era } from "./downstream-server.js";
+import {
+  CONNECTION_CLOSED,
+  type ForwardContext,
+  forwardRequest,
+  INTERNAL_ERROR,
+  REQUEST_TIMEOUT,
+  rpcError,
+  unwrapError,
+} from "./forward.js";
+import { InputBridge } from "./input-bridge.js";
+import { createProxyEngine } from "./local-lro.js";
 import { extractToolName, resourcePrefix } from "./names.js";
-import { withoutOutputSchema } from "./output-schema.js";
+import { OpeningGate } from "./opening-gate.js";
+import { Downstream, relayToClient, upstreamClient } from "./upstream-client.js";
+import { upstreamResultFor } from "./upstream-results.js";
 
 /** Options of {@link startProxy}. */
 export interface StartProxyOptions {
@@ -48,6 +53,8 @@ export interface StartProxyOptions {
 /** A running proxy. */
 export interface RunningProxy {
   upstreamKind: UpstreamTransportKind;
+  /** The protocol era negotiated with the upstream. */
+  upstreamEra: Era;
   /** serverInfo of the upstream. */
   upstreamInfo: Implementation | undefined;
   /** Resolves when the client side closed. */
@@ -56,219 +63,132 @@ export interface RunningProxy {
   close(): Promise<void>;
 }
 
-/** Capabilities we pass on: all but tasks, which the proxy does not relay. */
-function withoutTasks<T extends { tasks?: unknown }>(caps: T | undefined): Omit<T, "tasks"> {
-  const { tasks: _tasks, ...rest } = caps ?? ({} as T);
-  return rest;
-}
-
-/** Walk every page of a list request. */
-async function listAll<T>(
-  fetchPage: (
-    cursor: string | undefined,
-  ) => Promise<{ items: T[]; nextCursor?: string | undefined }>,
-  maxPages = 100,
-): Promise<T[]> {
-  const all: T[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < maxPages; page++) {
-    const r = await fetchPage(cursor);
-    all.push(...r.items);
-    if (!r.nextCursor) break;
-    cursor = r.nextCursor;
-  }
-  return all;
-}
-
 /**
- * Start the proxy on `transport`. Resolves once the client's `initialize` has
- * been answered with the upstream's; undefined when the client left first.
- * Throws (after answering `initialize` with an error) when the upstream cannot
- * be reached.
+ * Start the proxy on `transport`. Resolves once the upstream is connected and
+ * the client's opening message is being served; undefined when the client
+ * left first. Throws (after answering the opening request with an error) when
+ * the upstream cannot be reached.
  */
 export async function startProxy(options: StartProxyOptions): Promise<RunningProxy | undefined> {
   const { config, target } = options;
   const log = options.log ?? ((m: string) => process.stderr.write(`atlatl-proxy: ${m}\n`));
   const timeoutMs = config.timeoutSeconds * 1000;
-  const gate = new InitGate(options.transport);
-  const init = await gate.waitForInitialize();
-  if (!init) return undefined;
-  const params = (init as unknown as InitializeRequest).params;
+  const gate = new OpeningGate(options.transport);
+  const facts = await gate.waitForOpening();
+  if (!facts) return undefined;
+  const downstream = new Downstream(facts);
+  const bridge = new InputBridge({ parkMs: timeoutMs });
 
-  // Toward the upstream: the client's own capabilities and identity, marked as a proxy.
-  const clientInfo = { ...params.clientInfo, proxy: true } as Implementation;
-  // `clientInfo.proxy` is the specification's flag, but the SDK's server-side schema
-  // strips unknown clientInfo keys; the capability survives parsing, and an
-  // upstream that knows it returns whole sets for us to judge (`whole-set.ts`).
-  const clientCaps = declareOffloadsLocally(
-    withoutTasks(params.capabilities) as ClientCapabilities,
-  );
-  const upstream = new Client(clientInfo, { capabilities: clientCaps });
-  // The upstream may ask (roots/list) or tell as soon as it is initialized, before
-  // our client is: its messages wait until our client has sent `initialized`.
-  let server: Server | undefined;
-  let clientReady: () => void = () => {};
-  const ready = new Promise<void>((resolve) => {
-    clientReady = resolve;
-  });
-  upstream.fallbackRequestHandler = async (request, extra) => {
-    await ready;
-    try {
-      return await forwardRequest(
-        server as Server,
-        request,
-        extra as unknown as ForwardExtra,
-        timeoutMs,
-      );
-    } catch (err) {
-      throw unwrapError(err);
-    }
-  };
-  upstream.fallbackNotificationHandler = async (notification: Notification) => {
-    await ready;
-    await (server as Server).notification(notification).catch((err: Error) => {
-      log(`dropped ${notification.method} from the upstream: ${err.message}`);
-    });
-  };
+  const upstream = upstreamClient(facts, config);
+  relayToClient(upstream, { downstream, bridge, capabilities: facts.capabilities, timeoutMs, log });
+
   let upstreamKind: UpstreamTransportKind;
   try {
-    ({ kind: upstreamKind } = await connectUpstream(upstream, target, log));
+    ({ kind: upstreamKind } = await connectUpstream(
+      upstream,
+      target,
+      log,
+      config.upstreamProtocol,
+    ));
   } catch (err) {
     const message = `cannot connect to the upstream MCP server ${describeTarget(target)}: ${(err as Error).message}`;
     log(message);
     await options.transport
-      .send({ jsonrpc: "2.0", id: init.id, error: { code: ErrorCode.InternalError, message } })
+      .send({
+        jsonrpc: "2.0",
+        id: facts.opening.id,
+        error: { code: INTERNAL_ERROR, message },
+      })
       .catch(() => {});
     await upstream.close().catch(() => {});
     throw new Error(message);
   }
-
-  let upstreamGone: string | undefined;
+  const upstreamEra: Era = upstream.getProtocolEra() ?? "legacy";
   const upstreamCaps = (upstream.getServerCapabilities() ?? {}) as ServerCapabilities;
   const upstreamInfo = upstream.getServerVersion();
 
   // Our names must not shadow the upstream's.
   const toolNames = upstreamCaps.tools
-    ? await listAll(async (cursor) => {
-        const r = await upstream.listTools(cursor ? { cursor } : {});
-        return { items: r.tools.map((t) => t.name), nextCursor: r.nextCursor };
-      }).catch(() => [])
+    ? await upstream.listTools().then(
+        (r) => r.tools.map((t) => t.name),
+        () => [],
+      )
     : [];
-  const uris: string[] = [];
-  if (upstreamCaps.resources) {
-    uris.push(
-      ...(await listAll(async (cursor) => {
-        const r = await upstream.listResourceTemplates(cursor ? { cursor } : {});
-        return { items: r.resourceTemplates.map((t) => t.uriTemplate), nextCursor: r.nextCursor };
-      }).catch(() => [])),
-    );
-  }
-
-  const capabilities: ServerCapabilities = {
-    ...withoutTasks(upstreamCaps),
-    tools: { ...(upstreamCaps.tools ?? {}) },
-    resources: { ...(upstreamCaps.resources ?? {}), listChanged: true },
-  };
-  const srv = new Server(upstreamInfo ?? { name: "atlatl-proxy", version: "0.1.0" }, {
-    capabilities,
-    ...(upstream.getInstructions() ? { instructions: upstream.getInstructions() } : {}),
+  const uris = upstreamCaps.resources
+    ? await upstream.listResourceTemplates().then(
+        (r) => r.resourceTemplates.map((t) => t.uriTemplate),
+        () => [],
+      )
+    : [];
+  const engine = await createProxyEngine({
+    config: config.offload,
+    extractToolName: extractToolName(new Set(toolNames)),
+    resourcePrefix: resourcePrefix(uris),
   });
-  server = srv;
-  // The upstream keeps the log level, not us: setLevel is forwarded like any request.
-  srv.removeRequestHandler("logging/setLevel");
 
+  let upstreamGone: string | undefined;
+  /** A 2025 client's log level, sent with each request to a 2026 upstream. */
+  let logLevel: string | undefined;
   const goneError = () =>
     rpcError(
-      ErrorCode.ConnectionClosed,
+      CONNECTION_CLOSED,
       `atlatl-proxy: the upstream MCP server ${describeTarget(target)} is gone (${upstreamGone}); restart the MCP client's session to start it again`,
     );
-  const toUpstream = async (request: Request, extra: ForwardExtra): Promise<Result> => {
+  const send = async (request: Request, ctx: ForwardContext, extra?: RequestOptions) => {
     if (upstreamGone) throw goneError();
     try {
-      return await forwardRequest(upstream, request, extra, timeoutMs);
+      const result = await forwardRequest(upstream, request, ctx, timeoutMs, extra);
+      return upstreamEra === "modern" ? upstreamResultFor(result, downstream.era) : result;
     } catch (err) {
       if (upstreamGone) throw goneError();
       const e = unwrapError(err) as { code?: number; message?: string };
-      if (e?.code === ErrorCode.RequestTimeout) {
+      if (e?.code === REQUEST_TIMEOUT) {
         throw rpcError(
-          ErrorCode.RequestTimeout,
+          REQUEST_TIMEOUT,
           `atlatl-proxy: the upstream MCP server did not answer ${request.method} within ${config.timeoutSeconds} s (proxy.timeout_seconds)`,
         );
       }
       throw e;
     }
   };
-
-  const mayOffload = (tool: string) =>
-    config.offload.enabled && policyFor(config, tool).mode !== "never";
-
-  // Set before the engine mounts: its resources chain these to track the client.
-  srv.oninitialized = () => clientReady();
-  srv.onclose = () => {
-    void close();
-  };
-
-  // lro_extract and the offload resources are the engine's, mounted on `srv`;
-  // their handlers serve the upstream's tools and resources beside them.
-  const engine: ProxyEngine = await createProxyEngine({
-    config: config.offload,
-    extractToolName: extractToolName(new Set(toolNames)),
-    resourcePrefix: resourcePrefix(uris),
-    server: srv,
-    upstream: {
-      tools: {
-        listTools: async (request, extra) => {
-          const r = (
-            upstreamCaps.tools
-              ? await toUpstream(request, extra as unknown as ForwardExtra)
-              : { tools: [] }
-          ) as ListToolsResult;
-          return {
-            ...r,
-            tools: r.tools.map((t) => (mayOffload(t.name) ? withoutOutputSchema(t) : t)),
-          };
-        },
-        callTool: async (request, extra) => {
-          const x = extra as unknown as ForwardExtra;
-          const r = (await toUpstream(request, x)) as CallToolResult;
-          if (x.signal.aborted) return r;
-          return engine.offloadCallResult(r, {
-            name: request.params.name,
-            policy: policyFor(config, request.params.name),
-          });
-        },
-      },
-      resources: {
-        listResources: async (request, extra) =>
-          (upstreamCaps.resources
-            ? await toUpstream(request, extra as unknown as ForwardExtra)
-            : { resources: [] }) as ListResourcesResult,
-        listResourceTemplates: async (request, extra) =>
-          (upstreamCaps.resources
-            ? await toUpstream(request, extra as unknown as ForwardExtra)
-            : { resourceTemplates: [] }) as ListResourceTemplatesResult,
-        readResource: async (request, extra) =>
-          (await toUpstream(request, extra as unknown as ForwardExtra)) as ReadResourceResult,
-      },
-    },
-  });
-
-  srv.fallbackRequestHandler = async (request, extra) => {
-    const x = extra as unknown as ForwardExtra;
-    switch (request.method) {
-      case "resources/subscribe":
-      case "resources/unsubscribe": {
-        const uri = String((request.params as { uri?: unknown } | undefined)?.uri ?? "");
-        // Offload files never change: a subscription has nothing to report.
-        if (engine.ownsUri(uri)) return {};
-        return toUpstream(request, x);
+  const deps: DownstreamDeps = {
+    config,
+    engine,
+    upstreamInfo,
+    upstreamCaps,
+    upstreamEra,
+    instructions: upstream.getInstructions(),
+    async toUpstream(request, ctx, inputCapable = false) {
+      let params = request.params;
+      if (upstreamEra === "modern" && logLevel !== undefined) {
+        params = { ...params, _meta: { ...(params?._meta ?? {}), [LOG_LEVEL_META_KEY]: logLevel } };
       }
-      default:
-        return toUpstream(request, x);
-    }
-  };
-  srv.fallbackNotificationHandler = async (notification: Notification) => {
-    if (!upstreamGone) await upstream.notification(notification);
+      if (!inputCapable || downstream.era === "legacy") {
+        return send({ ...request, params }, ctx);
+      }
+      if (upstreamEra === "modern") {
+        // 2026 on both sides: the upstream's input requests pass through, and so
+        // do the client's answers and the upstream's own requestState.
+        const state = ctx.mcpReq.requestState<string>();
+        const answers = ctx.mcpReq.inputResponses;
+        params = {
+          ...params,
+          ...(answers ? { inputResponses: answers } : {}),
+          ...(typeof state === "string" ? { requestState: state } : {}),
+        };
+        return send({ ...request, params }, ctx, { allowInputRequired: true });
+      }
+      return bridge.leg(ctx, (call) => send({ ...request, params }, call));
+    },
+    async notifyUpstream(notification) {
+      if (upstreamGone) return;
+      await upstream.notification(notification).catch((err: Error) => {
+        log(`dropped ${notification.method} from the client: ${err.message}`);
+      });
+    },
+    setLogLevel(level) {
+      logLevel = level;
+    },
   };
 
   let closing = false;
@@ -281,18 +201,42 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
   };
   upstream.onerror = (err) => log(`upstream: ${err.message}`);
 
-  let resolveClosed: () => void = () => {};
-  const closed = new Promise<void>((resolve) => {
-    resolveClosed = resolve;
-  });
+  const handle = serveStdio(
+    ({ era }) => {
+      const srv = buildDownstreamServer(era, deps, () => downstream.markReady());
+      downstream.serve(srv, era);
+      return srv;
+    },
+    { transport: gate, onerror: (err) => log(`client: ${err.message}`) },
+  );
+  if (upstreamEra === "modern") await listenUpstream(upstream, upstreamCaps, log);
+
   const close = async () => {
     if (closing) return;
     closing = true;
     await upstream.close().catch(() => {});
     await engine.close().catch(() => {});
-    await srv.close().catch(() => {});
-    resolveClosed();
+    await handle.close().catch(() => {});
   };
-  await srv.connect(gate);
-  return { upstreamKind, upstreamInfo, closed, close };
+  const closed = gate.whenClosed().then(close);
+  return { upstreamKind, upstreamEra, upstreamInfo, closed, close };
+}
+
+/** A 2026 upstream tells list changes only on a subscription: open one for what it can tell. */
+async function listenUpstream(
+  upstream: Client,
+  caps: ServerCapabilities,
+  log: (message: string) => void,
+): Promise<void> {
+  const filter = {
+    ...(caps.tools?.listChanged ? { toolsListChanged: true } : {}),
+    ...(caps.prompts?.listChanged ? { promptsListChanged: true } : {}),
+    ...(caps.resources?.listChanged ? { resourcesListChanged: true } : {}),
+  };
+  if (Object.keys(filter).length === 0) return;
+  await upstream.listen(filter).catch((err: Error) => {
+    log(
+      `the upstream refused subscriptions/listen (${err.message}); its list changes are not relayed`,
+    );
+  });
 }

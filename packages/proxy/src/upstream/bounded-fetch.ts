@@ -13,8 +13,7 @@
  * Errors thrown by fetch itself, and error bodies (which the SDK quotes), are
  * stripped of the URL's secrets.
  */
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js";
+import type { FetchLike, JSONRPCMessage, RequestId } from "@modelcontextprotocol/client";
 import {
   droppedNotice,
   droppedResponseId,

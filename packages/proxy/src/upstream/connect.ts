@@ -5,16 +5,24 @@
  * transport when the server only has that. Either way no message read from the
  * upstream is over `MAX_MESSAGE_BYTES` (`bounded-fetch.ts` for HTTP), and no
  * message shows the URL's secrets.
+ *
+ * The protocol generation is the client's `versionNegotiation` (see
+ * `upstream-protocol.ts`): with `auto` the `server/discover` probe runs on
+ * the same connection (our stdio transport is not the SDK's, so no sibling
+ * process is spawned); the HTTP+SSE fallback is 2025-only.
  */
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  type Client,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type Transport,
+} from "@modelcontextprotocol/client";
 import { boundedFetch } from "./bounded-fetch.js";
 import { MAX_MESSAGE_BYTES } from "./message-bound.js";
 import { redactUrl, redactUrlSecrets } from "./redact-url.js";
 import { ChildStdioTransport } from "./stdio-transport.js";
 import type { UpstreamTarget } from "./target.js";
+import { MODERN_PROTOCOL, type UpstreamProtocol } from "./upstream-protocol.js";
 
 /** Which transport reached the upstream. */
 export type UpstreamTransportKind = "stdio" | "streamable-http" | "sse";
@@ -31,6 +39,7 @@ export async function connectUpstream(
   client: Client,
   target: UpstreamTarget,
   log: (message: string) => void,
+  protocol: UpstreamProtocol,
 ): Promise<{ transport: Transport; kind: UpstreamTransportKind }> {
   if (target.kind === "stdio") {
     const transport = new ChildStdioTransport({
@@ -52,10 +61,13 @@ export async function connectUpstream(
     await client.connect(transport);
     return { transport, kind: "streamable-http" };
   } catch (err) {
+    if (protocol === MODERN_PROTOCOL) throw new Error(redact((err as Error).message));
     // The SDK's documented fallback: a server without Streamable HTTP answers the
-    // POST with 4xx; try the HTTP+SSE transport of protocol version 2024-11-05.
+    // POST with 4xx; try the HTTP+SSE transport of protocol version 2024-11-05,
+    // which knows no `server/discover`.
     const transport = new SSEClientTransport(url, options);
     try {
+      client.setVersionNegotiation({ mode: "legacy" });
       await client.connect(transport);
     } catch (sseErr) {
       throw new Error(

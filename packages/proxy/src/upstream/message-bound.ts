@@ -3,8 +3,7 @@
  * a whole HTTP body), the error a call gets when its response was over it, and
  * how the response's id is found in what was kept of it.
  */
-import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js";
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { type JSONRPCMessage, ProtocolError, type RequestId } from "@modelcontextprotocol/client";
 
 /**
  * Largest message read from an upstream, in bytes: 511 MiB. A message is decoded
@@ -47,8 +46,8 @@ export function tooLargeResponse(id: RequestId, maxBytes: number): JSONRPCMessag
 }
 
 /** The same as an error thrown where a response body is read. */
-export function tooLargeError(maxBytes: number): McpError {
-  return new McpError(MESSAGE_TOO_LARGE, tooLargeMessage(maxBytes), tooLargeData(maxBytes));
+export function tooLargeError(maxBytes: number): ProtocolError {
+  return new ProtocolError(MESSAGE_TOO_LARGE, tooLargeMessage(maxBytes), tooLargeData(maxBytes));
 }
 
 /** The notice for a dropped message that was no response (or whose id was not found). */

@@ -9,8 +9,11 @@
  * SDK's.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type JSONRPCMessage,
+  parseJSONRPCMessage,
+  type Transport,
+} from "@modelcontextprotocol/client";
 import { droppedNotice, droppedResponseId, tooLargeResponse } from "./message-bound.js";
 import { lineBoundary, MessageFramer } from "./message-framer.js";
 
@@ -45,6 +48,15 @@ export class ChildStdioTransport implements Transport {
   /** The child's process id, once started. */
   get pid(): number | undefined {
     return this.child?.pid;
+  }
+
+  /**
+   * The child's stderr is passed through to ours, never piped. Declared (with
+   * `pid`) so the SDK's client recognises a stdio transport: its `auto`
+   * negotiation then treats a probe that times out as a 2025 server.
+   */
+  get stderr(): null {
+    return null;
   }
 
   start(): Promise<void> {
@@ -88,7 +100,7 @@ export class ChildStdioTransport implements Transport {
     if (text.trim() === "") return;
     let message: JSONRPCMessage;
     try {
-      message = JSONRPCMessageSchema.parse(JSON.parse(text));
+      message = parseJSONRPCMessage(JSON.parse(text));
     } catch (err) {
       this.onerror?.(err as Error);
       return;
