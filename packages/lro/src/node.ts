@@ -79,6 +79,7 @@ export {
   type JsonlWriter,
   type JsonlWriterOptions,
   openJsonlWriter,
+  type PublishOffload,
   type WriteChunksOptions,
   WriteFailedError,
   type WriteJsonlOptions,
@@ -99,6 +100,14 @@ export {
   type SourceRecord,
   type TruncatedOutcome,
 } from "./offload/offloader.js";
+export { localOffloadStore } from "./offload-store/local/local-offload-store.js";
+export {
+  type OffloadPublication,
+  type OffloadStore,
+  type OffloadStoreBinding,
+  type StoredOffloadKey,
+  sharedBinding,
+} from "./offload-store/offload-store.js";
 export {
   type ListOffloadFilesOptions,
   listOffloadFiles,

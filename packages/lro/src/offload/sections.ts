@@ -7,6 +7,7 @@
 import { inferLineSchema } from "../descriptor/infer-schema.js";
 import { estimateLines, type LinesEstimate } from "../estimate/estimate.js";
 import type { EncodedLines } from "../materialize/encoded-lines.js";
+import { unpublish } from "../offload-store/publish.js";
 import {
   buildGenericDescriptor,
   type DescribedSection,
@@ -153,7 +154,10 @@ export async function offloadSections(
     return { kind: "offloaded", estimatedTokens: tokens, response, files };
   } catch (err) {
     // All or nothing: a descriptor must never point at some files but not others.
-    for (const f of files) await ctx.fs.unlink(f.path).catch(() => {});
+    for (const f of files) {
+      await ctx.fs.unlink(f.path).catch(() => {});
+      await unpublish(ctx.store, f.path);
+    }
     const error = asLroError(err);
     emitFailed(ctx, input.operation, error, count, tokens);
     const warning0 = truncationWarning(
