@@ -1,6 +1,7 @@
 /** The offload store contract on the local file system (the default) and on the in-memory shared test store. */
+
+import { localOffloadStore } from "@atlatl/lro/node";
 import { describe } from "vitest";
-import { localOffloadStore } from "../../src/node.js";
 import { memoryOffloadStore } from "../fixtures/memory-offload-store.js";
 import { offloadStoreContract } from "./offload-store.contract.js";
 

@@ -4,12 +4,13 @@
  * It drives the real engine: an `Offloader` bound to the store writes on
  * "instance A", the confined reader and `LroExtractor` read on "instance B".
  * B is another disk when the store is shared, A's own disk when it is not
- * (a local store serves one instance).
+ * (a local store serves one instance). The engine is imported by its package
+ * name, as the server's store imports it, so both sides share one copy of the
+ * error classes: rebuild `@atlatl/lro` (dist) after changing its sources.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { afterEach, beforeEach, expect, it } from "vitest";
-import { isLroError, LroEvents } from "../../src/index.js";
+import { isLroError, LroEvents } from "@atlatl/lro";
 import {
   LroExtractor,
   nodeOffloadFs,
@@ -18,7 +19,8 @@ import {
   type OffloadStore,
   openOffloadFile,
   sweepOffloadDir,
-} from "../../src/node.js";
+} from "@atlatl/lro/node";
+import { afterEach, beforeEach, expect, it } from "vitest";
 import { recordingEvents, tempDir } from "../fixtures/helpers.js";
 import { makeMemories } from "../fixtures/memory-records.js";
 

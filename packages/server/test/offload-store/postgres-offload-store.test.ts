@@ -1,0 +1,92 @@
+/**
+ * The offload store contract on PostgreSQL (the shared suite of
+ * `@atlatl/lro`), each test in a schema of its own, plus what only a database
+ * can do: a connection killed mid-publish. Declared when `ATLATL_TEST_PG_URL`
+ * is set or CI requires it: on CI without the URL these tests fail.
+ */
+import pg from "pg";
+import { describe, expect, it } from "vitest";
+import { offloadStoreContract } from "../../../lro/test/offload-store/offload-store.contract.js";
+import { createOffloadStore } from "../../src/offload-store/create-offload-store.js";
+import { dropSchema, freshSchema, PG_ENABLED, pgUrl } from "../backends/backends.js";
+
+/** The store on a fresh schema, with its own pool (as each instance has). */
+async function openOn(schema: string, quotaBytes: number, applicationName?: string) {
+  const url = new URL(pgUrl());
+  if (applicationName) url.searchParams.set("application_name", applicationName);
+  return createOffloadStore({ backend: "postgres", quotaBytes }, { url: url.toString(), schema });
+}
+
+describe.runIf(PG_ENABLED)("postgres offload store", () => {
+  offloadStoreContract({
+    name: "postgres",
+    shared: true,
+    quota: true,
+    async open(options) {
+      const schema = freshSchema();
+      const quota = options.quotaBytes ?? 1 << 30;
+      return {
+        store: await openOn(schema, quota),
+        again: () => openOn(schema, quota),
+        cleanup: () => dropSchema(schema),
+      };
+    },
+  });
+});
+
+describe.runIf(PG_ENABLED)("postgres offload store, crash", () => {
+  it("postgres: a connection killed mid-publish keeps nothing, and the store keeps serving", async () => {
+    const schema = freshSchema();
+    const app = `atlatl-test-${schema}`;
+    const store = await openOn(schema, 1 << 30, app);
+    const other = await openOn(schema, 1 << 30);
+    const admin = new pg.Client({ connectionString: pgUrl() });
+    await admin.connect();
+    try {
+      const name = "atlatl-recall-01KB0000000000000000000000.jsonl";
+      let killed!: () => void;
+      const afterKill = new Promise<void>((r) => {
+        killed = r;
+      });
+      async function* chunks() {
+        yield Buffer.alloc(2 << 20, 0x62);
+        // The first chunk rows are written inside the open transaction: kill its backend now.
+        await admin.query(
+          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1",
+          [app],
+        );
+        killed();
+        yield Buffer.alloc(2 << 20, 0x63);
+      }
+      await expect(
+        store.publish({
+          principal: "alice",
+          name,
+          size: 4 << 20,
+          createdAt: Date.now(),
+          expiresAt: Date.now() + 60_000,
+          chunks: chunks(),
+        }),
+      ).rejects.toMatchObject({ code: "OFFLOAD_STORE_FAILED" });
+      await afterKill;
+      expect(await other.fetch({ principal: "alice", name })).toBeUndefined();
+      const rows = await other.sweep(Date.now() + 3_600_000);
+      expect(rows).toEqual([]);
+      // The killed instance's pool reconnects: its next publish commits.
+      await store.publish({
+        principal: "alice",
+        name,
+        size: 3,
+        createdAt: Date.now(),
+        expiresAt: Date.now() + 60_000,
+        chunks: [Buffer.from("ok\n")],
+      });
+      expect((await other.fetch({ principal: "alice", name }))?.toString()).toBe("ok\n");
+    } finally {
+      await admin.end();
+      await store.close();
+      await other.close();
+      await dropSchema(schema);
+    }
+  });
+});
