@@ -106,8 +106,10 @@ export {
   type OffloadStore,
   type OffloadStoreBinding,
   type StoredOffloadKey,
+  type SweptOffload,
   sharedBinding,
 } from "./offload-store/offload-store.js";
+export { type SweepOffloadStoreOptions, sweepOffloadStore } from "./offload-store/sweep-store.js";
 export {
   type ListOffloadFilesOptions,
   listOffloadFiles,

@@ -14,6 +14,14 @@ export interface StoredOffloadKey {
   name: string;
 }
 
+/** A file a sweep deleted: enough to report its expiry. */
+export interface SweptOffload extends StoredOffloadKey {
+  size: number;
+  /** Epoch ms. */
+  createdAt: number;
+  expiresAt: number;
+}
+
 /** A completed file handed to {@link OffloadStore.publish}. */
 export interface OffloadPublication extends StoredOffloadKey {
   /** The whole file (header line and records), in order. */
@@ -57,7 +65,7 @@ export interface OffloadStore {
    * the ones this call deleted: across instances racing, each file is
    * returned to exactly one of them (which alone reports its expiry).
    */
-  sweep(now: number): Promise<StoredOffloadKey[]>;
+  sweep(now: number): Promise<SweptOffload[]>;
   /** Rejects when the store is unreachable (a health check). */
   check(): Promise<void>;
   close(): Promise<void>;

@@ -34,7 +34,11 @@ export async function startHttpServer(app: App, http: HttpConfig): Promise<Runni
   const logger = createLogger();
   const extraction = createSharedExtraction();
   const metrics = createHttpMetrics(app.events);
-  const principals = new Principals({ config: app.config.offload, events: app.events });
+  const principals = new Principals({
+    config: app.config.offload,
+    events: app.events,
+    offloadStore: app.offloadStore,
+  });
   const sessions = new McpSessions({
     app,
     principals,
@@ -43,7 +47,12 @@ export async function startHttpServer(app: App, http: HttpConfig): Promise<Runni
     onChange: (n) => metrics.setActiveSessions(n),
   });
   const sweeper = app.config.offload.enabled
-    ? startPrincipalSweeper({ config: app.config.offload, events: app.events, principals })
+    ? startPrincipalSweeper({
+        config: app.config.offload,
+        events: app.events,
+        principals,
+        offloadStore: app.offloadStore,
+      })
     : undefined;
   let closing: Promise<void> | undefined;
   const web = createHttpApp({

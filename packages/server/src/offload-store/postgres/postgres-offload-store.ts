@@ -14,7 +14,12 @@
  */
 import { createHash } from "node:crypto";
 import { LroError } from "@atlatl/lro";
-import type { OffloadPublication, OffloadStore, StoredOffloadKey } from "@atlatl/lro/node";
+import type {
+  OffloadPublication,
+  OffloadStore,
+  StoredOffloadKey,
+  SweptOffload,
+} from "@atlatl/lro/node";
 import type pg from "pg";
 import { OFFLOAD_CHUNK_BYTES } from "./offload-schema.js";
 
@@ -187,22 +192,36 @@ export class PostgresOffloadStore implements OffloadStore {
       .catch(() => undefined);
   }
 
-  async sweep(now: number): Promise<StoredOffloadKey[]> {
-    const swept: StoredOffloadKey[] = [];
+  async sweep(now: number): Promise<SweptOffload[]> {
+    const swept: SweptOffload[] = [];
     for (;;) {
-      let rows: StoredOffloadKey[];
+      let rows: {
+        principal: string;
+        name: string;
+        size: string;
+        created_at: Date;
+        expires_at: Date;
+      }[];
       try {
-        ({ rows } = await this.pool.query<StoredOffloadKey>(
+        ({ rows } = await this.pool.query(
           `DELETE FROM offload_files WHERE (principal, name) IN (
              SELECT principal, name FROM offload_files WHERE expires_at <= $1
               LIMIT $2 FOR UPDATE SKIP LOCKED)
-           RETURNING principal, name`,
+           RETURNING principal, name, size::text AS size, created_at, expires_at`,
           [ts(now), SWEEP_BATCH],
         ));
       } catch (err) {
         throw storeFailed("cannot sweep expired files", err);
       }
-      swept.push(...rows);
+      for (const r of rows) {
+        swept.push({
+          principal: r.principal,
+          name: r.name,
+          size: Number(r.size),
+          createdAt: r.created_at.getTime(),
+          expiresAt: r.expires_at.getTime(),
+        });
+      }
       if (rows.length < SWEEP_BATCH) return swept;
     }
   }
