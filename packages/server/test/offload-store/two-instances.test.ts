@@ -1,0 +1,119 @@
+/**
+ * Scale-out (issue 22): two real `atlatl serve --http` processes on one
+ * PostgreSQL database with `offload_store.backend = "postgres"`, each with its
+ * own offload directory (its own disk), requests alternating between them.
+ * A file offloaded on one instance is extracted and read as a resource on the
+ * other, even after the first was killed with SIGKILL; another token gets
+ * "not found" on both. SDK 1.x clients. Declared when `ATLATL_TEST_PG_URL` is
+ * set or CI requires it (then they fail without it).
+ */
+import { readFileSync } from "node:fs";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BACKENDS, PG_ENABLED, type StoreTarget } from "../backends/backends.js";
+import { type HttpServer, startHttpServer } from "../http/spawn-http.js";
+
+const A = "scale-out-token-a";
+const B = "scale-out-token-b";
+const text = (r: CallToolResult) => (r.content[0] as { text: string }).text;
+
+async function recallOffloaded(c: Client): Promise<{ path: string; uri: string }> {
+  const result = (await c.callTool({
+    name: "recall_memories",
+    arguments: { query: "", limit: 300, detail: "full" },
+  })) as CallToolResult;
+  const descriptor = JSON.parse(text(result));
+  expect(descriptor.offloaded).toBe(true);
+  const link = result.content.find((x) => x.type === "resource_link") as { uri: string };
+  return { path: descriptor.file_path, uri: link.uri };
+}
+
+const extractIds = async (c: Client, file_path: string) =>
+  (await c.callTool({
+    name: "lro_extract",
+    arguments: { file_path, query: ".id", limit: 3 },
+  })) as CallToolResult;
+
+/** The first three ids of an offload file, as `lro_extract` prints them. */
+const firstIds = (path: string) =>
+  readFileSync(path, "utf8")
+    .split("\n")
+    .slice(1, 4)
+    .map((l) => `${JSON.stringify(JSON.parse(l).id)}\n`)
+    .join("");
+
+describe.runIf(PG_ENABLED)("two instances, one PostgreSQL, a shared offload store", () => {
+  let target: StoreTarget;
+  const servers: HttpServer[] = [];
+  const start = async (seed?: number) => {
+    const s = await startHttpServer({
+      tokens: `${A},${B}`,
+      store: target,
+      env: { ATLATL_OFFLOAD_STORE__BACKEND: "postgres" },
+      ...(seed ? { seed } : {}),
+    });
+    servers.push(s);
+    return s;
+  };
+  beforeAll(async () => {
+    const postgres = BACKENDS.find((b) => b.name === "postgres");
+    if (!postgres) throw new Error("the postgres backend is not declared");
+    target = await postgres.serverConfig("");
+  }, 60_000);
+  afterAll(async () => {
+    for (const s of servers) if (s.child.exitCode === null) await s.stop();
+    await target?.cleanup();
+  });
+
+  it("offloads on B and serves the file on A: lro_extract, resources/read; another token refused on both", async () => {
+    const a = await start(400);
+    const b = await start();
+    for (const s of [a, b]) {
+      const health = await (await fetch(`${s.url}/healthz`)).json();
+      expect(health).toEqual({ status: "ok", offload_store: "postgres" });
+    }
+    const onA = await a.connect({ token: A });
+    const onB = await b.connect({ token: A });
+    // Capture on A, recall (offloaded) on B.
+    const captured = (await onA.callTool({
+      name: "capture_memory",
+      arguments: { content: "written on instance A, recalled on B", title: "scale-out" },
+    })) as CallToolResult;
+    expect(captured.isError).toBeFalsy();
+    const file = await recallOffloaded(onB);
+    expect(file.path.startsWith(b.outputDir)).toBe(true);
+    const expected = firstIds(file.path);
+
+    // Extraction and resources/read on A, whose disk never had the file.
+    const extracted = await extractIds(onA, file.path);
+    expect(extracted.isError).toBeFalsy();
+    expect(text(extracted)).toBe(expected);
+    const read = await onA.readResource({ uri: `${file.uri}?offset=0&limit=3` });
+    const lines = (read.contents[0] as { text: string }).text;
+    expect(lines).toBe(`${readFileSync(file.path, "utf8").split("\n").slice(0, 3).join("\n")}\n`);
+
+    // Another token's principal: the file does not exist for it, on either instance.
+    for (const s of [a, b]) {
+      const other = await s.connect({ token: B });
+      const refused = await extractIds(other, file.path);
+      expect(refused.isError).toBe(true);
+      expect(text(refused)).toMatch(/^FILE_NOT_FOUND/);
+      await expect(other.readResource({ uri: file.uri })).rejects.toThrow(/FILE_NOT_FOUND/);
+    }
+  }, 120_000);
+
+  it("kill -9 of the instance that offloaded: the extraction succeeds on the other", async () => {
+    const [a, b] = servers as [HttpServer, HttpServer];
+    const onA = await a.connect({ token: A });
+    const file = await recallOffloaded(onA);
+    const expected = firstIds(file.path);
+    const exited = new Promise((r) => a.child.once("exit", r));
+    a.child.kill("SIGKILL");
+    await exited;
+    const onB = await b.connect({ token: A });
+    const extracted = await extractIds(onB, file.path);
+    expect(extracted.isError).toBeFalsy();
+    expect(text(extracted)).toBe(expected);
+  }, 120_000);
+});
