@@ -160,6 +160,8 @@ export class PostgresOffloadStore implements OffloadStore {
     let rows: { size: string; sha256: Buffer; data: Buffer | null }[];
     try {
       // One statement, one snapshot: the file row and all its chunks, or nothing.
+      // (Text results: node-postgres decodes bytea from hex natively; its
+      // per-query binary mode still decodes every field as UTF-8 text.)
       ({ rows } = await this.pool.query(
         `SELECT f.size::text AS size, f.sha256, c.data
            FROM offload_files f LEFT JOIN offload_chunks c USING (principal, name)
