@@ -3,12 +3,13 @@
  * tables): every instance of a scaled-out server publishes its completed
  * offload files here and fetches the ones it does not have on its disk.
  *
- * - Publish is one transaction: quota check, chunk rows, then the file row
+ * - Publish is one transaction: chunk rows, quota check, then the file row
  *   with the size and SHA-256 of what was streamed. A reader sees the file
  *   complete or not at all; a crash mid-way leaves nothing.
  * - The quota is per principal (bytes of its live files), checked under a
- *   transaction advisory lock on the principal, so two publishes of one
- *   principal on two instances cannot both slip under it.
+ *   transaction advisory lock on the principal taken after the upload and
+ *   held to the commit, so two publishes of one principal on two instances
+ *   cannot both slip under it, yet upload in parallel.
  * - The sweep is `DELETE ... RETURNING` with `SKIP LOCKED`: each expired file
  *   is returned to exactly one sweeping instance, which alone reports it.
  */
@@ -103,7 +104,6 @@ export class PostgresOffloadStore implements OffloadStore {
     client.on("error", lost);
     try {
       await client.query("BEGIN");
-      await this.checkQuota(client, file);
       const hash = createHash("sha256");
       let seq = 0;
       let bytes = 0;
@@ -118,6 +118,9 @@ export class PostgresOffloadStore implements OffloadStore {
       if (bytes !== file.size) {
         throw new Error(`${file.name} has ${bytes} bytes, ${file.size} were announced`);
       }
+      // Last, so the principal's lock is held from the check to the commit only,
+      // not for the upload: its publishes on every instance run side by side.
+      await this.checkQuota(client, file);
       await client.query(
         `INSERT INTO offload_files (principal, name, size, sha256, created_at, expires_at)
          VALUES ($1, $2, $3, $4, $5, $6)`,
