@@ -34,7 +34,7 @@ describe.runIf(PG_ENABLED)("postgres offload store", () => {
   });
 });
 
-describe.runIf(PG_ENABLED)("postgres offload store, crash", () => {
+describe.runIf(PG_ENABLED)("postgres offload store, what only a database can show", () => {
   it("postgres: a connection killed mid-publish keeps nothing, and the store keeps serving", async () => {
     const schema = freshSchema();
     const app = `atlatl-test-${schema}`;
@@ -86,6 +86,32 @@ describe.runIf(PG_ENABLED)("postgres offload store, crash", () => {
       await admin.end();
       await store.close();
       await other.close();
+      await dropSchema(schema);
+    }
+  });
+
+  it("postgres: publishes of one principal racing on two instances cannot both slip under the quota", async () => {
+    const schema = freshSchema();
+    const quota = 3 << 20;
+    const stores = [await openOn(schema, quota), await openOn(schema, quota)];
+    try {
+      const publish = (i: number) =>
+        (stores[i % 2] as (typeof stores)[number]).publish({
+          principal: "alice",
+          name: `atlatl-recall-01KB00000000000000000000${String(i).padStart(2, "0")}.jsonl`,
+          size: 2 << 20,
+          createdAt: Date.now(),
+          expiresAt: Date.now() + 60_000,
+          chunks: [Buffer.alloc(2 << 20, 0x61 + i)],
+        });
+      const outcomes = await Promise.allSettled([0, 1, 2, 3].map(publish));
+      const kept = outcomes.filter((o) => o.status === "fulfilled");
+      const refused = outcomes.flatMap((o) => (o.status === "rejected" ? [o.reason] : []));
+      expect(kept).toHaveLength(1);
+      expect(refused).toHaveLength(3);
+      for (const err of refused) expect(err).toMatchObject({ code: "OFFLOAD_QUOTA_EXCEEDED" });
+    } finally {
+      for (const s of stores) await s.close();
       await dropSchema(schema);
     }
   });
