@@ -47,7 +47,10 @@ export {
   offloadResourceUri,
 } from "./mcp/offload-resource-uri.js";
 export {
+  type CacheFields,
+  OFFLOAD_LIST_CACHE,
   OFFLOAD_RESOURCE_TEMPLATE_NAME,
+  offloadCacheFields,
   type OffloadResourcesRegistration,
   type RegisterOffloadResourcesOptions,
   type ResourceTemplateClass,
@@ -69,7 +72,9 @@ export {
   declareOffloadsLocally,
   LRO_PROXY_CAPABILITY,
   offloadsLocally,
+  type ProxyCapabilityGroups,
   REQUEST_CAPABILITIES_META,
+  REQUEST_CLIENT_INFO_META,
   readWholeSet,
   requestOffloadsLocally,
   type WholeSet,

@@ -8,7 +8,11 @@
  * The registrations tell the hosts apart by what they declare, so a host on a
  * second SDK copy or on 2.x takes the right path.
  */
-import { Client as Client2, InMemoryTransport as Memory2 } from "@modelcontextprotocol/client";
+import {
+  Client as Client2,
+  InMemoryTransport as Memory2,
+  StreamableHTTPClientTransport,
+} from "@modelcontextprotocol/client";
 import { Client as Client1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport as Memory1 } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Server as Server1 } from "@modelcontextprotocol/sdk/server/index.js";
@@ -17,6 +21,7 @@ import {
   ResourceTemplate as ResourceTemplate1,
 } from "@modelcontextprotocol/sdk/server/mcp.js";
 import {
+  createMcpHandler,
   McpServer as McpServer2,
   ResourceTemplate as ResourceTemplate2,
   Server as Server2,
@@ -57,10 +62,14 @@ interface Host {
   connect(transport: never): Promise<void>;
 }
 
-function lro(dir: string) {
+/** The clock of the offloader and the resources (epoch ms); default the real one. */
+type Clock = () => number;
+
+function lro(dir: string, now?: Clock) {
   const offloader = new Offloader({
     config: { enabled: true, thresholdTokens: 400, ttlSeconds: 3600, outputDir: dir },
     events: new LroEvents({ sink: null }),
+    now,
   });
   const offload = withOffload({ offloader, resourceLinks: true });
   const handler = offload(async ({ customer }: { customer: string }) => ({
@@ -69,15 +78,16 @@ function lro(dir: string) {
     profile: "records" as const,
     records: orders(customer),
   }));
-  return { offloader, handler };
+  return { offloader, handler, now };
 }
 
 /** Mount the orders tool, lro_extract and the resources on a low-level Server of either line. */
 function lowLevel<S extends Parameters<typeof registerLroExtract>[0] & Host>(
   server: S,
   dir: string,
+  now?: Clock,
 ): S {
-  const { offloader, handler } = lro(dir);
+  const { offloader, handler } = lro(dir, now);
   const extract = registerLroExtract(server, {
     offloader,
     resourceLinks: true,
@@ -88,14 +98,14 @@ function lowLevel<S extends Parameters<typeof registerLroExtract>[0] & Host>(
     },
   });
   cleanups.push(() => extract.close());
-  const resources = registerOffloadResources(server as never, { config: offloader.config });
+  const resources = registerOffloadResources(server as never, { config: offloader.config, now });
   cleanups.push(() => resources.close());
   return server;
 }
 
-const hosts: Record<string, (dir: string) => Host> = {
-  "SDK 1.x McpServer": (dir) => {
-    const { offloader, handler } = lro(dir);
+const hosts: Record<string, (dir: string, now?: Clock) => Host> = {
+  "SDK 1.x McpServer": (dir, now) => {
+    const { offloader, handler } = lro(dir, now);
     const server = new McpServer1({ name: "orders", version: "1.0.0" });
     server.registerTool(
       "find_orders",
@@ -107,13 +117,14 @@ const hosts: Record<string, (dir: string) => Host> = {
     registerOffloadResources(server, {
       config: offloader.config,
       ResourceTemplate: ResourceTemplate1,
+      now,
     });
     return server;
   },
-  "SDK 1.x low-level Server": (dir) =>
-    lowLevel(new Server1({ name: "orders", version: "1.0.0" }, { capabilities: {} }), dir),
-  "SDK 2.x McpServer": (dir) => {
-    const { offloader, handler } = lro(dir);
+  "SDK 1.x low-level Server": (dir, now) =>
+    lowLevel(new Server1({ name: "orders", version: "1.0.0" }, { capabilities: {} }), dir, now),
+  "SDK 2.x McpServer": (dir, now) => {
+    const { offloader, handler } = lro(dir, now);
     const server = new McpServer2({ name: "orders", version: "1.0.0" });
     server.registerTool(
       "find_orders",
@@ -125,11 +136,12 @@ const hosts: Record<string, (dir: string) => Host> = {
     registerOffloadResources(server, {
       config: offloader.config,
       ResourceTemplate: ResourceTemplate2,
+      now,
     });
     return server;
   },
-  "SDK 2.x low-level Server": (dir) =>
-    lowLevel(new Server2({ name: "orders", version: "1.0.0" }, { capabilities: {} }), dir),
+  "SDK 2.x low-level Server": (dir, now) =>
+    lowLevel(new Server2({ name: "orders", version: "1.0.0" }, { capabilities: {} }), dir, now),
 };
 
 /** What the test asks of a client; both lines' `Client` have it. */
@@ -211,9 +223,78 @@ describe.each(cases)("%s, called by the %s", (hostName, clientName) => {
     const lines = (page.contents[0]?.text ?? "").trim().split("\n");
     expect(lines.map((l) => JSON.parse(l))).toEqual(orders("acme").slice(0, 2));
 
-    // A refused read is a JSON-RPC "Invalid params" error on both lines.
-    await expect(
-      client.readResource({ uri: "atlatl://offload/atlatl-search-missing.jsonl" }),
-    ).rejects.toMatchObject({ code: -32602 });
+    // A missing file is "resource not found" as SDK 2.x says it: -32602 with data.uri.
+    const missing = "atlatl://offload/atlatl-search-missing.jsonl";
+    await expect(client.readResource({ uri: missing })).rejects.toMatchObject({
+      code: -32602,
+      data: { uri: missing },
+    });
   });
 });
+
+const HOUR_MS = 3600 * 1000;
+
+describe.each(["SDK 2.x McpServer", "SDK 2.x low-level Server"])(
+  "%s serving MCP 2026-07-28 through createMcpHandler",
+  (hostName) => {
+    it("reads an offload file as private for its remaining life; the lists are private with ttlMs 0; an expired file is not found", async () => {
+      const t = tempDir("lro-modern-");
+      cleanups.push(t.cleanup);
+      let clock = Date.UTC(2026, 6, 28, 12);
+      const now = () => clock;
+      // A fresh server per request, as the stateless protocol has it.
+      const handler = createMcpHandler(
+        () => hosts[hostName]?.(t.dir, now) as McpServer2 | Server2,
+        {
+          legacy: "reject",
+        },
+      );
+      cleanups.push(() => handler.close());
+      const client = new Client2(
+        { name: "c", version: "1.0.0" },
+        { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+      );
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL("http://lro.test/mcp"), {
+          fetch: (url, init) => handler.fetch(new Request(url, init)),
+        }),
+      );
+      cleanups.push(() => client.close());
+      expect(client.getProtocolEra()).toBe("modern");
+
+      const found = (await client.callTool({
+        name: "find_orders",
+        arguments: { customer: "acme" },
+      })) as ToolResult;
+      const uri = found.content.find((c) => c.type === "resource_link")?.uri ?? "";
+      expect(uri).toMatch(/^atlatl:\/\/offload\/atlatl-search-/);
+
+      clock += 1000 * 1000;
+      const page = await client.readResource({ uri: `${uri}?offset=1&limit=2` });
+      expect(page).toMatchObject({ cacheScope: "private", ttlMs: HOUR_MS - 1000 * 1000 });
+      const text = (page.contents[0] as { text?: string } | undefined)?.text ?? "";
+      expect(
+        text
+          .trim()
+          .split("\n")
+          .map((l) => JSON.parse(l)),
+      ).toEqual(orders("acme").slice(0, 2));
+      const list = await client.listResources();
+      expect(list.resources.map((r) => r.uri)).toContain(uri);
+      expect(list).toMatchObject({ cacheScope: "private", ttlMs: 0 });
+      expect(await client.listResourceTemplates()).toMatchObject({
+        cacheScope: "private",
+        ttlMs: 0,
+      });
+
+      clock += HOUR_MS - 1000 * 1000 - 1;
+      expect(await client.readResource({ uri })).toMatchObject({ ttlMs: 1 });
+      clock += 1;
+      // Another URI: the 2.x client serves a repeated read from its cache for ttlMs.
+      const late = `${uri}?limit=1`;
+      const expired = await client.readResource({ uri: late }).catch((e: unknown) => e);
+      expect(expired).toMatchObject({ code: -32602, data: { uri: late } });
+      expect((expired as Error).message).toMatch(/FILE_EXPIRED/);
+    });
+  },
+);

@@ -16,7 +16,10 @@ import { z } from "zod";
 import type { OffloadHeader, OffloadResponse } from "../src/index.js";
 import {
   declareOffloadsLocally,
+  LRO_PROXY_CAPABILITY,
+  offloadsLocally,
   REQUEST_CAPABILITIES_META,
+  REQUEST_CLIENT_INFO_META,
   requestOffloadsLocally,
   withOffload,
 } from "../src/mcp.js";
@@ -233,11 +236,82 @@ describe("withOffload, whole-set mode", () => {
   });
 });
 
+describe("offloadsLocally: the one rule for the proxy signal", () => {
+  it("is true for the capability under experimental (2025-11-25) or extensions (2026-07-28)", () => {
+    expect(offloadsLocally({ experimental: { [LRO_PROXY_CAPABILITY]: {} } })).toBe(true);
+    expect(offloadsLocally({ extensions: { [LRO_PROXY_CAPABILITY]: {} } })).toBe(true);
+    expect(LRO_PROXY_CAPABILITY).toBe("atlatl/proxy");
+  });
+
+  it("is true for clientInfo.proxy === true, whatever the capabilities", () => {
+    expect(offloadsLocally(undefined, { name: "p", version: "1", proxy: true })).toBe(true);
+    expect(offloadsLocally({}, { name: "p", version: "1", proxy: true })).toBe(true);
+  });
+
+  it("is false for anything else, malformed input included", () => {
+    const caps: unknown[] = [
+      undefined,
+      null,
+      "atlatl/proxy",
+      {},
+      { experimental: {} },
+      { experimental: { other: {} } },
+      { extensions: { "io.modelcontextprotocol/tasks": {} } },
+      { experimental: "atlatl/proxy" },
+      { [LRO_PROXY_CAPABILITY]: {} },
+    ];
+    const infos: unknown[] = [
+      undefined,
+      null,
+      "proxy",
+      { name: "c", version: "1" },
+      { proxy: "true" },
+      { proxy: 1 },
+      { proxy: false },
+    ];
+    for (const c of caps) {
+      for (const i of infos) {
+        expect(offloadsLocally(c, i), `${JSON.stringify(c)} ${JSON.stringify(i)}`).toBe(false);
+      }
+    }
+  });
+
+  it("declareOffloadsLocally declares it in both groups, keeping what was there", () => {
+    const caps = declareOffloadsLocally({
+      experimental: { mine: { a: 1 } },
+      extensions: { "io.modelcontextprotocol/tasks": {} },
+      sampling: {},
+    });
+    expect(caps).toEqual({
+      experimental: { mine: { a: 1 }, [LRO_PROXY_CAPABILITY]: {} },
+      extensions: { "io.modelcontextprotocol/tasks": {}, [LRO_PROXY_CAPABILITY]: {} },
+      sampling: {},
+    });
+    expect(offloadsLocally({ experimental: caps.experimental })).toBe(true);
+    expect(offloadsLocally({ extensions: caps.extensions })).toBe(true);
+  });
+});
+
 describe("requestOffloadsLocally: the proxy capability in one request's _meta", () => {
   it("is true for the 2026-07-28 envelope's clientCapabilities declaring atlatl/proxy", () => {
     const caps = declareOffloadsLocally({});
     expect(requestOffloadsLocally({ [REQUEST_CAPABILITIES_META]: caps })).toBe(true);
     expect(REQUEST_CAPABILITIES_META).toBe("io.modelcontextprotocol/clientCapabilities");
+  });
+
+  it("is true for the envelope's clientInfo.proxy or an extensions capability", () => {
+    expect(
+      requestOffloadsLocally({
+        [REQUEST_CAPABILITIES_META]: {},
+        [REQUEST_CLIENT_INFO_META]: { name: "p", version: "1", proxy: true },
+      }),
+    ).toBe(true);
+    expect(
+      requestOffloadsLocally({
+        [REQUEST_CAPABILITIES_META]: { extensions: { [LRO_PROXY_CAPABILITY]: {} } },
+      }),
+    ).toBe(true);
+    expect(REQUEST_CLIENT_INFO_META).toBe("io.modelcontextprotocol/clientInfo");
   });
 
   it("is false without it, for other capabilities and for malformed _meta", () => {
@@ -250,8 +324,11 @@ describe("requestOffloadsLocally: the proxy capability in one request's _meta", 
       { [REQUEST_CAPABILITIES_META]: {} },
       { [REQUEST_CAPABILITIES_META]: "atlatl/proxy" },
       { [REQUEST_CAPABILITIES_META]: { experimental: { other: {} } } },
-      // The capability at the top of _meta is not the envelope.
+      // The capability or client info at the top of _meta is not the envelope.
       { experimental: { "atlatl/proxy": {} } },
+      { extensions: { "atlatl/proxy": {} } },
+      { proxy: true },
+      { [REQUEST_CLIENT_INFO_META]: { proxy: "yes" } },
     ]) {
       expect(requestOffloadsLocally(meta), JSON.stringify(meta)).toBe(false);
     }

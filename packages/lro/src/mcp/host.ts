@@ -129,11 +129,15 @@ export function isMethodKeyed(server: LowLevelServer): server is MethodKeyedServ
   return typeof (server as Partial<MethodKeyedServer>).projectCallToolResult === "function";
 }
 
-/** An error a request handler throws for the SDK to send as a JSON-RPC error (both lines read `code`). */
+/**
+ * An error a request handler throws for the SDK to send as a JSON-RPC error
+ * (both lines read `code` and `data`).
+ */
 export class JsonRpcError extends Error {
   constructor(
     readonly code: number,
     message: string,
+    readonly data?: unknown,
   ) {
     super(message);
     this.name = "JsonRpcError";
@@ -142,3 +146,12 @@ export class JsonRpcError extends Error {
 
 /** JSON-RPC's "Invalid params". */
 export const INVALID_PARAMS = -32602;
+
+/**
+ * A resource that is not there, as SDK 2.x's `ResourceNotFoundError` says it
+ * (MCP 2026-07-28: -32602 with `data.uri`); SDK 1.x answers an unknown
+ * resource with -32602 too.
+ */
+export function resourceNotFound(uri: string, message: string): JsonRpcError {
+  return new JsonRpcError(INVALID_PARAMS, message, { uri });
+}

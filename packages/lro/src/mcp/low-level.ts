@@ -147,6 +147,11 @@ export interface OwnResources {
   template: ResourceTemplate;
   /** True for a URI of ours. */
   owns(uri: string): boolean;
+  /**
+   * MCP 2026-07-28 cache fields of the last list page (the one ours join),
+   * overriding the upstream's: our entries change on their own.
+   */
+  listCache?: { cacheScope: "private" | "public"; ttlMs: number };
   read(uri: URL): Promise<ReadResourceResult>;
 }
 
@@ -162,14 +167,18 @@ export function mountResources(
       ? await upstream.listResources(request as ListResourcesRequest, extra)
       : { resources: [] };
     if (page.nextCursor) return page;
-    return { ...page, resources: [...page.resources, ...(await own.list())] };
+    return { ...page, resources: [...page.resources, ...(await own.list())], ...own.listCache };
   });
   handle(server, "resources/templates/list", async (request, extra) => {
     const page = upstream.listResourceTemplates
       ? await upstream.listResourceTemplates(request as ListResourceTemplatesRequest, extra)
       : { resourceTemplates: [] };
     if (page.nextCursor) return page;
-    return { ...page, resourceTemplates: [...page.resourceTemplates, own.template] };
+    return {
+      ...page,
+      resourceTemplates: [...page.resourceTemplates, own.template],
+      ...own.listCache,
+    };
   });
   handle(server, "resources/read", async (request, extra) => {
     const uri = request.params.uri;

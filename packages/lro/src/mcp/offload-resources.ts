@@ -9,8 +9,14 @@
  * M (M optional): offset 0 starts at the header, offset 1 at the first record. When lines remain, the content's `_meta` carries
  * `atlatl/next_uri` (the next page), `atlatl/total_lines`, `atlatl/offset` and
  * `atlatl/lines`; concatenating the pages gives the file byte for byte.
- * An expired or deleted file drops out of the list and is refused on read.
+ * An expired or deleted file drops out of the list and is refused on read
+ * (resource not found: -32602 with `data.uri`, as SDK 2.x says it).
  * New and expired files notify `list_changed`, once the client is initialized.
+ *
+ * Caching (MCP 2026-07-28): a read is `cacheScope: "private"` (the file is its
+ * principal's) with `ttlMs` = the file's remaining life ({@link offloadCacheFields});
+ * the lists change with every offload: private, `ttlMs: 0`
+ * ({@link OFFLOAD_LIST_CACHE}). 2025-11-25 clients ignore the fields.
  */
 
 import type { ListResourcesResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
@@ -31,6 +37,7 @@ import {
   type McpHost,
   type McpServerHost,
   type Removable,
+  resourceNotFound,
 } from "./host.js";
 import { mountResources, type ResourcesUpstream } from "./low-level.js";
 import {
@@ -42,6 +49,35 @@ import {
 
 /** Name of the resource template. */
 export const OFFLOAD_RESOURCE_TEMPLATE_NAME = "offload-file";
+
+/** The MCP 2026-07-28 cache fields of a result (`ttlMs` in whole milliseconds). */
+export interface CacheFields {
+  cacheScope: "private" | "public";
+  ttlMs: number;
+}
+
+/**
+ * The cache fields of a `resources/read` of an offload file: private (the
+ * file belongs to its principal), fresh for the file's remaining life — the
+ * time until a read is refused as expired (its ULID time plus the TTL; never
+ * negative).
+ */
+export function offloadCacheFields(
+  createdAt: number,
+  ttlSeconds: number,
+  now: number,
+): CacheFields {
+  return {
+    cacheScope: "private",
+    ttlMs: Math.max(0, Math.floor(createdAt + ttlSeconds * 1000 - now)),
+  };
+}
+
+/** The cache fields of the offload lists: private, and stale at once (every offload changes them). */
+export const OFFLOAD_LIST_CACHE: Readonly<CacheFields> = Object.freeze({
+  cacheScope: "private",
+  ttlMs: 0,
+});
 
 /**
  * The host SDK's `ResourceTemplate` class (`@modelcontextprotocol/sdk/server/mcp.js`
@@ -216,6 +252,7 @@ export function registerOffloadResources<Template>(
   const read = async (uri: URL): Promise<ReadResourceResult> => {
     const { name, offset, limit } = parseOffloadUri(uri, prefix);
     let file: LoadedOffload;
+    let createdAt: number;
     try {
       const opened = await openOffloadFile(name, {
         outputDir: config.outputDir,
@@ -226,13 +263,15 @@ export function registerOffloadResources<Template>(
         store: options.store,
         refusedHint: `resources/read reads only offload files: use a URI as resources/list or an offload descriptor gave it (${prefix}{name})`,
       });
+      createdAt = opened.createdAt;
       try {
         file = await cache.load(opened, maxFileBytes);
       } finally {
         await opened.handle.close().catch(() => {});
       }
     } catch (err) {
-      if (err instanceof LroError) throw invalid(`${err.code}: ${err.message}`);
+      // Missing, expired or not ours: not found, in LRO's words (the code says which).
+      if (err instanceof LroError) throw resourceNotFound(uri.href, `${err.code}: ${err.message}`);
       throw err;
     }
     const { starts } = indexLines(file);
@@ -280,6 +319,7 @@ export function registerOffloadResources<Template>(
     }
     return {
       contents: [{ uri: uri.toString(), mimeType: OFFLOAD_MIME_TYPE, text, _meta: pageMeta }],
+      ...offloadCacheFields(createdAt, config.ttlSeconds, now()),
     };
   };
 
@@ -314,6 +354,7 @@ export function registerOffloadResources<Template>(
           mimeType: OFFLOAD_MIME_TYPE,
         },
         owns: (uri) => uri.startsWith(prefix),
+        listCache: OFFLOAD_LIST_CACHE,
         read,
       },
       options.upstream,

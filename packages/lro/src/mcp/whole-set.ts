@@ -1,8 +1,9 @@
 /**
  * The negotiated whole set: how a server answers a client that offloads on its
  * own disk (an LRO proxy). The client declares {@link LRO_PROXY_CAPABILITY}
- * (an `experimental` client capability, beside the specification's
- * `clientInfo.proxy: true`, which the SDK's schema strips); the server then
+ * (an `experimental` and `extensions` client capability) or sends
+ * `clientInfo.proxy: true` (which SDK 1.x's schema strips from `initialize`,
+ * but the 2026-07-28 `_meta` envelope keeps); the server then
  * returns its usual inline page as `content` and, in `structuredContent`,
  * every match with everything a local descriptor needs (operation, query,
  * detail, profile, scores, total). The client judges the set against its own
@@ -12,7 +13,7 @@
  *
  * Written ({@link withWholeSet}) and read ({@link readWholeSet}) here only.
  */
-import type { CallToolResult, ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 
 /** The `experimental` client capability of a client that offloads locally. */
@@ -41,11 +42,30 @@ const WholeSetSchema = z.object({
 /** The whole set as the server sends it. */
 export type WholeSet = z.infer<typeof WholeSetSchema>;
 
-/** True when the client declared that it offloads locally. */
-export function offloadsLocally(capabilities: ClientCapabilities | undefined): boolean {
-  const experimental = capabilities?.experimental as Record<string, unknown> | undefined;
-  return experimental?.[LRO_PROXY_CAPABILITY] !== undefined;
+/**
+ * True when the client offloads locally: its capabilities declare
+ * {@link LRO_PROXY_CAPABILITY} under `experimental` (MCP 2025-11-25) or
+ * `extensions` (MCP 2026-07-28), or its client info says `proxy: true`. The
+ * one rule for the proxy signal, whichever way the facts arrived (`initialize`
+ * or a request's `_meta` envelope); both arguments are read defensively, as
+ * they come from the wire.
+ */
+export function offloadsLocally(capabilities: unknown, clientInfo?: unknown): boolean {
+  return (
+    declares(member(capabilities, "experimental")) ||
+    declares(member(capabilities, "extensions")) ||
+    member(clientInfo, "proxy") === true
+  );
 }
+
+/** `value[key]` when `value` is an object, else undefined. */
+function member(value: unknown, key: string): unknown {
+  return typeof value === "object" && value !== null
+    ? (value as Record<string, unknown>)[key]
+    : undefined;
+}
+
+const declares = (group: unknown) => member(group, LRO_PROXY_CAPABILITY) !== undefined;
 
 /**
  * The `_meta` key carrying a request's client capabilities (the MCP 2026-07-28
@@ -53,23 +73,38 @@ export function offloadsLocally(capabilities: ClientCapabilities | undefined): b
  */
 export const REQUEST_CAPABILITIES_META = "io.modelcontextprotocol/clientCapabilities";
 
+/** The `_meta` key carrying a request's client info (the same envelope). */
+export const REQUEST_CLIENT_INFO_META = "io.modelcontextprotocol/clientInfo";
+
 /**
- * True when one request's `_meta` carries client capabilities that declare
- * {@link LRO_PROXY_CAPABILITY}: a client that did not (or could not) say so at
- * `initialize` offloads locally for this request.
+ * True when one request's `_meta` envelope says its client offloads locally
+ * ({@link offloadsLocally} of its client capabilities and client info): a
+ * client that did not (or could not) say so at `initialize` offloads locally
+ * for this request.
  */
 export function requestOffloadsLocally(meta: unknown): boolean {
-  if (typeof meta !== "object" || meta === null) return false;
-  const capabilities = (meta as Record<string, unknown>)[REQUEST_CAPABILITIES_META];
-  if (typeof capabilities !== "object" || capabilities === null) return false;
-  return offloadsLocally(capabilities as ClientCapabilities);
+  return offloadsLocally(
+    member(meta, REQUEST_CAPABILITIES_META),
+    member(meta, REQUEST_CLIENT_INFO_META),
+  );
 }
 
-/** `capabilities` with {@link LRO_PROXY_CAPABILITY} declared. */
-export function declareOffloadsLocally(capabilities: ClientCapabilities): ClientCapabilities {
+/** The capability groups {@link declareOffloadsLocally} writes into. */
+export interface ProxyCapabilityGroups {
+  experimental?: Record<string, object>;
+  extensions?: Record<string, object>;
+}
+
+/**
+ * `capabilities` with {@link LRO_PROXY_CAPABILITY} declared under both
+ * `experimental` (read by 2025-11-25 servers) and `extensions` (the
+ * 2026-07-28 place): a client declares it once for either generation.
+ */
+export function declareOffloadsLocally<C extends ProxyCapabilityGroups>(capabilities: C): C {
   return {
     ...capabilities,
     experimental: { ...(capabilities.experimental ?? {}), [LRO_PROXY_CAPABILITY]: {} },
+    extensions: { ...(capabilities.extensions ?? {}), [LRO_PROXY_CAPABILITY]: {} },
   };
 }
 

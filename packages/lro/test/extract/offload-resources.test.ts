@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { offloadResourceUri } from "../../src/mcp/offload-resource-uri.js";
+import { offloadCacheFields } from "../../src/mcp/offload-resources.js";
 import { type ExtractHarness, startHarness } from "./harness.js";
 import { makeMemories, projectMemory, writeOffloadFixture } from "./memory-fixtures.js";
 
@@ -145,5 +146,21 @@ describe("offload resources", () => {
       const content = await readText(offloadResourceUri(outcome.file.path));
       expect(content.text.split("\n")[0]).toContain('"operation":"list"');
     }
+  });
+});
+
+describe("offloadCacheFields", () => {
+  it("is private, fresh for the file's remaining life in whole ms, and never negative", () => {
+    const created = Date.UTC(2026, 6, 28);
+    expect(offloadCacheFields(created, 3600, created)).toEqual({
+      cacheScope: "private",
+      ttlMs: 3600_000,
+    });
+    expect(offloadCacheFields(created, 3600, created + 0.5)).toEqual({
+      cacheScope: "private",
+      ttlMs: 3599_999,
+    });
+    expect(offloadCacheFields(created, 3600, created + 3600_000)).toMatchObject({ ttlMs: 0 });
+    expect(offloadCacheFields(created, 3600, created + 9 * 3600_000)).toMatchObject({ ttlMs: 0 });
   });
 });

@@ -2,9 +2,9 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { App } from "../app/open-app.js";
 import { type HttpConfig, isLoopbackHost, LOOPBACK_NAMES } from "./http-config.js";
-import { jsonRpcBody } from "./mcp/json-rpc-body.js";
+import { isListenRequest, jsonRpcBody, type McpBodyVariables } from "./mcp/json-rpc-body.js";
+import type { McpEndpoint } from "./mcp/mcp-endpoint.js";
 import { LOCAL_PRINCIPAL } from "./mcp/principals.js";
-import type { McpSessions } from "./mcp/sessions.js";
 import type { HttpMetrics } from "./ops/metrics.js";
 import { problem } from "./problem.js";
 import { type AuthVariables, bearerAuth, MIN_TOKEN_CHARS } from "./security/bearer-auth.js";
@@ -52,7 +52,8 @@ function shortTokenMessage(http: HttpConfig): string | undefined {
 export interface HttpAppParts {
   app: Pick<App, "store" | "offloadStore">;
   http: HttpConfig;
-  sessions: McpSessions;
+  /** `/mcp`: both protocol generations. */
+  mcp: Pick<McpEndpoint, "handle">;
   metrics: HttpMetrics;
   /** Route groups mounted after the guards (REST under `/v1`). */
   routes?: { path: string; app: Hono<{ Variables: AuthVariables }> }[];
@@ -68,8 +69,8 @@ export interface HttpAppParts {
  * per-token concurrency in front of `/mcp`, `/metrics` and `/v1`.
  */
 export function createHttpApp(parts: HttpAppParts): Hono<{ Variables: AuthVariables }> {
-  const { http, sessions, metrics } = parts;
-  const web = new Hono<{ Variables: AuthVariables }>();
+  const { http, mcp, metrics } = parts;
+  const web = new Hono<{ Variables: AuthVariables & McpBodyVariables }>();
   if (parts.log) web.use("*", parts.log);
   const closing = parts.isClosing;
   if (closing) {
@@ -129,24 +130,27 @@ export function createHttpApp(parts: HttpAppParts): Hono<{ Variables: AuthVariab
       ? next()
       : limitBody(c, next),
   );
-  // The standing GET stream of a session waits for server messages: not work in flight.
+  // A JSON POST to /mcp is parsed once here (an empty batch refused), then
+  // handed on; before the concurrency bound, which looks at its method.
+  web.use(MCP_PATH, jsonRpcBody());
+  // Long-lived streams wait for server messages, not work in flight: a
+  // session's GET stream and a 2026-07-28 `subscriptions/listen`.
   web.use(
     "*",
-    perTokenConcurrency(
+    perTokenConcurrency<AuthVariables & McpBodyVariables>(
       http.maxConcurrent,
-      (method, path) => method === "GET" && path === MCP_PATH,
+      (c) =>
+        c.req.path === MCP_PATH && (c.req.method === "GET" || isListenRequest(c.get("mcpBody"))),
     ),
   );
 
-  // A JSON POST is parsed once here (an empty batch refused), then handed to the transport.
-  const who = (c: { get(key: "tokenId" | "principalId"): string }) => ({
-    tokenId: c.get("tokenId"),
-    principalId: c.get("principalId"),
-  });
-  web.on(["POST"], MCP_PATH, jsonRpcBody(), (c) =>
-    sessions.handle(c.req.raw, who(c), c.get("mcpBody")),
+  web.all(MCP_PATH, (c) =>
+    mcp.handle(
+      c.req.raw,
+      { tokenId: c.get("tokenId"), principalId: c.get("principalId") },
+      c.get("mcpBody"),
+    ),
   );
-  web.all(MCP_PATH, (c) => sessions.handle(c.req.raw, who(c)));
   web.get("/metrics", async (c) => {
     c.header("content-type", metrics.registry.contentType);
     return c.body(await metrics.registry.metrics());

@@ -5,9 +5,11 @@ import type { App } from "../app/open-app.js";
 import { createSharedExtraction } from "../mcp/shared-extraction.js";
 import { createHttpApp, insecureBindMessage, MCP_PATH } from "./create-http-app.js";
 import type { HttpConfig } from "./http-config.js";
+import { LegacySessions } from "./mcp/legacy-sessions.js";
+import { McpEndpoint } from "./mcp/mcp-endpoint.js";
+import { PrincipalServers } from "./mcp/principal-servers.js";
 import { startPrincipalSweeper } from "./mcp/principal-sweeper.js";
 import { Principals } from "./mcp/principals.js";
-import { McpSessions } from "./mcp/sessions.js";
 import { createHttpMetrics } from "./ops/metrics.js";
 import { createLogger, requestLog } from "./ops/request-log.js";
 import { createRestApi } from "./rest/rest-api.js";
@@ -18,15 +20,15 @@ export const SHUTDOWN_GRACE_MS = 10_000;
 export interface RunningHttpServer {
   /** `http://host:port` as bound (port 0 resolved). */
   url: string;
-  /** Stop accepting, finish in-flight requests, close sessions, then the store. */
+  /** Stop accepting, finish in-flight requests, close sessions and listeners, then the store. */
   close(): Promise<void>;
 }
 
 /**
  * Start `atlatl serve --http`: one store, services, jq engine, parsed-file
- * cache and sweeper for the process; one offloader and offload directory per
- * principal (token); one MCP server per session. Throws
- * before listening when the configuration is insecure.
+ * cache, task table and sweeper for the process; one offloader and offload
+ * directory per principal (token); one MCP server per 2025-era session and per
+ * 2026-07-28 request. Throws before listening when the configuration is insecure.
  */
 export async function startHttpServer(app: App, http: HttpConfig): Promise<RunningHttpServer> {
   const refusal = insecureBindMessage(http);
@@ -39,12 +41,22 @@ export async function startHttpServer(app: App, http: HttpConfig): Promise<Runni
     events: app.events,
     offloadStore: app.offloadStore,
   });
-  const sessions = new McpSessions({
+  const servers = new PrincipalServers({
     app,
     principals,
     extraction,
-    limits: http.sessions,
-    onChange: (n) => metrics.setActiveSessions(n),
+    proxyInlineBytes: http.sessions.proxyInlineBytes,
+  });
+  const mcp = new McpEndpoint({
+    principals,
+    servers,
+    legacy: new LegacySessions({
+      servers,
+      limits: http.sessions,
+      onChange: (n) => metrics.setActiveSessions(n),
+    }),
+    maxBodyBytes: http.maxBodyBytes,
+    onerror: (err) => logger.warn({ msg: "mcp", error: err.message }),
   });
   const sweeper = app.config.offload.enabled
     ? startPrincipalSweeper({
@@ -59,7 +71,7 @@ export async function startHttpServer(app: App, http: HttpConfig): Promise<Runni
     isClosing: () => closing !== undefined,
     app,
     http,
-    sessions,
+    mcp,
     metrics,
     log: requestLog(logger),
     routes: [
@@ -84,7 +96,7 @@ export async function startHttpServer(app: App, http: HttpConfig): Promise<Runni
   const close = () => {
     closing ??= (async () => {
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-      await sessions.closeAll();
+      await mcp.close();
       server.closeIdleConnections();
       const timer = setTimeout(() => {
         server.closeAllConnections();
@@ -93,6 +105,7 @@ export async function startHttpServer(app: App, http: HttpConfig): Promise<Runni
       await stopped;
       clearTimeout(timer);
       sweeper?.stop();
+      servers.close();
       metrics.close();
       await extraction.close().catch(() => {});
       await app.close().catch(() => {});

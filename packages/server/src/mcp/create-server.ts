@@ -1,24 +1,29 @@
 import {
   AUTO_POLICY,
-  offloadsLocally,
   registerLroExtract,
   registerOffloadResources,
-  requestOffloadsLocally,
+  type ToolsUpstream,
   withOffload,
 } from "@atlatl/lro/mcp";
 import type { Offloader } from "@atlatl/lro/node";
-import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type CallToolResult,
+  McpServer,
+  ResourceTemplate,
+  type ServerOptions,
+} from "@modelcontextprotocol/server";
 import type { Services } from "../services/create-services.js";
 import { ATLATL_VERSION } from "../version.js";
-import { forwardLroEvents } from "./lro-logging.js";
+import type { ToolCallContext } from "./client-facts.js";
+import { forwardLroEvents, withCallLog } from "./lro-logging.js";
 import { progressDone } from "./progress.js";
-import { registerPrompts } from "./prompts.js";
+import { atlatlPrompts, type RegisterPrompts } from "./prompts.js";
 import { foreignFilesNotFound } from "./session-files.js";
 import type { SharedExtraction } from "./shared-extraction.js";
-import { discardOffloads } from "./tasks/task-call.js";
+import { discardOffloads, type ToolTasks } from "./tasks/task-call.js";
 import { mountTaskMethods } from "./tasks/task-methods.js";
 import { TASK_MAX_TTL_MS, TaskTable } from "./tasks/task-table.js";
+import { TASKS_EXTENSION } from "./tasks/task-wire.js";
 import type { ToolContext } from "./tool-context.js";
 import { compose, withToolErrors } from "./tool-middleware.js";
 import { ToolRegistry } from "./tool-registry.js";
@@ -34,6 +39,26 @@ export const SERVER_VERSION = ATLATL_VERSION;
 /** Read tools that may run as MCP Tasks (`taskSupport: "optional"`). */
 const TASK_TOOLS: ReadonlySet<string> = new Set(["recall_memories", "inject_context"]);
 
+/**
+ * How long a 2026-07-28 client may cache `tools/list` and `prompts/list`:
+ * atlatl's tools and prompts are the same for every caller and never change
+ * while the process runs, so the lists are `public`.
+ */
+export const LIST_TTL_MS = 60_000;
+
+/**
+ * Cache fields of the list results (2026-07-28; 2025-11-25 responses carry
+ * none). Resource lists are the caller's own offload files, which come and go:
+ * `private`, not to be reused. An offload file's `resources/read` carries its
+ * own fields (its remaining life, from @atlatl/lro).
+ */
+export const CACHE_HINTS: NonNullable<ServerOptions["cacheHints"]> = {
+  "tools/list": { ttlMs: LIST_TTL_MS, cacheScope: "public" },
+  "prompts/list": { ttlMs: LIST_TTL_MS, cacheScope: "public" },
+  "resources/list": { ttlMs: 0, cacheScope: "private" },
+  "resources/templates/list": { ttlMs: 0, cacheScope: "private" },
+};
+
 const INSTRUCTIONS = `atlatl is a memory server (MIF memories: semantic, episodic, procedural).
 Read tools (recall_memories, search_memories, list_memories, inject_context) return small results inline.
 Large results are offloaded: you get {"offloaded": true, "file_path": ..., "summary", "line_schema", "jq_recipes", "guidance"}.
@@ -41,7 +66,12 @@ Query the file with a shell (tail -n +2 FILE | jq ...) or with the lro_extract t
 
 export interface AtlatlServer {
   server: McpServer;
-  /** Stop the extraction worker and close the MCP server (the store is the caller's). */
+  /**
+   * Close the MCP server; what it holds (its extraction worker when not
+   * shared, its own task table, its event listeners) is released with it, as
+   * when the SDK closes it (`createMcpHandler` closes each request's
+   * instance). The store is the caller's.
+   */
   close(): Promise<void>;
 }
 
@@ -76,75 +106,59 @@ export interface AtlatlServerDeps {
 
 /**
  * The read tools' LRO middleware: the response boundary with the offloader's
- * policy, or, for a client that declared it offloads locally (an LRO proxy's
- * `LRO_PROXY_CAPABILITY`), `whole-set-inline`: every match comes back for the
- * client to judge and write on its own disk. Decided per call: from the
- * capabilities of `initialize` (the SDK's documented
- * `Server.getClientCapabilities()`) or those the request carries in `_meta`
- * (the handler's `extra`, its last argument).
+ * policy, or, for a client that offloads locally (an LRO proxy: see
+ * `client-facts.ts`), `whole-set-inline`: every match comes back for the
+ * client to judge and write on its own disk. Decided per call, from what
+ * that request says about its client (`ToolCallContext`). The LRO events the
+ * call causes go to that call's log (`lro-logging.ts`).
  */
 function negotiatedOffload(
-  server: McpServer,
   offloader: Offloader,
   maxInlineBytes: number | undefined,
 ): ToolContext["offload"] {
+  const contextOf = (args: readonly unknown[]) => args.at(-1) as ToolCallContext;
   const lro = withOffload({
     offloader,
     resourceLinks: offloader.config.enabled,
     policy: (...args) =>
-      offloadsLocally(server.server.getClientCapabilities()) ||
-      requestOffloadsLocally((args.at(-1) as { _meta?: unknown } | undefined)?._meta)
-        ? { mode: "whole-set-inline", maxInlineBytes }
-        : AUTO_POLICY,
+      contextOf(args).offloadsLocally ? { mode: "whole-set-inline", maxInlineBytes } : AUTO_POLICY,
   });
   return (next) => {
     const respond = lro(next);
-    return async (...args) => {
-      const result = await respond(...args);
-      await progressDone(args);
-      return result;
-    };
+    return async (...args) =>
+      withCallLog(contextOf(args).mcpReq.log, async () => {
+        const result = await respond(...args);
+        await progressDone(args);
+        return result;
+      });
   };
 }
 
+/** What every server instance of one principal shares: built once, mounted per instance. */
+interface SharedParts {
+  services: Services;
+  proxyInlineBytes: number | undefined;
+  tools: ToolRegistry;
+  prompts: RegisterPrompts;
+}
+
 /**
- * The atlatl MCP server: memory tools, each read tool behind the LRO middleware,
- * and, when offloading is enabled, `lro_extract` and offload files as resources.
+ * The shared parts for `deps`, by its offloader (one per principal): the tool
+ * schemas, their JSON Schemas and the composed middleware are the costly part
+ * of an instance, and a modern HTTP request gets an instance of its own.
  */
-export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
-  const server = new McpServer(
-    { name: SERVER_NAME, version: SERVER_VERSION },
-    {
-      instructions: INSTRUCTIONS,
-      capabilities: {
-        tools: {},
-        resources: {},
-        prompts: {},
-        completions: {},
-        logging: {},
-        tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
-      },
-    },
-  );
-  const lroEnabled = deps.offloader.config.enabled;
+const sharedByOffloader = new WeakMap<Offloader, SharedParts>();
+
+function sharedParts(deps: AtlatlServerDeps): SharedParts {
+  const known = sharedByOffloader.get(deps.offloader);
+  if (known?.services === deps.services && known.proxyInlineBytes === deps.proxyInlineBytes) {
+    return known;
+  }
   // Every tool, ours and lro_extract: thrown errors reach the client with code and field.
-  // A task's result names its offload file: it is kept no longer than the file.
-  const tasks = deps.tasks ?? {
-    table: new TaskTable<CallToolResult>({
-      maxTtlMs: Math.min(TASK_MAX_TTL_MS, deps.offloader.config.ttlSeconds * 1000),
-    }),
-    owner: deps.principal ?? "local",
-  };
-  const tools = new ToolRegistry([withToolErrors], {
-    tools: TASK_TOOLS,
-    table: tasks.table,
-    ownerOf: () => tasks.owner,
-    discard: discardOffloads(deps.offloader),
-  });
-  mountTaskMethods(server.server, tasks.table, () => tasks.owner);
+  const tools = new ToolRegistry([withToolErrors], TASK_TOOLS);
   const ctx: ToolContext = {
     services: deps.services,
-    offload: negotiatedOffload(server, deps.offloader, deps.proxyInlineBytes),
+    offload: negotiatedOffload(deps.offloader, deps.proxyInlineBytes),
     registerTool: tools.register,
   };
   registerMemoryCrud(ctx);
@@ -152,26 +166,77 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
   registerSearchMemories(ctx);
   registerListMemories(ctx);
   registerInjectContext(ctx);
-  registerPrompts(server, deps.services);
+  // The offloader's hub carries this principal's events; each goes to the call that caused it.
+  forwardLroEvents(deps.offloader.events);
+  const parts: SharedParts = {
+    services: deps.services,
+    proxyInlineBytes: deps.proxyInlineBytes,
+    tools,
+    prompts: atlatlPrompts(deps.services),
+  };
+  sharedByOffloader.set(deps.offloader, parts);
+  return parts;
+}
+
+/**
+ * The atlatl MCP server: memory tools, each read tool behind the LRO middleware,
+ * and, when offloading is enabled, `lro_extract` and offload files as resources.
+ * Cheap to make (the tools are built once per principal, see `sharedParts`):
+ * a modern HTTP request gets an instance of its own.
+ */
+export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
+  const server = new McpServer(
+    { name: SERVER_NAME, version: SERVER_VERSION },
+    {
+      instructions: INSTRUCTIONS,
+      // No `tools` here: McpServer would install its own tools handlers; the
+      // ToolRegistry (or lro_extract beside it) serves them (mounted below).
+      capabilities: {
+        resources: {},
+        prompts: {},
+        completions: {},
+        logging: {},
+        // 2025-11-25 tasks; the 2026-07-28 tasks extension.
+        tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+        extensions: { [TASKS_EXTENSION]: {} },
+      },
+      cacheHints: CACHE_HINTS,
+    },
+  );
+  server.server.registerCapabilities({ tools: {} });
+  const shared = sharedParts(deps);
+  const lroEnabled = deps.offloader.config.enabled;
+  // A task's result names its offload file: it is kept no longer than the file.
+  const table =
+    deps.tasks?.table ??
+    new TaskTable<CallToolResult>({
+      maxTtlMs: Math.min(TASK_MAX_TTL_MS, deps.offloader.config.ttlSeconds * 1000),
+    });
+  const owner = deps.tasks?.owner ?? deps.principal ?? "local";
+  const tasks: ToolTasks = {
+    table,
+    ownerOf: () => owner,
+    discard: discardOffloads(deps.offloader),
+  };
+  mountTaskMethods(server.server, table, () => owner);
+  shared.prompts(server);
 
   const closers: (() => Promise<void>)[] = [];
-  // The offloader's hub carries this client's events only (an HTTP principal's own).
-  const stopLogging = forwardLroEvents(server, deps.offloader.events);
-  closers.push(async () => stopLogging());
-  if (!deps.tasks) closers.push(async () => tasks.table.close());
-  if (!lroEnabled) tools.mount(server.server);
+  if (!deps.tasks) closers.push(async () => table.close());
+  if (!lroEnabled) shared.tools.mount(server.server, tasks);
   if (lroEnabled) {
     const dir = deps.offloader.config.outputDir;
     // lro_extract on the low-level server, atlatl's tools served beside it.
     const extract = registerLroExtract(server.server, {
-      upstream: tools,
+      // TODO(p21-lro): drop the casts once @atlatl/lro's MCP types are SDK 2.x's.
+      upstream: shared.tools.upstreamFor(server.server, tasks) as unknown as ToolsUpstream,
       offloader: deps.offloader,
       resourceLinks: true,
       ...(deps.principal !== undefined ? { principal: deps.principal } : {}),
       middleware: compose(
         withToolErrors,
         ...(deps.principalScoped ? [foreignFilesNotFound(dir)] : []),
-      ),
+      ) as never,
       ...(deps.extraction ? { engine: deps.extraction.engine, cache: deps.extraction.cache } : {}),
     });
     // One parsed-file cache for extraction and resource reads; offloader events
@@ -186,13 +251,27 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
     closers.push(async () => resources.close());
     closers.push(() => extract.close());
   }
+  // Released when the server closes, however it is closed (by us, by the
+  // SDK's serving entry, or by its transport going away): once.
+  let released: Promise<void> | undefined;
+  const release = () => {
+    released ??= (async () => {
+      for (const close of closers) await close().catch(() => {});
+    })();
+    return released;
+  };
+  const onclose = server.server.onclose;
+  server.server.onclose = () => {
+    onclose?.();
+    void release();
+  };
   return {
     server,
     async close() {
       // Disconnect first: unregistering tools and resources on a connected server
       // would tell the client they changed, while it is only going away.
       await server.close();
-      for (const close of closers) await close();
+      await release();
     },
   };
 }

@@ -1,6 +1,16 @@
+/**
+ * LRO events as MCP log notifications (logger `atlatl.lro`), each sent on the
+ * tool call that caused it, through that call's own `ctx.mcpReq.log`: the SDK
+ * applies the client's level (`logging/setLevel` on a 2025-11-25 connection;
+ * on 2026-07-28 the request's `_meta` log level, and nothing at all for a
+ * request without one). An event belongs to the call in whose async context
+ * it was emitted (`AsyncLocalStorage`); events of no call (the sweeper's) are
+ * only written to stderr by the hub's own sink. One listener per event hub,
+ * for the life of the process: no server instance subscribes anything here.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { LroEvent, LroEvents } from "@atlatl/lro";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
+import type { LoggingLevel, ServerContext } from "@modelcontextprotocol/server";
 
 const LEVELS: Record<LroEvent["type"], LoggingLevel> = {
   OffloadCreated: "info",
@@ -9,23 +19,26 @@ const LEVELS: Record<LroEvent["type"], LoggingLevel> = {
   OffloadSweepCompleted: "debug",
 };
 
-/**
- * The `logging` capability: LRO events become `notifications/message` (logger
- * `atlatl.lro`), filtered by the level the client set with `logging/setLevel`
- * (the SDK applies it per session). `events` must be the hub of this client's
- * own work only, the offloader of its principal (over HTTP: every session of
- * one token) and the sweeper's reports on its directory: every event there is
- * this principal's, whatever it names, and no other principal's reaches it.
- * Routing is by owner, never by an event's path (a failure may have none).
- */
-export function forwardLroEvents(server: McpServer, events: LroEvents): () => void {
-  return events.on("*", (event) => {
-    if (!server.isConnected()) return;
-    void server.server
-      .sendLoggingMessage(
-        { level: LEVELS[event.type], logger: "atlatl.lro", data: event },
-        server.server.transport?.sessionId,
-      )
-      .catch(() => {});
+/** The logger name of LRO's notifications. */
+export const LRO_LOGGER = "atlatl.lro";
+
+type CallLog = ServerContext["mcpReq"]["log"];
+
+const callLogs = new AsyncLocalStorage<CallLog>();
+const forwarded = new WeakSet<LroEvents>();
+
+/** Send `events`' events to the log of the call that emitted them (idempotent per hub). */
+export function forwardLroEvents(events: LroEvents): void {
+  if (forwarded.has(events)) return;
+  forwarded.add(events);
+  events.on("*", (event) => {
+    const log = callLogs.getStore();
+    // A closed request or transport must not fail the call that emitted the event.
+    if (log) void log(LEVELS[event.type], event, LRO_LOGGER).catch(() => {});
   });
+}
+
+/** Run `work` as the call whose log is `log` (`undefined`: a call nobody hears). */
+export function withCallLog<T>(log: CallLog | undefined, work: () => T): T {
+  return log ? callLogs.run(log, work) : callLogs.exit(work);
 }

@@ -8,19 +8,25 @@
  * `statusMessage` (`reportToTask`): its request was answered with the task,
  * so there is no request left to notify.
  */
-import type { ServerNotification } from "@modelcontextprotocol/sdk/types.js";
+import type { ServerContext } from "@modelcontextprotocol/server";
 import type { ReadProgress } from "../services/ranked-read.js";
 
+/** What a call's progress needs of its handler context (`ServerContext`). */
 interface ProgressExtra {
-  _meta?: { progressToken?: string | number };
-  sendNotification?: (n: ServerNotification) => Promise<void>;
+  mcpReq?: Partial<Pick<ServerContext["mcpReq"], "_meta" | "notify">>;
+}
+
+/** A call whose client asked for progress: its token and the request's `notify`. */
+interface Notifier {
+  progressToken: string | number;
+  notify: ServerContext["mcpReq"]["notify"];
 }
 
 /** One call's notifications (`progress` increases by one with each), and its task's status. */
 class CallProgress {
   private sent = 0;
   constructor(
-    private readonly extra: Required<ProgressExtra> | undefined,
+    private readonly notifier: Notifier | undefined,
     private readonly task: ((message: string) => void) | undefined,
   ) {}
 
@@ -28,13 +34,12 @@ class CallProgress {
   send(message: string, final = false): Promise<void> {
     this.sent++;
     this.task?.(message);
-    if (!this.extra) return Promise.resolve();
-    const progressToken = this.extra._meta.progressToken as string | number;
-    return this.extra
-      .sendNotification({
+    if (!this.notifier) return Promise.resolve();
+    return this.notifier
+      .notify({
         method: "notifications/progress",
         params: {
-          progressToken,
+          progressToken: this.notifier.progressToken,
           progress: this.sent,
           ...(final ? { total: this.sent } : {}),
           message,
@@ -56,9 +61,10 @@ export function reportToTask(extra: object, sink: (message: string) => void): vo
 function callProgress(extra: unknown): CallProgress | undefined {
   if (typeof extra !== "object" || extra === null) return undefined;
   const e = extra as ProgressExtra;
+  const progressToken = e.mcpReq?._meta?.progressToken;
   const notify =
-    e._meta?.progressToken !== undefined && typeof e.sendNotification === "function"
-      ? (e as Required<ProgressExtra>)
+    progressToken !== undefined && typeof e.mcpReq?.notify === "function"
+      ? { progressToken, notify: e.mcpReq.notify }
       : undefined;
   const task = taskSinks.get(e);
   if (!notify && !task) return undefined;
@@ -84,7 +90,7 @@ export function readProgressMessage(p: ReadProgress): string {
 
 /**
  * The listener a read tool hands to its ranked read (`extra` is the SDK's
- * request extra, the handler's last argument); undefined when the client did
+ * handler context, `ServerContext`, the handler's last argument); undefined when the client did
  * not ask for progress and the call is no task.
  */
 export function readProgress(extra: unknown): ((p: ReadProgress) => void) | undefined {

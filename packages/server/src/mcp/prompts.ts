@@ -1,5 +1,4 @@
-import { completable } from "@modelcontextprotocol/sdk/server/completable.js";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { completable, type McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { DEFAULT_CONTEXT_BUDGET } from "../services/context-service.js";
 import type { Services } from "../services/create-services.js";
@@ -34,91 +33,101 @@ function namespaceCompletion(services: Services) {
   };
 }
 
+/** Registers atlatl's prompts on a server (built once, registered on each instance). */
+export type RegisterPrompts = (server: McpServer) => void;
+
 /**
  * Prompts: "recall and summarize" and "context for this task". Both run the
  * same services as the tools and put the memories into the prompt text (within
  * a token budget), so a client needs no tool call to use them. Arguments offer
- * completion: memory titles for the query, namespaces for the namespace.
+ * completion: memory titles for the query, namespaces for the namespace. The
+ * argument schemas are made here, once; the returned function only registers.
  */
-export function registerPrompts(server: McpServer, services: Services): void {
-  server.registerPrompt(
-    "recall_and_summarize",
-    {
-      title: "Recall and summarize",
-      description: "Recall memories about a topic and ask for a concise summary of what is known.",
-      argsSchema: {
-        query: completable(
-          z.string().max(2000).describe("The topic to recall"),
-          titleCompletion(services),
-        ),
-        namespace: completable(
-          namespaceArg.optional().describe("Only this namespace prefix, e.g. _semantic"),
-          namespaceCompletion(services),
-        ),
+export function atlatlPrompts(services: Services): RegisterPrompts {
+  const recallArgs = z.object({
+    query: completable(
+      z.string().max(2000).describe("The topic to recall"),
+      titleCompletion(services),
+    ),
+    // Completable inside optional: SDK 2.x looks for the completer under the optional.
+    namespace: completable(
+      namespaceArg.describe("Only this namespace prefix, e.g. _semantic"),
+      namespaceCompletion(services),
+    ).optional(),
+  });
+  const contextArgs = z.object({
+    task: completable(
+      z.string().max(2000).describe("The task about to be done"),
+      titleCompletion(services),
+    ),
+    budget_tokens: z
+      .string()
+      .regex(/^\d{2,6}$/)
+      .optional()
+      .describe(`Token budget for the memories (default ${DEFAULT_CONTEXT_BUDGET})`),
+  });
+  return (server) => {
+    server.registerPrompt(
+      "recall_and_summarize",
+      {
+        title: "Recall and summarize",
+        description:
+          "Recall memories about a topic and ask for a concise summary of what is known.",
+        argsSchema: recallArgs,
       },
-    },
-    async ({ query, namespace }) => {
-      const { hits } = await services.recall.recall({
-        query,
-        filter: namespace ? { namespace } : {},
-        limit: PROMPT_RECALL,
-      });
-      const { context } = services.context.format(hits, DEFAULT_CONTEXT_BUDGET);
-      return {
-        description: `Summary of memories about ${JSON.stringify(query)}`,
-        messages: [
-          {
-            role: "user",
-            content: {
-              type: "text",
-              text:
-                `Summarize what these memories say about "${query}": the decisions, the facts and ` +
-                "anything contradictory or out of date, citing memory titles. If they say nothing " +
-                `relevant, say so.\n\n${context || "(no memories matched)"}`,
+      async ({ query, namespace }) => {
+        const { hits } = await services.recall.recall({
+          query,
+          filter: namespace ? { namespace } : {},
+          limit: PROMPT_RECALL,
+        });
+        const { context } = services.context.format(hits, DEFAULT_CONTEXT_BUDGET);
+        return {
+          description: `Summary of memories about ${JSON.stringify(query)}`,
+          messages: [
+            {
+              role: "user",
+              content: {
+                type: "text",
+                text:
+                  `Summarize what these memories say about "${query}": the decisions, the facts and ` +
+                  "anything contradictory or out of date, citing memory titles. If they say nothing " +
+                  `relevant, say so.\n\n${context || "(no memories matched)"}`,
+              },
             },
-          },
-        ],
-      };
-    },
-  );
+          ],
+        };
+      },
+    );
 
-  server.registerPrompt(
-    "context_for_task",
-    {
-      title: "Context for this task",
-      description:
-        "Bring the memories relevant to a task into the conversation before starting it.",
-      argsSchema: {
-        task: completable(
-          z.string().max(2000).describe("The task about to be done"),
-          titleCompletion(services),
-        ),
-        budget_tokens: z
-          .string()
-          .regex(/^\d{2,6}$/)
-          .optional()
-          .describe(`Token budget for the memories (default ${DEFAULT_CONTEXT_BUDGET})`),
+    server.registerPrompt(
+      "context_for_task",
+      {
+        title: "Context for this task",
+        description:
+          "Bring the memories relevant to a task into the conversation before starting it.",
+        argsSchema: contextArgs,
       },
-    },
-    async ({ task, budget_tokens }) => {
-      const { hits } = await services.recall.recall({ query: task, limit: PROMPT_RECALL });
-      const budget = budget_tokens ? Number(budget_tokens) : DEFAULT_CONTEXT_BUDGET;
-      const { context } = services.context.format(hits, budget);
-      return {
-        description: `Memories for: ${task}`,
-        messages: [
-          {
-            role: "user",
-            content: {
-              type: "text",
-              text:
-                `I am about to work on this task: ${task}\n\nRelevant memories from the team's ` +
-                "memory server follow. Use them (decisions, conventions, past incidents) and say " +
-                `which you relied on.\n\n${context || "(no memories matched)"}`,
+      async ({ task, budget_tokens }) => {
+        const { hits } = await services.recall.recall({ query: task, limit: PROMPT_RECALL });
+        const budget = budget_tokens ? Number(budget_tokens) : DEFAULT_CONTEXT_BUDGET;
+        const { context } = services.context.format(hits, budget);
+        return {
+          description: `Memories for: ${task}`,
+          messages: [
+            {
+              role: "user",
+              content: {
+                type: "text",
+                text:
+                  `I am about to work on this task: ${task}\n\nRelevant memories from the team's ` +
+                  "memory server follow. Use them (decisions, conventions, past incidents) and say " +
+                  `which you relied on.\n\n${context || "(no memories matched)"}`,
+              },
             },
-          },
-        ],
-      };
-    },
-  );
+          ],
+        };
+      },
+    );
+  };
 }

@@ -5,8 +5,7 @@
  */
 
 import { isCodedError } from "@atlatl/lro";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, ProtocolError } from "@modelcontextprotocol/server";
 import { toolError } from "./tools/json-result.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: tool callbacks differ in their argument lists.
@@ -16,7 +15,7 @@ export type ToolMiddleware = (next: ToolHandler) => ToolHandler;
 /**
  * A thrown failure becomes an `isError` result carrying its code and field (the SDK
  * would reduce it to its message): a `CodedError` of any layer (services, store,
- * LRO, MIF) keeps both; anything else is `INTERNAL`. Protocol errors (`McpError`)
+ * LRO, MIF) keeps both; anything else is `INTERNAL`. Protocol errors (`ProtocolError`)
  * are left to the SDK.
  */
 export const withToolErrors: ToolMiddleware =
@@ -25,7 +24,7 @@ export const withToolErrors: ToolMiddleware =
     try {
       return await next(...args);
     } catch (err) {
-      if (err instanceof McpError) throw err;
+      if (err instanceof ProtocolError) throw err;
       if (isCodedError(err)) {
         return toolError({ code: err.code, message: err.message, field: err.field });
       }

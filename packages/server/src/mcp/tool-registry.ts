@@ -10,29 +10,49 @@
  * Schema (what the SDK would list). Each tool's callback is composed with the
  * middleware once, at registration.
  *
- * Tools in `tasks.tools` may run as MCP Tasks (`taskSupport: "optional"`): a
- * task-augmented call is answered with a working task at once and the tool
- * runs detached (`tasks/task-call.ts`); a plain call simply gets its result
- * and creates no task.
+ * Built once and shared by every server instance that serves the same tools
+ * (on modern HTTP a fresh instance serves each request): the schemas, their
+ * JSON Schemas and the composed handlers are made at registration; an
+ * instance only mounts the registry (`mount`, or `upstreamFor` beside
+ * `lro_extract`), handing each call what that request says about its client
+ * (`ToolCallContext`) and where its tasks live.
+ *
+ * Tools in `taskTools` may run as MCP Tasks (`taskSupport: "optional"` on
+ * 2025-11-25; the `io.modelcontextprotocol/tasks` extension on 2026-07-28):
+ * a task call is answered with a working task at once and the tool runs
+ * detached (`tasks/task-call.ts`); a plain call simply gets its result and
+ * creates no task.
+ *
+ * `tools/list` lists the tools in registration order, the same on every call.
  */
-import type { ToolsUpstream } from "@atlatl/lro/mcp";
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
-  CallToolRequestSchema,
   type CallToolResult,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
+  ProtocolError,
+  ProtocolErrorCode,
+  type Server,
+  type ServerContext,
   type Tool,
   type ToolAnnotations,
-} from "@modelcontextprotocol/sdk/types.js";
+} from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { startToolTask, type ToolHandlerExtra, type ToolTasks } from "./tasks/task-call.js";
+import { type ToolCallContext, toolCallContext } from "./client-facts.js";
+import { answerWithTask, type ToolTasks, taskRequestOf } from "./tasks/task-call.js";
 import { compose, type ToolHandler, type ToolMiddleware } from "./tool-middleware.js";
 import { toolError } from "./tools/json-result.js";
 
-type HandlerExtra = ToolHandlerExtra;
+/** What a tool callback gets beside its arguments: the SDK's handler context and the client's facts. */
+type HandlerExtra = ToolCallContext;
 
+/** A `tools/call` request as the registry reads it. */
+export interface ToolCallRequest {
+  params: { name: string; arguments?: Record<string, unknown> | undefined; task?: unknown };
+}
+
+/** The tools of one server instance, as a low-level `tools/*` upstream (`lro_extract`'s). */
+export interface ToolsOfServer {
+  listTools(): Promise<{ tools: Tool[] }>;
+  callTool(request: ToolCallRequest, ctx: ServerContext): Promise<CallToolResult>;
+}
 /** How a tool is declared. */
 export interface ToolConfig<S extends z.ZodRawShape> {
   title?: string;
@@ -75,29 +95,33 @@ function invalidArguments(error: z.ZodError): CallToolResult {
 }
 
 /** The tools of one atlatl server; see the module comment. */
-export class ToolRegistry implements ToolsUpstream {
+export class ToolRegistry {
   private readonly tools = new Map<string, Entry>();
   private readonly wrap: ToolMiddleware;
 
   constructor(
     middleware: readonly ToolMiddleware[],
-    private readonly tasks?: ToolTasks,
+    /** The tools that may run as tasks. */
+    private readonly taskTools: ReadonlySet<string> = new Set(),
   ) {
     this.wrap = compose(...middleware);
   }
 
   readonly register: RegisterTool = (name, config, callback) => {
     const schema = z.strictObject(config.inputSchema);
+    // No `$schema`: the schema is read the same on both generations (2026-07-28
+    // takes a schema without one as JSON Schema 2020-12, which it also is).
+    const { $schema: _dialect, ...inputSchema } = z.toJSONSchema(schema, {
+      target: "draft-7",
+      io: "input",
+    });
     const definition: Tool = {
       name,
       ...(config.title !== undefined ? { title: config.title } : {}),
       description: config.description,
-      inputSchema: z.toJSONSchema(schema, {
-        target: "draft-7",
-        io: "input",
-      }) as Tool["inputSchema"],
+      inputSchema: inputSchema as Tool["inputSchema"],
       ...(config.annotations ? { annotations: config.annotations } : {}),
-      ...(this.tasks?.tools.has(name) ? { execution: { taskSupport: "optional" as const } } : {}),
+      ...(this.taskTools.has(name) ? { execution: { taskSupport: "optional" as const } } : {}),
     };
     this.tools.set(name, { definition, schema, handler: this.wrap(callback as ToolHandler) });
   };
@@ -106,34 +130,48 @@ export class ToolRegistry implements ToolsUpstream {
     return { tools: [...this.tools.values()].map((t) => t.definition) };
   }
 
+  /** Call a tool for a request whose client is `extra`'s; task calls become tasks in `tasks`. */
   async callTool(
-    request: Parameters<NonNullable<ToolsUpstream["callTool"]>>[0],
+    request: ToolCallRequest,
     extra: HandlerExtra,
+    tasks?: ToolTasks,
   ): Promise<CallToolResult> {
     const { name, arguments: args } = request.params;
     const tool = this.tools.get(name);
-    // As the SDK's McpServer answers it: a tool error the model can read.
-    if (!tool) {
-      return toolError({ code: "NOT_FOUND", field: "name", message: `Tool ${name} not found` });
-    }
+    // A protocol error, as the specification (2025-11-25 and 2026-07-28) and the SDK 2.x McpServer answer it.
+    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`);
     const parsed = tool.schema.safeParse(args ?? {});
     const call = async (e: HandlerExtra): Promise<CallToolResult> =>
       parsed.success ? tool.handler(parsed.data, e) : invalidArguments(parsed.error);
-    const task = request.params.task;
-    if (task === undefined) return call(extra);
-    if (!this.tasks?.tools.has(name)) {
-      throw new McpError(ErrorCode.MethodNotFound, `Tool ${name} does not run as a task`);
+    const task = tasks ? taskRequestOf(request.params, extra) : undefined;
+    const taskTool = this.taskTools.has(name);
+    // A 2026-07-28 client that accepts tasks gets one only from a task tool.
+    if (!tasks || task === undefined || (task.era === "modern" && !taskTool)) return call(extra);
+    if (!taskTool) {
+      throw new ProtocolError(
+        ProtocolErrorCode.MethodNotFound,
+        `Tool ${name} does not run as a task`,
+      );
     }
-    // A CreateTaskResult (the SDK checks task-augmented calls against that
-    // schema); a bad argument fails the task, as the plain call would fail.
-    return startToolTask(this.tasks, task.ttl, extra, call) as unknown as CallToolResult;
+    // A bad argument fails the task, as the plain call would fail.
+    return answerWithTask(tasks, task, extra, call);
+  }
+
+  /** The tools as `server` serves them: each call with its client's facts, its tasks in `tasks`. */
+  upstreamFor(server: Server, tasks?: ToolTasks): ToolsOfServer {
+    return {
+      listTools: () => this.listTools(),
+      callTool: (request, ctx) => this.callTool(request, toolCallContext(ctx, server), tasks),
+    };
   }
 
   /** Serve the tools on `server` alone (when no `lro_extract` serves them beside it). */
-  mount(server: Server): void {
-    server.setRequestHandler(ListToolsRequestSchema, () => this.listTools());
-    server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-      this.callTool(request, extra),
+  mount(server: Server, tasks?: ToolTasks): void {
+    const tools = this.upstreamFor(server, tasks);
+    server.setRequestHandler("tools/list", () => tools.listTools());
+    // Results go through the SDK's projection for the client's era (as `McpServer` does).
+    server.setRequestHandler("tools/call", async (request, ctx) =>
+      server.projectCallToolResult(await tools.callTool(request, ctx), undefined),
     );
   }
 }

@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { declareOffloadsLocally, readWholeSet } from "@atlatl/lro/mcp";
+import { Client as ModernClient } from "@modelcontextprotocol/client";
+import { StdioClientTransport as ModernStdioTransport } from "@modelcontextprotocol/client/stdio";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -20,7 +22,7 @@ describe("atlatl serve over stdio: an LRO proxy client", () => {
     ATLATL_CONFIG: "",
     ATLATL_PROMPT__OFFLOAD__OUTPUT_DIR: join(dir, "offload"),
   };
-  const clients: Client[] = [];
+  const clients: { close(): Promise<void> }[] = [];
   const connect = async (proxy: boolean) => {
     const transport = new StdioClientTransport({
       command: process.execPath,
@@ -38,7 +40,24 @@ describe("atlatl serve over stdio: an LRO proxy client", () => {
     clients.push(client);
     return client;
   };
-  const recallAll = async (client: Client) => {
+  /** A 2.x client pinned to 2026-07-28 (no initialize: its client info travels in each request). */
+  const connectModern = async () => {
+    const transport = new ModernStdioTransport({
+      command: process.execPath,
+      args: [...cli, "--db", db, "serve"],
+      env,
+      cwd: serverRoot,
+      stderr: "ignore",
+    });
+    const client = new ModernClient(
+      { name: "atlatl-proxy", version: "1", proxy: true } as { name: string; version: string },
+      { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+    );
+    await client.connect(transport);
+    clients.push(client);
+    return client;
+  };
+  const recallAll = async (client: Pick<Client, "callTool">) => {
     const r = (await client.callTool({
       name: "recall_memories",
       arguments: { query: "", limit: 1000, detail: "full", status: "any" },
@@ -69,5 +88,12 @@ describe("atlatl serve over stdio: an LRO proxy client", () => {
     expect(inline.whole.records).toEqual(inline.records);
     expect(inline.whole.scores).toHaveLength(300);
     expect((await recallAll(plain)).offloaded).toBe(true);
+  });
+
+  it("knows a 2026-07-28 proxy by clientInfo.proxy alone, which its requests' envelopes carry", async () => {
+    const inline = await recallAll((await connectModern()) as unknown as Pick<Client, "callTool">);
+    expect(inline.offloaded).toBeUndefined();
+    expect(inline.whole).toMatchObject({ operation: "recall", total: 300 });
+    expect(inline.whole.records).toHaveLength(300);
   });
 });

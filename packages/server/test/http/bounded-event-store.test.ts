@@ -4,7 +4,7 @@
  * kept replays exactly; what was dropped is unknown (the SDK then refuses the
  * resume) rather than replayed with a gap.
  */
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
 import { BoundedEventStore } from "../../src/http/mcp/bounded-event-store.js";
 

@@ -98,10 +98,10 @@ describe("principals' offload directories and their sweeper", () => {
       events: new LroEvents({ sink: null }),
     });
     const live: Principal = principals.get("tok-live");
-    live.sessions = 1;
+    live.active = 1;
     const idle = principals.get("tok-idle");
     const drained = principals.get("tok-drained");
-    drained.sessions = 2;
+    drained.active = 2;
     const unseen = principalDir(base, "tok-from-before-a-restart");
     const liveExpired = expiredOn(live.events);
     const idleExpired = expiredOn(idle.events);

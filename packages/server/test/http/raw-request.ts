@@ -68,3 +68,100 @@ export const INITIALIZE = {
 };
 
 export const MCP_HEADERS = { accept: "application/json, text/event-stream" };
+
+/** The protocol revision without sessions (issue 21). */
+export const MODERN = "2026-07-28";
+
+/** The per-request `_meta` envelope a 2026-07-28 client sends instead of `initialize`. */
+export function envelope(
+  capabilities: Record<string, unknown> = {},
+  version = MODERN,
+): Record<string, unknown> {
+  return {
+    "io.modelcontextprotocol/protocolVersion": version,
+    "io.modelcontextprotocol/clientCapabilities": capabilities,
+    "io.modelcontextprotocol/clientInfo": { name: "raw-2026", version: "1" },
+  };
+}
+
+/** Methods whose `Mcp-Name` header names `params.name` / `params.uri` / `params.taskId`. */
+const NAMED: Record<string, "name" | "uri" | "taskId"> = {
+  "tools/call": "name",
+  "prompts/get": "name",
+  "resources/read": "uri",
+  "tasks/get": "taskId",
+  "tasks/update": "taskId",
+  "tasks/cancel": "taskId",
+};
+
+export interface ModernResponse extends RawResponse {
+  /** The JSON-RPC response (the last SSE `data:` answering the id, or the JSON body). */
+  message: {
+    result?: Record<string, unknown> & {
+      content?: { type: string; text?: string; uri?: string }[];
+    };
+    error?: { code: number; message: string; data?: Record<string, unknown> };
+  };
+}
+
+let nextId = 1;
+
+/**
+ * One 2026-07-28 request over raw HTTP: no `initialize`, no session; the
+ * envelope in `params._meta`, `MCP-Protocol-Version`, `Mcp-Method` and (for
+ * named methods) `Mcp-Name` headers as the spec's transport section requires.
+ * `headers` are added last (a test may override or remove one with "").
+ */
+export async function modern(
+  base: string,
+  method: string,
+  params: Record<string, unknown> = {},
+  options: {
+    token?: string;
+    headers?: Record<string, string>;
+    capabilities?: Record<string, unknown>;
+    version?: string;
+  } = {},
+): Promise<ModernResponse> {
+  const id = nextId++;
+  const key = NAMED[method];
+  const name = key ? params[key] : undefined;
+  const headers: Record<string, string> = {
+    ...MCP_HEADERS,
+    "mcp-protocol-version": options.version ?? MODERN,
+    "mcp-method": method,
+    ...(typeof name === "string" ? { "mcp-name": name } : {}),
+    ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+    ...options.headers,
+  };
+  for (const [k, v] of Object.entries(headers)) if (v === "") delete headers[k];
+  const { _meta, ...rest } = params as { _meta?: Record<string, unknown> };
+  const res = await raw(base, "/mcp", {
+    method: "POST",
+    headers,
+    body: {
+      jsonrpc: "2.0",
+      id,
+      method,
+      params: {
+        ...rest,
+        _meta: { ...envelope(options.capabilities, options.version), ...(_meta ?? {}) },
+      },
+    },
+  });
+  const sse = String(res.headers["content-type"] ?? "").startsWith("text/event-stream");
+  const messages = sse
+    ? res.body
+        .split("\n")
+        .filter((l) => l.startsWith("data:"))
+        .map((l) => l.slice(5).trim())
+        .filter((l) => l !== "")
+        .map((l) => JSON.parse(l) as { id?: number })
+    : res.body === ""
+      ? []
+      : [res.json<{ id?: number }>()];
+  const message = (messages.find((m) => m.id === id) ??
+    messages.at(-1) ??
+    {}) as ModernResponse["message"];
+  return { ...res, message };
+}

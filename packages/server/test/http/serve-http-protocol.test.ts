@@ -1,6 +1,6 @@
 /**
- * Protocol points 2025-11-25 allows and 2026-07-28 requires, met today on SDK 1.x
- * (issue 21): `tools/list` in one deterministic order (registration order, byte
+ * Protocol points 2025-11-25 allows and 2026-07-28 requires, met on the
+ * 2025-era path too (issue 21): `tools/list` in one deterministic order (registration order, byte
  * for byte across sessions and processes, so clients can cache it), a missing
  * offload resource answered -32602 Invalid params, and an unsupported
  * `Mcp-Protocol-Version` header refused with 400 while the session keeps serving.
@@ -91,14 +91,21 @@ describe("atlatl serve --http: protocol points of 2025-11-25 that 2026-07-28 req
         },
         body: { jsonrpc: "2.0", id: 2, method: "tools/list" },
       });
-    for (const bad of ["1999-01-01", "not-a-version"]) {
-      const refused = await list(bad);
-      expect(refused.status, bad).toBe(400);
-      expect(refused.json()).toMatchObject({
-        jsonrpc: "2.0",
-        error: { message: expect.stringMatching(/Unsupported protocol version.*2025-11-25/) },
-      });
-    }
+    // An older revision: the session's transport names the ones it speaks.
+    const old = await list("1999-01-01");
+    expect(old.status).toBe(400);
+    expect(old.json()).toMatchObject({
+      jsonrpc: "2.0",
+      error: { message: expect.stringMatching(/Unsupported protocol version.*2025-11-25/) },
+    });
+    // Not a 2025-era revision: the 2026-07-28 path owns the answer (the SDK's
+    // classification), which refuses it for want of the per-request envelope.
+    const junk = await list("not-a-version");
+    expect(junk.status).toBe(400);
+    expect(junk.json()).toMatchObject({
+      jsonrpc: "2.0",
+      error: { code: -32602, message: expect.stringContaining("not-a-version") },
+    });
     const ok = await list("2025-11-25");
     expect(ok.status).toBe(200);
     expect(ok.body).toContain('"lro_extract"');

@@ -1,6 +1,6 @@
 import { request } from "node:http";
 import { describe, expect, it } from "vitest";
-import { raw } from "./raw-request.js";
+import { envelope, MCP_HEADERS, MODERN, raw } from "./raw-request.js";
 import { startHttpServer } from "./spawn-http.js";
 
 describe("atlatl serve --http: graceful shutdown", () => {
@@ -41,6 +41,49 @@ describe("atlatl serve --http: graceful shutdown", () => {
     const done = await response;
     expect(done.status).toBe(201);
     expect(JSON.parse(done.text).title).toBe("captured during shutdown");
+    expect(await exited).toBe(0);
+    expect(s.stderr()).toContain('"msg":"stopped"');
+    await s.stop();
+  }, 60_000);
+});
+
+describe("atlatl serve --http: shutdown with 2026-07-28 listeners", () => {
+  it("on SIGTERM ends an open subscriptions/listen stream with its response and exits 0", async () => {
+    const s = await startHttpServer({ tokens: "tok" });
+    const listen = await fetch(`${s.url}/mcp`, {
+      method: "POST",
+      headers: {
+        ...MCP_HEADERS,
+        "content-type": "application/json",
+        authorization: "Bearer tok",
+        "mcp-protocol-version": MODERN,
+        "mcp-method": "subscriptions/listen",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: "listen-1",
+        method: "subscriptions/listen",
+        params: { notifications: { resourcesListChanged: true }, _meta: envelope() },
+      }),
+    });
+    expect(listen.status).toBe(200);
+    const reader = (listen.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let seen = "";
+    while (!seen.includes("notifications/subscriptions/acknowledged")) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      seen += decoder.decode(value, { stream: true });
+    }
+    const exited = new Promise<number | null>((r) => s.child.once("exit", r));
+    s.child.kill("SIGTERM");
+    // The stream ends (not cut): its last frame answers the listen request.
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      seen += decoder.decode(value, { stream: true });
+    }
+    expect(seen).toMatch(/"id":"listen-1"/);
     expect(await exited).toBe(0);
     expect(s.stderr()).toContain('"msg":"stopped"');
     await s.stop();

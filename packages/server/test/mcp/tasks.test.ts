@@ -1,22 +1,25 @@
 /**
- * The task runtime of `ToolRegistry` on the SDK's low-level `Server`: task
+ * The task runtime of `ToolRegistry` on the SDK 2.x low-level `Server`, driven
+ * by the SDK 2.x `Client` on a 2025-11-25 connection: task
  * tools are listed `taskSupport: "optional"`; a plain call gets its result and
  * creates no task; a task-augmented call is answered with a working task whose
  * result `tasks/result` waits for; an owner with its maximum of tasks working
  * is refused (`BUSY`); a tool that is no task tool refuses task augmentation.
  */
 
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { Client } from "@modelcontextprotocol/client";
 import {
-  type CallToolResult,
   CallToolResultSchema,
   CreateTaskResultSchema,
-  ErrorCode,
   ListTasksResultSchema,
-  McpError,
-} from "@modelcontextprotocol/sdk/types.js";
+} from "@modelcontextprotocol/core";
+import {
+  type CallToolResult,
+  InMemoryTransport,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+} from "@modelcontextprotocol/server";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { mountTaskMethods } from "../../src/mcp/tasks/task-methods.js";
@@ -44,11 +47,7 @@ describe("ToolRegistry task tools", () => {
         },
       },
     );
-    const tools = new ToolRegistry([], {
-      tools: new Set(["echo"]),
-      table,
-      ownerOf: () => "owner",
-    });
+    const tools = new ToolRegistry([], new Set(["echo"]));
     tools.register(
       "echo",
       { description: "echoes once released", inputSchema: { note: z.string() } },
@@ -60,7 +59,7 @@ describe("ToolRegistry task tools", () => {
     tools.register("plain", { description: "no task tool", inputSchema: {} }, async () => ({
       content: [],
     }));
-    tools.mount(server);
+    tools.mount(server, { table, ownerOf: () => "owner" });
     mountTaskMethods(server, table, () => "owner");
     const [a, b] = InMemoryTransport.createLinkedPair();
     client = new Client({ name: "c", version: "1" });
@@ -121,11 +120,11 @@ describe("ToolRegistry task tools", () => {
     await asTask("echo", "1");
     await asTask("echo", "2");
     const refused = await asTask("echo", "3").catch((e: unknown) => e);
-    expect(refused).toBeInstanceOf(McpError);
-    expect((refused as McpError).code).toBe(ErrorCode.InvalidRequest);
-    expect((refused as McpError).message).toMatch(/BUSY/);
+    expect(refused).toBeInstanceOf(ProtocolError);
+    expect((refused as ProtocolError).code).toBe(ProtocolErrorCode.InvalidRequest);
+    expect((refused as ProtocolError).message).toMatch(/BUSY/);
     const noTask = await asTask("plain").catch((e: unknown) => e);
-    expect((noTask as McpError).code).toBe(ErrorCode.MethodNotFound);
+    expect((noTask as ProtocolError).code).toBe(ProtocolErrorCode.MethodNotFound);
     // Once one has ended, the owner may start another.
     release();
     for (const t of table.list("owner")) await table.settled("owner", t.taskId);

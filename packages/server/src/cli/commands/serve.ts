@@ -1,18 +1,8 @@
-import { startSweeper } from "@atlatl/lro/node";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/sdk/shared/stdio.js";
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import type { Command } from "commander";
 import { openApp } from "../../app/open-app.js";
-import { createAtlatlServer } from "../../mcp/create-server.js";
-import { redactUrl } from "../../store/redact-url.js";
 import { globalOverrides } from "../global-options.js";
-import { limitLineLength, type OversizedLine } from "../line-limit.js";
-
-/** Largest stdio message served: the SDK transport's own buffer limit. */
-const MAX_MESSAGE_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE;
-
 import { runServeHttp } from "./serve-http.js";
+import { serveStdioApp } from "./serve-stdio.js";
 
 interface ServeOptions {
   threshold?: number;
@@ -26,11 +16,7 @@ interface ServeOptions {
   port?: number;
 }
 
-/**
- * `atlatl serve`: the MCP server over stdio. stdout carries only the protocol;
- * logs and LRO events go to stderr. Exits when the client closes stdin or on
- * SIGINT/SIGTERM, after closing the store.
- */
+/** `atlatl serve`: MCP over stdio (`serve-stdio.ts`), or Streamable HTTP with `--http`. */
 export async function runServe(opts: ServeOptions, cmd: Command): Promise<void> {
   const app = await openApp({
     ...globalOverrides(cmd),
@@ -42,56 +28,5 @@ export async function runServe(opts: ServeOptions, cmd: Command): Promise<void> 
     },
   });
   if (opts.http) return runServeHttp(app, opts);
-  const { offload, store } = app.config;
-  const sweeper = offload.enabled
-    ? startSweeper({ dir: offload.outputDir, ttlSeconds: offload.ttlSeconds, events: app.events })
-    : undefined;
-  const atlatl = createAtlatlServer(app);
-
-  let closing = false;
-  const shutdown = async (code: number) => {
-    if (closing) return;
-    closing = true;
-    sweeper?.stop();
-    await atlatl.close().catch(() => {});
-    await app.close().catch(() => {});
-    process.exit(code);
-  };
-  process.on("SIGINT", () => void shutdown(0));
-  process.on("SIGTERM", () => void shutdown(0));
-  process.stdin.on("end", () => void shutdown(0));
-  // The client closing its end of stdout is a disconnect, not a crash.
-  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
-    if (err.code !== "EPIPE") process.stderr.write(`atlatl: stdout: ${err.message}\n`);
-    void shutdown(err.code === "EPIPE" ? 0 : 1);
-  });
-
-  // An oversized message is dropped, logged and answered (when it was a request);
-  // the session goes on. Exiting instead would cost the client its whole session
-  // (and its other in-flight requests) for one bad message.
-  const onOversized = (line: OversizedLine) => {
-    const limit = `${MAX_MESSAGE_BYTES} bytes`;
-    process.stderr.write(
-      `atlatl: dropped a stdio message of ${line.bytes} bytes (limit ${limit})${line.id !== undefined ? ` for request ${JSON.stringify(line.id)}` : ""}; still serving\n`,
-    );
-    if (line.id === undefined) return;
-    void transport
-      .send({
-        jsonrpc: "2.0",
-        id: line.id,
-        error: {
-          code: ErrorCode.InvalidRequest,
-          message: `MESSAGE_TOO_LARGE: the request is ${line.bytes} bytes; this server reads messages of at most ${limit}. Send less per call (e.g. split the content into several memories).`,
-        },
-      })
-      .catch(() => {});
-  };
-  const transport = new StdioServerTransport(
-    process.stdin.pipe(limitLineLength(MAX_MESSAGE_BYTES, onOversized)),
-    process.stdout,
-  );
-  await atlatl.server.connect(transport);
-  process.stderr.write(
-    `atlatl: serving MCP on stdio (${store.url ? `postgres ${redactUrl(store.url)}` : `db ${store.path}`}; LRO ${offload.enabled ? `on, threshold ${offload.thresholdTokens} tokens, files in ${offload.outputDir}` : "off"})\n`,
-  );
+  serveStdioApp(app);
 }

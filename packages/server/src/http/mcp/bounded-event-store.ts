@@ -1,9 +1,4 @@
-import type {
-  EventId,
-  EventStore,
-  StreamId,
-} from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { EventId, EventStore, JSONRPCMessage, StreamId } from "@modelcontextprotocol/server";
 
 /** Events a session keeps for resumption at most, however small (older ones are dropped). */
 export const RESUME_EVENTS_KEPT = 512;

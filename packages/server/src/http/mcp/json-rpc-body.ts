@@ -5,6 +5,18 @@ export interface McpBodyVariables {
   mcpBody?: unknown;
 }
 
+/**
+ * Whether a parsed body is a 2026-07-28 `subscriptions/listen` request: a
+ * long-lived POST whose SSE response carries change notifications.
+ */
+export function isListenRequest(body: unknown): boolean {
+  return (
+    typeof body === "object" &&
+    body !== null &&
+    (body as { method?: unknown }).method === "subscriptions/listen"
+  );
+}
+
 function jsonRpcError(code: number, message: string): Response {
   return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status: 400 });
 }

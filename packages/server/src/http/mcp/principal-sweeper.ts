@@ -29,7 +29,7 @@ export function sweepIntervalMs(ttlSeconds: number): number {
  * directory, expired files out (with `OffloadFileExpired` events). A directory
  * of a principal seen by this process is reported to that principal's own hub
  * (its sessions hear it); the rest to `events`. A directory left empty is
- * removed when no session of its principal is live (it is made again on the
+ * removed when no session or request of its principal is live (it is made again on the
  * principal's next offload). Old per-session directories are swept and removed
  * the same way.
  */
@@ -75,7 +75,7 @@ export function startPrincipalSweeper(options: {
         events: shared ? undefined : (owner?.events ?? events),
       });
       // rmdir removes only an empty directory: a file written meanwhile keeps it.
-      if (!owner || owner.sessions === 0) await rmdir(dir).catch(() => {});
+      if (!owner || owner.active === 0) await rmdir(dir).catch(() => {});
     }
   };
   const sweepNow = () => {

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { LroEvents } from "@atlatl/lro";
 import { type OffloadConfig, Offloader, type OffloadStore } from "@atlatl/lro/node";
+import type { AuthInfo } from "@modelcontextprotocol/server";
 
 /** Principals' offload directories live under `<output_dir>/principals/`. */
 export const PRINCIPALS_SUBDIR = "principals";
@@ -20,6 +21,14 @@ export function tokenPrincipal(token: string): string {
 }
 
 /**
+ * What the SDK hands a request's handlers (`ctx.http.authInfo`) and the
+ * server factory (`ctx.authInfo`): the caller's principal, never its secret.
+ */
+export function principalAuthInfo(principalId: string): AuthInfo {
+  return { token: principalId, clientId: principalId, scopes: [] };
+}
+
+/**
  * A principal's offload directory, named by a hash of its id so that paths
  * shown to a client carry no identity.
  */
@@ -31,17 +40,21 @@ export function principalDir(root: string, id: string): string {
  * Who owns LRO state over HTTP: a token's identity. Its offload files, written
  * by its one offloader to its own directory, are readable by every session of
  * that token and by nobody else; they live their TTL, whatever happens to the
- * sessions. `events` is the hub of this principal's work only (its offloader's
- * and the sweeper's reports on its directory): each of its sessions hears it,
- * no other principal's does.
+ * sessions and requests. `events` is the hub of this principal's work only (its
+ * offloader's and the sweeper's reports on its directory): each of its sessions
+ * and its 2026-07-28 listeners hear it, no other principal's do.
  */
 export interface Principal {
   readonly id: string;
   readonly dir: string;
   readonly events: LroEvents;
   readonly offloader: Offloader;
-  /** Live MCP sessions of this principal (an idle principal's empty directory may go). */
-  sessions: number;
+  /**
+   * Live legacy MCP sessions and modern requests in flight of this principal:
+   * while any, its directory stays even when empty (an offload may be about to
+   * write there); otherwise an empty one may go.
+   */
+  active: number;
 }
 
 /** The process's principals, each created on its first request. */
@@ -76,7 +89,7 @@ export class Principals {
         ? { store: { store: this.deps.offloadStore, principal: id } }
         : {}),
     });
-    const principal: Principal = { id, dir, events, offloader, sessions: 0 };
+    const principal: Principal = { id, dir, events, offloader, active: 0 };
     this.byId.set(id, principal);
     this.byDir.set(dir, principal);
     return principal;

@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { problem } from "../problem.js";
 import type { AuthVariables } from "./bearer-auth.js";
 
@@ -50,15 +50,15 @@ function onBodyEnd(res: Response, done: () => void): Response {
 
 /**
  * At most `max` requests in flight per token; more get 429 with `Retry-After`.
- * `exempt` requests (the long-lived MCP GET stream) are not counted.
+ * `exempt` requests (long-lived MCP streams) are not counted.
  */
-export function perTokenConcurrency(
+export function perTokenConcurrency<V extends AuthVariables>(
   max: number,
-  exempt: (method: string, path: string) => boolean = () => false,
-): MiddlewareHandler<{ Variables: AuthVariables }> {
+  exempt: (c: Context<{ Variables: V }>) => boolean = () => false,
+): MiddlewareHandler<{ Variables: V }> {
   const inFlight = new Map<string, number>();
   return async (c, next) => {
-    if (exempt(c.req.method, c.req.path)) return next();
+    if (exempt(c)) return next();
     const token = c.get("tokenId");
     const n = inFlight.get(token) ?? 0;
     if (n >= max) {

@@ -1,43 +1,69 @@
 /**
- * A task-augmented `tools/call` (2025-11-25): the call is answered with the
- * task (`CreateTaskResult`) before its tool runs; the tool then runs detached
- * with the task's own signal, reports its progress into the task's status
- * (`reportToTask`), and its `CallToolResult` becomes the task's outcome
- * (`failed` when the result is an `isError` one). What a cancelled call still
- * wrote (its offload files) is removed by `discard`.
+ * A `tools/call` that runs as a task: the call is answered with the task
+ * before its tool runs; the tool then runs detached with the task's own
+ * signal, reports its progress into the task's status (`reportToTask`), and
+ * its `CallToolResult` becomes the task's outcome (`failed` when the result
+ * is an `isError` one; the 2026-07-28 view shows that as `completed`, see
+ * `task-wire.ts`). What a cancelled call still wrote (its offload files) is
+ * removed by `discard`.
+ *
+ * Whether a call is a task: on 2026-07-28 when the request's envelope
+ * declares the tasks extension (`io.modelcontextprotocol/tasks`), on
+ * 2025-11-25 when the request carries `params.task`. Plain calls never are.
  */
 import { basename, join } from "node:path";
-import type { ToolsUpstream } from "@atlatl/lro/mcp";
 import type { Offloader } from "@atlatl/lro/node";
 import {
   type CallToolResult,
-  type CreateTaskResult,
-  ErrorCode,
-  McpError,
+  ProtocolError,
+  ProtocolErrorCode,
   type ResourceLink,
-} from "@modelcontextprotocol/sdk/types.js";
+  type ServerContext,
+} from "@modelcontextprotocol/server";
+import { isModernRequest, requestDeclaresExtension } from "../client-facts.js";
 import { reportToTask } from "../progress.js";
-import { TaskLimitError, type TaskRun, type TaskTable } from "./task-table.js";
-import { wireTask } from "./task-wire.js";
+import { TaskLimitError, type TaskRun, type TaskSnapshot, type TaskTable } from "./task-table.js";
+import { modernTask, TASKS_EXTENSION, wireTask } from "./task-wire.js";
 
-/** The SDK's `extra` of a tool call. */
-export type ToolHandlerExtra = Parameters<NonNullable<ToolsUpstream["callTool"]>>[1];
-
-/** How a server runs its task-capable tools as tasks. */
+/** Where a server's task calls run as tasks. */
 export interface ToolTasks {
-  /** The tools that may run as tasks (`execution.taskSupport: "optional"`). */
-  tools: ReadonlySet<string>;
   table: TaskTable<CallToolResult>;
-  /** Whose tasks a request's are (its session today, its principal later). */
-  ownerOf: (extra: ToolHandlerExtra) => string;
+  /** Whose tasks a request's are (its principal). */
+  ownerOf: (ctx: ServerContext) => string;
   /** Remove what a result wrote, once its task was cancelled. */
   discard?: (result: CallToolResult) => Promise<void>;
 }
 
-/** The `extra` the detached tool gets: the task's signal, no progress token of a request long answered. */
-function taskExtra(extra: ToolHandlerExtra, run: TaskRun): ToolHandlerExtra {
-  const { progressToken: _answered, ...meta } = extra._meta ?? {};
-  const detached: ToolHandlerExtra = { ...extra, signal: run.signal, _meta: meta };
+/** How a call asks to run as a task: not at all, or in one generation's form (with its TTL). */
+export type TaskRequest =
+  | { era: "modern" }
+  | { era: "legacy"; ttl: number | undefined }
+  | undefined;
+
+/** Whether the call of `params` with context `ctx` asks to run as a task, and how. */
+export function taskRequestOf(params: { task?: unknown }, ctx: ServerContext): TaskRequest {
+  if (isModernRequest(ctx)) {
+    return requestDeclaresExtension(ctx, TASKS_EXTENSION) ? { era: "modern" } : undefined;
+  }
+  const task = params.task;
+  if (typeof task !== "object" || task === null) return undefined;
+  const ttl = (task as { ttl?: unknown }).ttl;
+  return { era: "legacy", ttl: typeof ttl === "number" ? ttl : undefined };
+}
+
+const silent = async () => {};
+
+/**
+ * The context the detached tool gets: the task's signal; no progress token,
+ * notifications or log of a request long answered (the task's status says
+ * how far it got).
+ */
+function taskContext<C extends ServerContext>(ctx: C, run: TaskRun): C {
+  const { progressToken: _answered, ...meta } = ctx.mcpReq._meta ?? {};
+  const detached: C = {
+    ...ctx,
+    mcpReq: { ...ctx.mcpReq, signal: run.signal, _meta: meta, notify: silent, log: silent },
+  };
   reportToTask(detached, (message) => run.progress(message));
   return detached;
 }
@@ -49,18 +75,18 @@ function errorText(result: CallToolResult): string | undefined {
 }
 
 /**
- * Create a task of the caller's for `call` and start it; the `CreateTaskResult`
- * to answer with. A caller with too many tasks working gets a JSON-RPC error.
+ * Create a task of the caller's for `call` and start it; the task as created.
+ * A caller with too many tasks working gets a JSON-RPC error.
  */
-export function startToolTask(
+function startToolTask<C extends ServerContext>(
   tasks: ToolTasks,
   requestedTtl: number | undefined,
-  extra: ToolHandlerExtra,
-  call: (extra: ToolHandlerExtra) => Promise<CallToolResult>,
-): CreateTaskResult {
+  ctx: C,
+  call: (ctx: C) => Promise<CallToolResult>,
+): TaskSnapshot<CallToolResult> {
   try {
-    const task = tasks.table.start(tasks.ownerOf(extra), requestedTtl, async (run) => {
-      const result = await call(taskExtra(extra, run));
+    return tasks.table.start(tasks.ownerOf(ctx), requestedTtl, async (run) => {
+      const result = await call(taskContext(ctx, run));
       // Cancelled while it finished: the table drops the result; drop its files too.
       if (run.signal.aborted) await tasks.discard?.(result);
       const failed = result.isError === true;
@@ -71,13 +97,33 @@ export function startToolTask(
         message: failed ? errorText(result) : undefined,
       };
     });
-    return { task: wireTask(task) };
   } catch (err) {
     if (err instanceof TaskLimitError) {
-      throw new McpError(ErrorCode.InvalidRequest, err.message, { code: "BUSY" });
+      throw new ProtocolError(ProtocolErrorCode.InvalidRequest, err.message, { code: "BUSY" });
     }
     throw err;
   }
+}
+
+/**
+ * Start `call` as a task and answer in the request's generation: on
+ * 2026-07-28 the `CreateTaskResult` (`resultType: "task"` and the task), on
+ * 2025-11-25 `{ content: [], task }` (the SDK 2.x server asks for `content`
+ * beside `task`).
+ */
+export function answerWithTask<C extends ServerContext>(
+  tasks: ToolTasks,
+  request: NonNullable<TaskRequest>,
+  ctx: C,
+  call: (ctx: C) => Promise<CallToolResult>,
+): CallToolResult {
+  const ttl = request.era === "legacy" ? request.ttl : undefined;
+  const task = startToolTask(tasks, ttl, ctx, call);
+  // Typed as the tool result the SDK's handler map names; the SDK passes either shape on.
+  if (request.era === "modern") {
+    return { resultType: "task", ...modernTask(task) } as unknown as CallToolResult;
+  }
+  return { content: [], task: wireTask(task) } as unknown as CallToolResult;
 }
 
 /** `discard` for results of `offloader`: remove the files their resource links name. */

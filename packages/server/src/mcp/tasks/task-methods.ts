@@ -1,96 +1,122 @@
 /**
- * `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel` (2025-11-25)
- * served from atlatl's task table through the SDK's documented
- * `Server.setRequestHandler`. Every method sees the caller's own tasks only:
- * another owner's task id is answered exactly like an unknown one.
+ * The task methods, served from atlatl's task table through the SDK's
+ * documented custom-method form `Server.setRequestHandler(method, {params},
+ * (params, ctx) => ...)` (SDK 2.x has no task runtime). Each answers in the
+ * request's generation:
+ *
+ * - 2025-11-25: `tasks/get` (the `Task`), `tasks/result` (blocks until the
+ *   task ends, then what the call would have answered), `tasks/list`,
+ *   `tasks/cancel` (the cancelled `Task`).
+ * - 2026-07-28, the tasks extension: `tasks/get` (the `DetailedTask`, its
+ *   result or error inlined), `tasks/update` and `tasks/cancel` (empty
+ *   acknowledgements). The SDK answers `tasks/result` and `tasks/list` with
+ *   -32601 on that era (they do not exist there).
+ *
+ * Every method sees the caller's own tasks only: another owner's task id is
+ * answered exactly like an unknown one.
  */
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   type CallToolResult,
-  CancelTaskRequestSchema,
-  ErrorCode,
-  GetTaskPayloadRequestSchema,
-  GetTaskRequestSchema,
-  ListTasksRequestSchema,
-  McpError,
+  ProtocolError,
+  ProtocolErrorCode,
   RELATED_TASK_META_KEY,
-} from "@modelcontextprotocol/sdk/types.js";
-import type { ToolHandlerExtra } from "./task-call.js";
-import { isTerminal, type TaskTable } from "./task-table.js";
-import { taskNotFound, wireTask } from "./task-wire.js";
+  type Server,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
+import { z } from "zod";
+import { isModernRequest } from "../client-facts.js";
+import { isTerminal, type TaskSnapshot, type TaskTable } from "./task-table.js";
+import { detailedTask, taskNotFound, wireTask } from "./task-wire.js";
 
 /** Tasks per `tasks/list` page. */
 export const TASK_LIST_PAGE = 100;
 
 /** The owner a request's tasks belong to. */
-export type TaskOwnerOf = (extra: ToolHandlerExtra) => string;
+export type TaskOwnerOf = (ctx: ServerContext) => string;
+
+const byId = z.looseObject({ taskId: z.string() });
+const listParams = z.looseObject({ cursor: z.string().optional() });
+const updateParams = z.looseObject({
+  taskId: z.string(),
+  inputResponses: z.record(z.string(), z.unknown()).optional(),
+});
 
 function offsetOf(cursor: string | undefined): number {
   if (cursor === undefined) return 0;
   const offset = Number(Buffer.from(cursor, "base64url").toString("utf8"));
   if (!Number.isSafeInteger(offset) || offset <= 0) {
-    throw new McpError(ErrorCode.InvalidParams, `Invalid cursor: ${cursor}`);
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid cursor: ${cursor}`);
   }
   return offset;
 }
 
 /** What `tasks/result` answers for an ended task: what the call would have answered. */
-function resultOf(taskId: string, snapshot: ReturnType<TaskTable<CallToolResult>["get"]>) {
-  const outcome = snapshot?.outcome;
+function resultOf(taskId: string, snapshot: TaskSnapshot<CallToolResult>) {
+  const outcome = snapshot.outcome;
   if (!outcome) {
-    throw new McpError(ErrorCode.InvalidParams, `Task ${taskId} was cancelled: it has no result`);
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `Task ${taskId} was cancelled: it has no result`,
+    );
   }
   if (outcome.kind === "error") {
-    if (outcome.error instanceof McpError) throw outcome.error;
+    if (outcome.error instanceof ProtocolError) throw outcome.error;
     const message = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
-    throw new McpError(ErrorCode.InternalError, message);
+    throw new ProtocolError(ProtocolErrorCode.InternalError, message);
   }
   const result = outcome.value;
   return { ...result, _meta: { ...result._meta, [RELATED_TASK_META_KEY]: { taskId } } };
 }
 
-/** Serve the task methods on `server` from `table`, each request's tasks being `ownerOf(extra)`'s. */
+/** Serve the task methods on `server` from `table`, each request's tasks being `ownerOf(ctx)`'s. */
 export function mountTaskMethods(
   server: Server,
   table: TaskTable<CallToolResult>,
   ownerOf: TaskOwnerOf,
 ): void {
-  server.setRequestHandler(GetTaskRequestSchema, (request, extra) => {
-    const { taskId } = request.params;
-    const task = table.get(ownerOf(extra), taskId);
+  const visible = (taskId: string, ctx: ServerContext) => {
+    const task = table.get(ownerOf(ctx), taskId);
     if (!task) throw taskNotFound(taskId);
-    return wireTask(task);
+    return task;
+  };
+  server.setRequestHandler("tasks/get", { params: byId }, ({ taskId }, ctx) => {
+    const task = visible(taskId, ctx);
+    return isModernRequest(ctx) ? detailedTask(task) : wireTask(task);
+  });
+  server.setRequestHandler("tasks/cancel", { params: byId }, ({ taskId }, ctx) => {
+    const before = visible(taskId, ctx);
+    const modern = isModernRequest(ctx);
+    // 2026-07-28: cancellation is cooperative and acknowledged even when too late.
+    if (isTerminal(before.status)) {
+      if (modern) return {};
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Cannot cancel task ${taskId}: it is ${before.status} already`,
+      );
+    }
+    const task = table.cancel(ownerOf(ctx), taskId);
+    if (!task) throw taskNotFound(taskId);
+    return modern ? {} : wireTask(task);
+  });
+  // 2026-07-28: atlatl's tasks never ask for input, so no response is outstanding.
+  server.setRequestHandler("tasks/update", { params: updateParams }, ({ taskId }, ctx) => {
+    visible(taskId, ctx);
+    return {};
   });
   // Blocks while the task works, as the specification asks; ends early when
   // the client cancels this request (or goes away).
-  server.setRequestHandler(GetTaskPayloadRequestSchema, async (request, extra) => {
-    const { taskId } = request.params;
-    const task = await table.settled(ownerOf(extra), taskId, extra.signal);
+  server.setRequestHandler("tasks/result", { params: byId }, async ({ taskId }, ctx) => {
+    const task = await table.settled(ownerOf(ctx), taskId, ctx.mcpReq.signal);
     if (!task) throw taskNotFound(taskId);
     return resultOf(taskId, task);
   });
-  server.setRequestHandler(ListTasksRequestSchema, (request, extra) => {
-    const offset = offsetOf(request.params?.cursor);
-    const all = table.list(ownerOf(extra));
+  server.setRequestHandler("tasks/list", { params: listParams }, ({ cursor }, ctx) => {
+    const offset = offsetOf(cursor);
+    const all = table.list(ownerOf(ctx));
     const end = offset + TASK_LIST_PAGE;
     return {
       tasks: all.slice(offset, end).map(wireTask),
       ...(end < all.length ? { nextCursor: Buffer.from(String(end)).toString("base64url") } : {}),
     };
-  });
-  server.setRequestHandler(CancelTaskRequestSchema, (request, extra) => {
-    const { taskId } = request.params;
-    const owner = ownerOf(extra);
-    const before = table.get(owner, taskId);
-    if (!before) throw taskNotFound(taskId);
-    if (isTerminal(before.status)) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Cannot cancel task ${taskId}: it is ${before.status} already`,
-      );
-    }
-    const task = table.cancel(owner, taskId);
-    if (!task) throw taskNotFound(taskId);
-    return wireTask(task);
   });
 }

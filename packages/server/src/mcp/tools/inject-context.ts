@@ -48,7 +48,7 @@ export function registerInjectContext(ctx: ToolContext): void {
       const read = ctx.services.recall.read(input, {
         fields,
         onProgress: readProgress(extra),
-        signal: extra.signal,
+        signal: extra.mcpReq.signal,
       });
       return wholeResult(
         { operation: "inject", query: args.query, detail: args.detail },

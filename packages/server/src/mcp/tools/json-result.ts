@@ -1,4 +1,4 @@
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/server";
 
 /** A successful tool result carrying one JSON value as text. */
 export function jsonResult(value: unknown): CallToolResult {

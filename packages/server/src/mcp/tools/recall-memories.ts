@@ -43,7 +43,7 @@ export function registerRecallMemories(ctx: ToolContext): void {
       const read = ctx.services.recall.read(input, {
         fields,
         onProgress: readProgress(extra),
-        signal: extra.signal,
+        signal: extra.mcpReq.signal,
       });
       return wholeResult(
         { operation: "recall", query: args.query, detail: args.detail },

@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { App } from "../../app/open-app.js";
-import { type AtlatlServer, createAtlatlServer } from "../../mcp/create-server.js";
-import type { SharedExtraction } from "../../mcp/shared-extraction.js";
-import { TASK_MAX_TTL_MS, TaskTable } from "../../mcp/tasks/task-table.js";
+import {
+  type AuthInfo,
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/server";
+import type { AtlatlServer } from "../../mcp/create-server.js";
 import type { SessionLimits } from "../http-config.js";
 import { BoundedEventStore } from "./bounded-event-store.js";
-import type { Principal, Principals } from "./principals.js";
+import type { PrincipalServers } from "./principal-servers.js";
+import { type Principal, principalAuthInfo } from "./principals.js";
 
 /** Idle sessions are looked for this often at most (more often when the idle limit is short). */
 const IDLE_CHECK_MS = 60_000;
@@ -37,33 +37,26 @@ function jsonRpcError(
 }
 
 /**
- * MCP over Streamable HTTP: one `McpServer` (and transport) per session, over
- * the process's one store, services and extraction engine. A session belongs
- * to the token that opened it; any other token gets "Session not found".
- * Sessions are bounded per token and in all (429 past either), closed when
- * idle, and keep a bounded tail of their messages for resumption. A session
- * holds no LRO state of its own: it serves its token's principal (offload
- * files, offloader, event hub), which outlives it.
+ * MCP 2025-11-25 (and older) over Streamable HTTP, sessionful as those
+ * clients expect (Claude Code, Codex, the Inspector): one `McpServer` (and
+ * transport) per session, with its `Mcp-Session-Id`, GET stream and
+ * `Last-Event-ID` resumption. A session belongs to the token that opened it;
+ * any other token gets "Session not found". Sessions are bounded per token
+ * and in all (429 past either), closed when idle, and keep a bounded tail of
+ * their messages for resumption. A session holds no LRO state of its own: it
+ * serves its token's principal (offload files, tasks, event hub), which
+ * outlives it and which 2026-07-28 requests of the same token share.
  */
-export class McpSessions {
+export class LegacySessions {
   private readonly sessions = new Map<string, Session>();
   /** Sessions per token, counted from the start of their `initialize` (so bursts cannot overshoot). */
   private readonly perToken = new Map<string, number>();
   private opening = 0;
   private readonly idleTimer: NodeJS.Timeout;
-  /**
-   * MCP Tasks belong to the principal, like offload files: one table for the
-   * process, owned by principal id, so a task outlives the session that made
-   * it and every session of its token can read it. Created with the first
-   * session (a task is kept no longer than that principal's offload files).
-   */
-  private tasks: TaskTable<CallToolResult> | undefined;
 
   constructor(
     private readonly deps: {
-      app: Pick<App, "services">;
-      principals: Pick<Principals, "get">;
-      extraction: SharedExtraction;
+      servers: Pick<PrincipalServers, "create">;
       limits: SessionLimits;
       onChange?: (active: number) => void;
     },
@@ -80,7 +73,10 @@ export class McpSessions {
   /** Serve one request of `who`; `parsedBody` is its JSON body when already read. */
   async handle(req: Request, who: Caller, parsedBody?: unknown): Promise<Response> {
     const { tokenId } = who;
-    const body = parsedBody === undefined ? undefined : { parsedBody };
+    const body = {
+      authInfo: principalAuthInfo(who.principalId),
+      ...(parsedBody === undefined ? {} : { parsedBody }),
+    };
     const id = req.headers.get("mcp-session-id");
     if (id !== null) {
       const session = this.sessions.get(id);
@@ -148,30 +144,18 @@ export class McpSessions {
   private async open(
     req: Request,
     { tokenId, principalId }: Caller,
-    body: { parsedBody: unknown } | undefined,
+    body: { authInfo: AuthInfo; parsedBody?: unknown },
     release: () => void,
   ): Promise<Response> {
     const id = randomUUID();
-    const { app, extraction, limits } = this.deps;
-    const principal = this.deps.principals.get(principalId);
-    this.tasks ??= new TaskTable<CallToolResult>({
-      maxTtlMs: Math.min(TASK_MAX_TTL_MS, principal.offloader.config.ttlSeconds * 1000),
-    });
-    const atlatl = createAtlatlServer({
-      services: app.services,
-      tasks: { table: this.tasks, owner: principal.id },
-      offloader: principal.offloader,
-      extraction,
-      principalScoped: true,
-      principal: principal.id,
-      proxyInlineBytes: limits.proxyInlineBytes,
-    });
+    const { limits } = this.deps;
+    const { principal, atlatl } = this.deps.servers.create(principalId);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       eventStore: new BoundedEventStore(limits.resumeBytes),
       onsessioninitialized: () => {
         this.sessions.set(id, { id, tokenId, principal, transport, atlatl, lastSeen: Date.now() });
-        principal.sessions++;
+        principal.active++;
         this.deps.onChange?.(this.sessions.size);
       },
     });
@@ -201,7 +185,7 @@ export class McpSessions {
     const session = this.sessions.get(id);
     if (session) {
       this.sessions.delete(id);
-      session.principal.sessions--;
+      session.principal.active--;
       this.deps.onChange?.(this.sessions.size);
     }
     await atlatl.close().catch(() => {});
@@ -218,6 +202,5 @@ export class McpSessions {
   async closeAll(): Promise<void> {
     clearInterval(this.idleTimer);
     await Promise.all([...this.sessions.values()].map((s) => s.transport.close().catch(() => {})));
-    this.tasks?.close();
   }
 }

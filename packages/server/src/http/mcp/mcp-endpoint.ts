@@ -1,0 +1,97 @@
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  type McpHttpHandler,
+  type McpRequestContext,
+} from "@modelcontextprotocol/server";
+import type { Caller, LegacySessions } from "./legacy-sessions.js";
+import type { PrincipalServers } from "./principal-servers.js";
+import { type Principals, principalAuthInfo } from "./principals.js";
+
+/** The LRO events after which a principal's offload resources list differs. */
+const LIST_CHANGING = ["OffloadCreated", "OffloadFileExpired"] as const;
+
+/**
+ * `/mcp` for both protocol generations. A 2025-era request (`initialize`, no
+ * `_meta` envelope, and every GET/DELETE: `isLegacyRequest`, the SDK's own
+ * classification) goes to the sessionful {@link LegacySessions}; a 2026-07-28
+ * request (the envelope) to the SDK's stateless `createMcpHandler`, which
+ * validates its headers and version, answers `server/discover` and
+ * `subscriptions/listen`, and serves every other request on a fresh atlatl
+ * server from {@link PrincipalServers}, for the principal it is given as
+ * `authInfo`. No LRO state lives in either: both read and write the
+ * principal's files and tasks, by handle.
+ *
+ * One modern handler per principal, so that a principal's
+ * `subscriptions/listen` streams hear only its own offload resources change
+ * (the SDK's bus has no notion of who listens) and one principal cannot use up
+ * another's subscription places.
+ */
+export class McpEndpoint {
+  private readonly modern = new Map<string, McpHttpHandler>();
+  private closed = false;
+
+  constructor(
+    private readonly deps: {
+      principals: Pick<Principals, "get">;
+      servers: Pick<PrincipalServers, "create">;
+      legacy: Pick<LegacySessions, "handle" | "closeAll">;
+      /** `[server.http] max_body_bytes`: the bound the SDK reads a body under (the app's too). */
+      maxBodyBytes: number;
+      onerror?: (error: Error) => void;
+    },
+  ) {}
+
+  /** Serve one `/mcp` request of `who`; `parsedBody` is its JSON body when already read. */
+  async handle(req: Request, who: Caller, parsedBody?: unknown): Promise<Response> {
+    const maxRequestBodySize = this.deps.maxBodyBytes;
+    if (req.method !== "POST" || (await isLegacyRequest(req, parsedBody, { maxRequestBodySize }))) {
+      return this.deps.legacy.handle(req, who, parsedBody);
+    }
+    const principal = this.deps.principals.get(who.principalId);
+    // While the request is served, the principal's (maybe empty) directory stays.
+    principal.active++;
+    try {
+      return await this.handlerOf(who.principalId).fetch(req, {
+        authInfo: principalAuthInfo(who.principalId),
+        ...(parsedBody === undefined ? {} : { parsedBody }),
+      });
+    } finally {
+      principal.active--;
+    }
+  }
+
+  /** The modern handler of `principalId`, made on its first modern request. */
+  private handlerOf(principalId: string): McpHttpHandler {
+    const known = this.modern.get(principalId);
+    if (known) return known;
+    const handler = createMcpHandler((ctx) => this.serverFor(ctx), {
+      legacy: "reject",
+      maxRequestBodySize: this.deps.maxBodyBytes,
+      ...(this.deps.onerror ? { onerror: this.deps.onerror } : {}),
+    });
+    const events = this.deps.principals.get(principalId).events;
+    for (const type of LIST_CHANGING) events.on(type, () => handler.notify.resourcesChanged());
+    this.modern.set(principalId, handler);
+    return handler;
+  }
+
+  /** The factory: a fresh atlatl server for the principal the request was authenticated as. */
+  private serverFor(ctx: McpRequestContext) {
+    const principalId = ctx.authInfo?.clientId;
+    if (principalId === undefined)
+      throw new Error("an MCP request reached the server unauthenticated");
+    const { atlatl } = this.deps.servers.create(principalId);
+    return atlatl.server;
+  }
+
+  /** Close every session and modern exchange, listeners included (shutdown). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([
+      this.deps.legacy.closeAll(),
+      ...[...this.modern.values()].map((h) => h.close().catch(() => {})),
+    ]);
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * What a request says about its client, read per request: on 2026-07-28 the
+ * request's own `_meta` envelope (`ctx.mcpReq.envelope`: client capabilities
+ * and client info), on a 2025-11-25 connection what the client declared at
+ * `initialize` (`Server.getClientCapabilities()` / `getClientVersion()`, which
+ * the SDK keeps for that era). Both are read, so a 2025 client that also sends
+ * per-request capabilities in `_meta` is heard too.
+ */
+import { offloadsLocally, requestOffloadsLocally } from "@atlatl/lro/mcp";
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  type ClientCapabilities,
+  type Implementation,
+  PROTOCOL_VERSION_META_KEY,
+  type Server,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
+
+/** One request's client, as far as it said. */
+export interface ClientFacts {
+  /** The request envelope's, else `initialize`'s. */
+  capabilities: ClientCapabilities | undefined;
+  /** The request envelope's, else `initialize`'s (unknown keys such as `proxy` kept). */
+  clientInfo: (Implementation & Record<string, unknown>) | undefined;
+}
+
+/** The handler context fields client facts are read from. */
+export type FactsContext = Pick<ServerContext, "mcpReq">;
+
+function objectAt(record: Record<string, unknown> | undefined, key: string) {
+  const value = record?.[key];
+  return typeof value === "object" && value !== null ? value : undefined;
+}
+
+/**
+ * True for a 2026-07-28 request: it carries its protocol version in its
+ * `_meta` envelope (a 2025-11-25 request never does; its version was
+ * negotiated at `initialize`).
+ */
+export function isModernRequest(ctx: FactsContext): boolean {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  return typeof envelope?.[PROTOCOL_VERSION_META_KEY] === "string";
+}
+
+/** True when the request's envelope declares the client extension `id` (2026-07-28). */
+export function requestDeclaresExtension(ctx: FactsContext, id: string): boolean {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const capabilities = objectAt(envelope, CLIENT_CAPABILITIES_META_KEY) as
+    | Record<string, unknown>
+    | undefined;
+  return objectAt(objectAt(capabilities, "extensions") as never, id) !== undefined;
+}
+
+/** The client of the request `ctx` is the context of, on `server` (`McpServer.server`). */
+export function clientFacts(ctx: FactsContext, server: Server): ClientFacts {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  return {
+    capabilities:
+      (objectAt(envelope, CLIENT_CAPABILITIES_META_KEY) as ClientCapabilities | undefined) ??
+      server.getClientCapabilities(),
+    clientInfo:
+      (objectAt(envelope, CLIENT_INFO_META_KEY) as ClientFacts["clientInfo"]) ??
+      (server.getClientVersion() as ClientFacts["clientInfo"]),
+  };
+}
+
+/**
+ * True when the request's client offloads locally (an LRO proxy): it said so
+ * in its capabilities or client info (`offloadsLocally`), at `initialize` or in
+ * this request's envelope, or in this request's own `_meta`.
+ */
+export function clientOffloadsLocally(ctx: FactsContext, server: Server): boolean {
+  const facts = clientFacts(ctx, server);
+  return (
+    offloadsLocally(facts.capabilities, facts.clientInfo) ||
+    offloadsLocally(server.getClientCapabilities(), server.getClientVersion()) ||
+    requestOffloadsLocally(ctx.mcpReq._meta)
+  );
+}
+
+/** A tool call's context: the SDK's handler context and whether its client offloads locally. */
+export type ToolCallContext = ServerContext & {
+  /** Read once per call, from the request and its connection (`clientOffloadsLocally`). */
+  readonly offloadsLocally: boolean;
+};
+
+/** `ctx` of a `tools/call` on `server` with its client's facts. */
+export function toolCallContext(ctx: ServerContext, server: Server): ToolCallContext {
+  return { ...ctx, offloadsLocally: clientOffloadsLocally(ctx, server) };
+}

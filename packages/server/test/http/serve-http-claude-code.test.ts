@@ -1,0 +1,71 @@
+/**
+ * The README's Claude Code snippet for the team server (`claude mcp add
+ * --transport http ... --header "Authorization: Bearer ..."`) connects: Claude
+ * Code speaks 2025-11-25 (initialize, session), so this holds the legacy path
+ * of `/mcp` to what a real client does. Claude Code's own CLI against a real
+ * `atlatl serve --http` process.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type HttpServer, startHttpServer } from "./spawn-http.js";
+
+/**
+ * Claude Code's CLI: the npm package `@anthropic-ai/claude-code` that .ci/run installs
+ * under `$ATLATL_CLAUDE_CODE_DIR` (default `~/.cache/atlatl-claude-code`), outside the workspace.
+ */
+const CLAUDE = (() => {
+  const dir = process.env.ATLATL_CLAUDE_CODE_DIR ?? join(homedir(), ".cache", "atlatl-claude-code");
+  const bin = join(dir, "node_modules", ".bin", "claude");
+  return existsSync(bin) ? bin : undefined;
+})();
+
+const TOKEN = "claude-code-readme-token";
+
+describe("atlatl serve --http: the README's Claude Code snippet", () => {
+  let s: HttpServer;
+  let home: string;
+  beforeAll(async () => {
+    home = mkdtempSync(join(tmpdir(), "atlatl-claude-home-"));
+    if (CLAUDE) s = await startHttpServer({ tokens: TOKEN, seed: 20 });
+  }, 60_000);
+  afterAll(async () => {
+    if (s) expect(await s.stop()).toBe(0);
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  // Claude Code is a capability of the machine (.ci/run installs it), so under CI it must be there.
+  it.skipIf(!CLAUDE && !process.env.CI)(
+    "adds the server as the README says and `claude mcp list` shows it connected",
+    async () => {
+      expect(CLAUDE, "no Claude Code CLI (see .ci/run)").toBeDefined();
+      const env = { PATH: process.env.PATH ?? "", HOME: home, ATLATL_TOKEN: TOKEN };
+      const claude = (args: string[]) =>
+        spawnSync(CLAUDE as string, args, { cwd: home, env, encoding: "utf8", timeout: 90_000 });
+      // The README's command, the token in place of $ATLATL_SERVER__HTTP__TOKENS.
+      const added = claude([
+        "mcp",
+        "add",
+        "-s",
+        "user",
+        "--transport",
+        "http",
+        "atlatl",
+        `${s.url}/mcp`,
+        "--header",
+        `Authorization: Bearer ${TOKEN}`,
+      ]);
+      expect(added.status, added.stdout + added.stderr).toBe(0);
+      const listed = claude(["mcp", "list"]);
+      const out = listed.stdout + listed.stderr;
+      expect(out, out).toMatch(new RegExp(`^atlatl: ${s.url}/mcp \\(HTTP\\) - .*Connected`, "m"));
+      // It reached /mcp with its token and was answered (the request log says so).
+      await expect
+        .poll(() => s.stderr())
+        .toMatch(/"method":"POST","path":"\/mcp","status":200,"ms":[\d.]+,"token":"token-1"/);
+    },
+    120_000,
+  );
+});

@@ -1,0 +1,170 @@
+/**
+ * What each 2026-07-28 request says is heard per request (no `initialize`,
+ * a fresh server instance each): the proxy signal in its envelope
+ * (`clientInfo.proxy` alone is enough), its log level (LRO events are logged
+ * to the call only when it carries one), the cache fields of the lists, and a
+ * `tools/list` that is the same, in registration order, every time.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type LroEvent, LroEvents } from "@atlatl/lro";
+import { Offloader } from "@atlatl/lro/node";
+import type { CallToolResult } from "@modelcontextprotocol/server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LIST_TTL_MS } from "../../src/mcp/create-server.js";
+import { createServices, type Services } from "../../src/services/create-services.js";
+import type { MemoryStore } from "../../src/store/store.js";
+import { BACKENDS } from "../backends/backends.js";
+import { testClock } from "../services/helpers.js";
+import { makeMemory } from "../store/fixtures.js";
+import { type ModernEndpoint, modernEndpoint, textOf } from "./modern-endpoint.js";
+
+const MEMORIES = 40;
+const recall = { name: "recall_memories", arguments: { query: "beacon", detail: "full" } };
+
+describe("2026-07-28 requests, each on its own server instance", () => {
+  let store: MemoryStore;
+  let services: Services;
+  let dir: string;
+  let endpoint: ModernEndpoint;
+
+  beforeAll(async () => {
+    store = await (BACKENDS[0] as (typeof BACKENDS)[number]).open();
+    await store.upsertMany(
+      Array.from({ length: MEMORIES }, (_, i) =>
+        makeMemory({ content: `beacon ${i} ${"signal ".repeat(10)}` }),
+      ),
+    );
+    services = createServices(store, { now: testClock().now });
+    dir = mkdtempSync(join(tmpdir(), "atlatl-modern-"));
+    const offloader = new Offloader({
+      config: { enabled: true, thresholdTokens: 50, ttlSeconds: 3600, outputDir: dir },
+      events: new LroEvents({ sink: null }),
+    });
+    endpoint = modernEndpoint(() => ({ services, offloader }));
+  });
+
+  afterAll(async () => {
+    await endpoint?.close();
+    await store?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("offloads a broad recall for a plain client, and gives the whole set to one whose envelope says clientInfo.proxy", async () => {
+    const plain = await endpoint.request<CallToolResult>("tools/call", recall);
+    expect(JSON.parse(textOf(plain)).offloaded).toBe(true);
+
+    const proxy = await endpoint.request<CallToolResult>("tools/call", recall, {
+      clientInfo: { name: "some-proxy", version: "1.0.0", proxy: true },
+    });
+    const set = (proxy.structuredContent as { lro_whole_set?: { records: unknown[] } })
+      .lro_whole_set;
+    expect(set?.records).toHaveLength(MEMORIES);
+    expect(textOf(proxy)).not.toContain('"offloaded":true');
+
+    const declared = await endpoint.request<CallToolResult>("tools/call", recall, {
+      capabilities: { experimental: { "atlatl/proxy": {} } },
+    });
+    expect(
+      (declared.structuredContent as { lro_whole_set?: { records: unknown[] } }).lro_whole_set
+        ?.records,
+    ).toHaveLength(MEMORIES);
+  });
+
+  it("logs the call's LRO events to that call only when the request carries a log level", async () => {
+    const silent = await endpoint.exchange("tools/call", recall);
+    expect(silent.filter((m) => m.method === "notifications/message")).toEqual([]);
+    expect(JSON.parse(textOf(silent.at(-1)?.result as CallToolResult)).offloaded).toBe(true);
+
+    const heard = await endpoint.exchange("tools/call", recall, { logLevel: "info" });
+    const logs = heard.filter((m) => m.method === "notifications/message");
+    const descriptor = JSON.parse(textOf(heard.at(-1)?.result as CallToolResult));
+    expect(logs).toHaveLength(1);
+    expect(logs[0]?.params).toMatchObject({
+      level: "info",
+      logger: "atlatl.lro",
+      data: { type: "OffloadCreated", path: descriptor.file_path, count: MEMORIES },
+    });
+
+    // Above the events' level: nothing.
+    const quiet = await endpoint.exchange("tools/call", recall, { logLevel: "error" });
+    expect(quiet.filter((m) => m.method === "notifications/message")).toEqual([]);
+  });
+
+  it("gives the lists their cache fields: tools and prompts public, resources private and not to be reused", async () => {
+    const tools = await endpoint.request("tools/list", {});
+    expect(tools).toMatchObject({ ttlMs: LIST_TTL_MS, cacheScope: "public" });
+    const prompts = await endpoint.request("prompts/list", {});
+    expect(prompts).toMatchObject({ ttlMs: LIST_TTL_MS, cacheScope: "public" });
+    const resources = await endpoint.request("resources/list", {});
+    expect(resources).toMatchObject({ ttlMs: 0, cacheScope: "private" });
+    const templates = await endpoint.request("resources/templates/list", {});
+    expect(templates).toMatchObject({ ttlMs: 0, cacheScope: "private" });
+  });
+
+  it("lists the tools in registration order, byte for byte the same every time", async () => {
+    const first = await endpoint.request<{ tools: { name: string; inputSchema: object }[] }>(
+      "tools/list",
+      {},
+    );
+    // No dialect of its own: 2026-07-28 reads a schema without `$schema` as 2020-12.
+    for (const tool of first.tools) expect(tool.inputSchema).not.toHaveProperty("$schema");
+    const second = await endpoint.request<{ tools: { name: string }[] }>("tools/list", {});
+    expect(JSON.stringify(second.tools)).toBe(JSON.stringify(first.tools));
+    expect(first.tools.map((t) => t.name)).toEqual([
+      "capture_memory",
+      "get_memory",
+      "update_memory",
+      "forget_memory",
+      "recall_memories",
+      "search_memories",
+      "list_memories",
+      "inject_context",
+      "lro_extract",
+    ]);
+  });
+});
+
+/** An event hub that counts its live subscriptions. */
+class CountingEvents extends LroEvents {
+  live = 0;
+  override on(type: "*", listener: (event: LroEvent) => void): () => void;
+  // biome-ignore lint/suspicious/noExplicitAny: the hub's overloads, passed through.
+  override on(type: any, listener: any): () => void {
+    const off = super.on(type, listener);
+    this.live++;
+    let done = false;
+    return () => {
+      if (!done) this.live--;
+      done = true;
+      off();
+    };
+  }
+}
+
+describe("a server instance per 2026-07-28 request", () => {
+  it("releases what each instance subscribed when the SDK closes it", async () => {
+    const store = await (BACKENDS[0] as (typeof BACKENDS)[number]).open();
+    const dir = mkdtempSync(join(tmpdir(), "atlatl-modern-release-"));
+    const events = new CountingEvents({ sink: null });
+    const offloader = new Offloader({
+      config: { enabled: true, thresholdTokens: 50, ttlSeconds: 3600, outputDir: dir },
+      events,
+    });
+    const services = createServices(store);
+    const endpoint = modernEndpoint(() => ({ services, offloader }));
+    try {
+      await endpoint.request("tools/list", {});
+      const afterOne = events.live;
+      for (let i = 0; i < 20; i++) await endpoint.request("resources/list", {});
+      expect(events.live).toBe(afterOne);
+      // What is left is the process's one log forwarder, not an instance's listeners.
+      expect(afterOne).toBe(1);
+    } finally {
+      await endpoint.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
