@@ -12,6 +12,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BACKENDS, PG_ENABLED, type StoreTarget } from "../backends/backends.js";
+import { type ModernResponse, modern } from "../http/raw-request.js";
 import { type HttpServer, startHttpServer } from "../http/spawn-http.js";
 
 const A = "scale-out-token-a";
@@ -115,5 +116,35 @@ describe.runIf(PG_ENABLED)("two instances, one PostgreSQL, a shared offload stor
     const extracted = await extractIds(onB, file.path);
     expect(extracted.isError).toBeFalsy();
     expect(text(extracted)).toBe(expected);
+  }, 120_000);
+
+  it("2026-07-28 requests, each on its own, alternating between the instances: offload on A, extract and read on B", async () => {
+    const [, b] = servers as [HttpServer, HttpServer];
+    const a = await start();
+    const call = async (s: HttpServer, method: string, params: Record<string, unknown>) => {
+      const r: ModernResponse = await modern(s.url, method, params, { token: A });
+      expect(r.status, r.body).toBe(200);
+      expect(r.message.error, r.body).toBeUndefined();
+      return r.message.result as Record<string, unknown> & {
+        content?: { type: string; text?: string; uri?: string }[];
+      };
+    };
+    const recalled = await call(a, "tools/call", {
+      name: "recall_memories",
+      arguments: { query: "", limit: 300, detail: "full" },
+    });
+    const descriptor = JSON.parse(recalled.content?.[0]?.text as string);
+    expect(descriptor.offloaded).toBe(true);
+    const uri = recalled.content?.find((c) => c.type === "resource_link")?.uri as string;
+    const extracted = await call(b, "tools/call", {
+      name: "lro_extract",
+      arguments: { file_path: descriptor.file_path, query: ".id", limit: 3 },
+    });
+    expect(extracted.isError).toBeFalsy();
+    expect(extracted.content?.[0]?.text).toBe(firstIds(descriptor.file_path));
+    const read = await call(b, "resources/read", { uri });
+    expect((read.contents as { text: string }[])[0]?.text).toBe(
+      readFileSync(descriptor.file_path, "utf8"),
+    );
   }, 120_000);
 });
