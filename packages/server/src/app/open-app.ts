@@ -18,7 +18,7 @@ export interface App {
   offloader: Offloader;
   /**
    * Where HTTP principals' offload files are shared between instances
-   * (`[offload_store]`; local unless configured). The HTTP server binds each
+   * (`[offload_store]` when opened with `sharedOffloads`, else local). The HTTP server binds each
    * principal's offloader to it (`Principals`); the stdio server's own
    * offloader stays local, its files readable by its one client only.
    */
@@ -34,6 +34,12 @@ export interface OpenAppOptions extends ServerConfigOverrides {
   logEvents?: boolean;
   /** Open the store for reading only: never created or migrated (read commands). */
   readOnlyStore?: boolean;
+  /**
+   * Open the configured `[offload_store]` (`atlatl serve --http`). Default
+   * false: the local file system, so CLI commands never connect to nor create
+   * a shared store they do not serve files from.
+   */
+  sharedOffloads?: boolean;
 }
 
 /** Resolve the configuration, open the store (migrating it) and build the services. */
@@ -42,9 +48,8 @@ export async function openApp(options: OpenAppOptions = {}): Promise<App> {
   const store = await openStore(config.store, { readOnly: options.readOnlyStore });
   const events = new LroEvents(options.logEvents === false ? { sink: null } : {});
   const offloader = new Offloader({ config: config.offload, events });
-  // Read commands never serve offload files: no shared store (nor its tables) for them.
   let offloadStore: OffloadStore = localOffloadStore;
-  if (!options.readOnlyStore) {
+  if (options.sharedOffloads) {
     try {
       offloadStore = await createOffloadStore(config.offloadStore, { url: config.store.url });
     } catch (err) {
