@@ -40,6 +40,16 @@ export function failureCode(err: LroError): string {
   return typeof cause?.code === "string" ? cause.code : err.code;
 }
 
+/**
+ * What a truncation warning says failed: the code, and for a quota refusal
+ * its message too (it names the setting and the bytes at stake, which the
+ * caller needs to act on; a disk error's message would say nothing more).
+ */
+export function failureReason(err: LroError): string {
+  const code = failureCode(err);
+  return code === "OFFLOAD_QUOTA_EXCEEDED" ? `${code}: ${err.message}` : code;
+}
+
 /** Emit `OffloadCreated` for a written file. */
 export function emitCreated(ctx: OffloadContext, file: OffloadedFile): void {
   ctx.events.emit({

@@ -34,7 +34,7 @@ import {
   asLroError,
   emitCreated,
   emitFailed,
-  failureCode,
+  failureReason,
   type OffloadContext,
   serializeLine,
 } from "./context.js";
@@ -309,7 +309,7 @@ export async function offloadRecords<D = OffloadResponse>(
 
   const error = failure ?? new LroError("WRITE_FAILED", "offload failed");
   emitFailed(ctx, input.operation, error, total, tokens);
-  const code = failureCode(error);
+  const code = failureReason(error);
   const budget = threshold - reserveFor(truncationWarning(code, total, total, threshold));
   const kept = linesThatFit(lines, meter, budget).count;
   return {

@@ -21,7 +21,7 @@ import {
   asLroError,
   emitCreated,
   emitFailed,
-  failureCode,
+  failureReason,
   type OffloadContext,
   serializeLine,
 } from "./context.js";
@@ -161,7 +161,7 @@ export async function offloadSections(
     const error = asLroError(err);
     emitFailed(ctx, input.operation, error, count, tokens);
     const warning0 = truncationWarning(
-      failureCode(error),
+      failureReason(error),
       count,
       count,
       ctx.config.thresholdTokens,
@@ -180,7 +180,12 @@ export async function offloadSections(
       kind: "truncated",
       estimatedTokens: tokens,
       sections,
-      warning: truncationWarning(failureCode(error), keptTotal, count, ctx.config.thresholdTokens),
+      warning: truncationWarning(
+        failureReason(error),
+        keptTotal,
+        count,
+        ctx.config.thresholdTokens,
+      ),
       error,
     };
   }

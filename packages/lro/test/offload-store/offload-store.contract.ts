@@ -245,7 +245,8 @@ export function offloadStoreContract(target: OffloadStoreTarget): void {
       if (r.kind !== "truncated") throw new Error(`expected a refusal, got ${r.kind}`);
       expect(r.error.code).toBe("OFFLOAD_QUOTA_EXCEEDED");
       expect(r.error.message).toContain("offload_store.quota_bytes");
-      expect(r.warning).toContain("OFFLOAD_QUOTA_EXCEEDED");
+      // The caller is told why and which setting, not only a code.
+      expect(r.warning).toMatch(/\(OFFLOAD_QUOTA_EXCEEDED: .*offload_store\.quota_bytes/);
       expect(seen.map((e) => e.type)).toEqual(["OffloadWriteFailed"]);
       expect(seen[0]).toMatchObject({ code: "OFFLOAD_QUOTA_EXCEEDED" });
       // Nothing of the refused file, here or in the store; the first one intact.
