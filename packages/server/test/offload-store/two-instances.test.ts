@@ -10,6 +10,7 @@
 import { readFileSync } from "node:fs";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BACKENDS, PG_ENABLED, type StoreTarget } from "../backends/backends.js";
 import { type ModernResponse, modern } from "../http/raw-request.js";
@@ -147,4 +148,20 @@ describe.runIf(PG_ENABLED)("two instances, one PostgreSQL, a shared offload stor
       readFileSync(descriptor.file_path, "utf8"),
     );
   }, 120_000);
+
+  it("/healthz names the offload store when it stops answering, and recovers with it", async () => {
+    const s = servers.at(-1) as HttpServer;
+    const admin = new pg.Client({ connectionString: target.config.url as string });
+    await admin.connect();
+    try {
+      await admin.query("ALTER TABLE offload_files RENAME TO offload_files_away");
+      const down = await fetch(`${s.url}/healthz`);
+      expect(down.status).toBe(503);
+      expect(((await down.json()) as { detail: string }).detail).toMatch(/^offload store: /);
+      await admin.query("ALTER TABLE offload_files_away RENAME TO offload_files");
+      expect((await fetch(`${s.url}/healthz`)).status).toBe(200);
+    } finally {
+      await admin.end();
+    }
+  });
 });
