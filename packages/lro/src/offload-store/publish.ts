@@ -7,7 +7,7 @@
 import { createReadStream } from "node:fs";
 import { basename } from "node:path";
 import { offloadFileNaming } from "../materialize/file-name.js";
-import type { PublishOffload } from "../materialize/write-jsonl.js";
+import { type PublishOffload, WriteFailedError } from "../materialize/write-jsonl.js";
 import type { OffloadStoreBinding } from "./offload-store.js";
 
 /** Chunks a file not in memory is read in (the PostgreSQL store's chunk size too). */
@@ -42,4 +42,16 @@ export async function unpublish(
   await binding.store
     .remove({ principal: binding.principal, name: basename(path) })
     .catch(() => {});
+}
+
+/**
+ * After a failed write: remove what the store may hold of it (published, then
+ * the rename failed), so a file nobody was told about neither lingers to its
+ * TTL nor counts against the quota; never rejects.
+ */
+export async function unpublishFailed(
+  binding: OffloadStoreBinding | undefined,
+  err: unknown,
+): Promise<void> {
+  if (err instanceof WriteFailedError) await unpublish(binding, err.path);
 }

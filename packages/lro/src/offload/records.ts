@@ -26,7 +26,7 @@ import {
   openJsonlWriter,
   writeJsonlFile,
 } from "../materialize/write-jsonl.js";
-import { unpublish } from "../offload-store/publish.js";
+import { unpublish, unpublishFailed } from "../offload-store/publish.js";
 import { memoryProfile } from "../profiles/memory/memory-profile.js";
 import type { Profile } from "../profiles/profile.js";
 import type { OffloadedFile, OffloadHeader, OffloadResponse } from "../types.js";
@@ -277,6 +277,7 @@ export async function offloadRecords<D = OffloadResponse>(
       }
     } catch (err) {
       await w?.abort();
+      await unpublishFailed(ctx.store, err);
       failure = asLroError(err);
     }
   }

@@ -7,7 +7,7 @@
 import { inferLineSchema } from "../descriptor/infer-schema.js";
 import { estimateLines, type LinesEstimate } from "../estimate/estimate.js";
 import type { EncodedLines } from "../materialize/encoded-lines.js";
-import { unpublish } from "../offload-store/publish.js";
+import { unpublish, unpublishFailed } from "../offload-store/publish.js";
 import {
   buildGenericDescriptor,
   type DescribedSection,
@@ -158,6 +158,7 @@ export async function offloadSections(
       await ctx.fs.unlink(f.path).catch(() => {});
       await unpublish(ctx.store, f.path);
     }
+    await unpublishFailed(ctx.store, err);
     const error = asLroError(err);
     emitFailed(ctx, input.operation, error, count, tokens);
     const warning0 = truncationWarning(
