@@ -105,6 +105,7 @@ export {
   type OffloadPublication,
   type OffloadStore,
   type OffloadStoreBinding,
+  type StoredOffloadFile,
   type StoredOffloadKey,
   type SweptOffload,
   sharedBinding,

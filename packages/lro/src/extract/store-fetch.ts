@@ -43,8 +43,8 @@ async function fetchOnce(
 ): Promise<boolean> {
   const parsed = offloadFileNaming(filePrefix).parse(name);
   if (!parsed || parsed.temporary) return false;
-  const data = await binding.store.fetch({ principal: binding.principal, name });
-  if (!data) return false;
+  const found = await binding.store.fetch({ principal: binding.principal, name });
+  if (!found) return false;
   await ensureOutputDir(nodeOffloadFs, outputDir);
   const dir = await realpath(outputDir);
   await writePrivateChunks({
@@ -54,7 +54,7 @@ async function fetchOnce(
       dir,
       offloadFileNaming(filePrefix).tempName(parsed.operation, parsed.ulid, process.pid),
     ),
-    chunks: [data],
+    chunks: found.chunks,
   });
   return true;
 }

@@ -429,7 +429,8 @@ export interface WriteChunksOptions {
   /** Final path, and the temporary dot-name beside it. */
   path: string;
   tempPath: string;
-  chunks: readonly Uint8Array[];
+  /** The bytes, in memory or streamed (a file fetched from a shared store). */
+  chunks: readonly Uint8Array[] | AsyncIterable<Uint8Array>;
   onTempOpened?: ((tempPath: string) => void) | undefined;
   /** A shared offload store's publish, run on the complete file before the rename. */
   publish?: PublishOffload | undefined;
@@ -449,7 +450,7 @@ export async function writePrivateChunks(o: WriteChunksOptions): Promise<number>
     opened = true;
     o.onTempOpened?.(o.tempPath);
     try {
-      for (const chunk of o.chunks) {
+      for await (const chunk of o.chunks) {
         let done = 0;
         while (done < chunk.length) {
           const { bytesWritten } = await handle.write(chunk.subarray(done));
@@ -462,12 +463,9 @@ export async function writePrivateChunks(o: WriteChunksOptions): Promise<number>
       await handle.close();
     }
     if (o.publish) {
-      await o.publish({
-        name: basename(o.path),
-        tempPath: o.tempPath,
-        size: bytes,
-        chunks: o.chunks,
-      });
+      // Streamed chunks are spent: the publisher reads the file back.
+      const chunks = Array.isArray(o.chunks) ? (o.chunks as readonly Uint8Array[]) : undefined;
+      await o.publish({ name: basename(o.path), tempPath: o.tempPath, size: bytes, chunks });
     }
     await o.fs.rename(o.tempPath, o.path);
     return bytes;

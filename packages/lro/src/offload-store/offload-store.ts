@@ -22,6 +22,17 @@ export interface SweptOffload extends StoredOffloadKey {
   expiresAt: number;
 }
 
+/** A stored file being read: its size, then its bytes in order. */
+export interface StoredOffloadFile {
+  size: number;
+  /**
+   * The whole file, read as it is consumed (never all of it in memory). Throws
+   * `OFFLOAD_STORE_FAILED` when the bytes read do not match the stored size
+   * and SHA-256 (e.g. the file was swept while being read).
+   */
+  chunks: AsyncIterable<Uint8Array>;
+}
+
 /** A completed file handed to {@link OffloadStore.publish}. */
 export interface OffloadPublication extends StoredOffloadKey {
   /** The whole file (header line and records), in order. */
@@ -53,11 +64,11 @@ export interface OffloadStore {
    */
   publish(file: OffloadPublication): Promise<void>;
   /**
-   * The complete bytes of the principal's file, or undefined when the store
-   * has no such file (never written, swept, or another principal's).
-   * Rejects with `OFFLOAD_STORE_FAILED` when the store cannot answer.
+   * The principal's file, or undefined when the store has no such file
+   * (never written, swept, or another principal's). Rejects with
+   * `OFFLOAD_STORE_FAILED` when the store cannot answer.
    */
-  fetch(key: StoredOffloadKey): Promise<Buffer | undefined>;
+  fetch(key: StoredOffloadKey): Promise<StoredOffloadFile | undefined>;
   /** Delete a file early (an offload that failed after publishing); never rejects. */
   remove(key: StoredOffloadKey): Promise<void>;
   /**

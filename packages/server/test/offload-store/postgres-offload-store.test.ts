@@ -81,7 +81,10 @@ describe.runIf(PG_ENABLED)("postgres offload store, what only a database can sho
         expiresAt: Date.now() + 60_000,
         chunks: [Buffer.from("ok\n")],
       });
-      expect((await other.fetch({ principal: "alice", name }))?.toString()).toBe("ok\n");
+      const found = await other.fetch({ principal: "alice", name });
+      const parts: Uint8Array[] = [];
+      for await (const chunk of found?.chunks ?? []) parts.push(chunk);
+      expect(Buffer.concat(parts).toString()).toBe("ok\n");
     } finally {
       await admin.end();
       await store.close();
@@ -112,6 +115,36 @@ describe.runIf(PG_ENABLED)("postgres offload store, what only a database can sho
       for (const err of refused) expect(err).toMatchObject({ code: "OFFLOAD_QUOTA_EXCEEDED" });
     } finally {
       for (const s of stores) await s.close();
+      await dropSchema(schema);
+    }
+  });
+
+  it("postgres: a file swept while being read chunk by chunk is an error, never a short file", async () => {
+    const schema = freshSchema();
+    const store = await openOn(schema, 1 << 30);
+    try {
+      const name = "atlatl-recall-01KB0000000000000000000077.jsonl";
+      const size = (3 << 20) + 5;
+      await store.publish({
+        principal: "alice",
+        name,
+        size,
+        createdAt: Date.now(),
+        expiresAt: Date.now() + 60_000,
+        chunks: [Buffer.alloc(size, 0x7a)],
+      });
+      const found = await store.fetch({ principal: "alice", name });
+      expect(found?.size).toBe(size);
+      const read = async () => {
+        let first = true;
+        for await (const _ of found?.chunks ?? []) {
+          if (first) await store.remove({ principal: "alice", name });
+          first = false;
+        }
+      };
+      await expect(read()).rejects.toMatchObject({ code: "OFFLOAD_STORE_FAILED" });
+    } finally {
+      await store.close();
       await dropSchema(schema);
     }
   });

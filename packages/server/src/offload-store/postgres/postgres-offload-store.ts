@@ -18,6 +18,7 @@ import { LroError } from "@atlatl/lro";
 import type {
   OffloadPublication,
   OffloadStore,
+  StoredOffloadFile,
   StoredOffloadKey,
   SweptOffload,
 } from "@atlatl/lro/node";
@@ -159,33 +160,56 @@ export class PostgresOffloadStore implements OffloadStore {
     }
   }
 
-  async fetch(key: StoredOffloadKey): Promise<Buffer | undefined> {
-    let rows: { size: string; sha256: Buffer; data: Buffer | null }[];
+  async fetch(key: StoredOffloadKey): Promise<StoredOffloadFile | undefined> {
+    let rows: { size: string; sha256: Buffer }[];
     try {
-      // One statement, one snapshot: the file row and all its chunks, or nothing.
-      // (Text results: node-postgres decodes bytea from hex natively; its
-      // per-query binary mode still decodes every field as UTF-8 text.)
       ({ rows } = await this.pool.query(
-        `SELECT f.size::text AS size, f.sha256, c.data
-           FROM offload_files f LEFT JOIN offload_chunks c USING (principal, name)
-          WHERE f.principal = $1 AND f.name = $2
-          ORDER BY c.seq`,
+        "SELECT size::text AS size, sha256 FROM offload_files WHERE principal = $1 AND name = $2",
         [key.principal, key.name],
       ));
     } catch (err) {
       throw storeFailed(`cannot read ${key.name}`, err);
     }
-    const first = rows[0];
-    if (!first) return undefined;
-    const data = Buffer.concat(rows.flatMap((r) => (r.data ? [r.data] : [])));
-    const sha = createHash("sha256").update(data).digest();
-    if (data.length !== Number(first.size) || !sha.equals(first.sha256)) {
+    const file = rows[0];
+    if (!file) return undefined;
+    const size = Number(file.size);
+    return { size, chunks: this.readChunks(key, size, file.sha256) };
+  }
+
+  /**
+   * The file's chunks one query each, so a reader holds one chunk at a time.
+   * Rows are immutable and deleted only whole (a sweep): a chunk gone or bytes
+   * not matching the row's size and SHA-256 mean the file went while being read.
+   */
+  private async *readChunks(
+    key: StoredOffloadKey,
+    size: number,
+    sha256: Buffer,
+  ): AsyncGenerator<Buffer> {
+    const hash = createHash("sha256");
+    let bytes = 0;
+    for (let seq = 0; bytes < size; seq++) {
+      let rows: { data: Buffer }[];
+      try {
+        ({ rows } = await this.pool.query(
+          "SELECT data FROM offload_chunks WHERE principal = $1 AND name = $2 AND seq = $3",
+          [key.principal, key.name, seq],
+        ));
+      } catch (err) {
+        throw storeFailed(`cannot read ${key.name}`, err);
+      }
+      const data = rows[0]?.data;
+      if (!data) break;
+      hash.update(data);
+      bytes += data.length;
+      yield data;
+    }
+    if (bytes !== size || !hash.digest().equals(sha256)) {
       throw storeFailed(
         `cannot read ${key.name}`,
-        new Error("its bytes do not match its checksum"),
+        new Error("its bytes do not match its size and checksum (swept while being read?)"),
       );
     }
-    return data;
   }
 
   async remove(key: StoredOffloadKey): Promise<void> {
