@@ -10,7 +10,7 @@ import { offloadFileNaming } from "../materialize/file-name.js";
 import { type PublishOffload, WriteFailedError } from "../materialize/write-jsonl.js";
 import type { OffloadStoreBinding } from "./offload-store.js";
 
-/** Chunks a file not in memory is read in (the PostgreSQL store's chunk size too). */
+/** Chunks a file not in memory is read back in, for the store to take as they come. */
 const READ_CHUNK_BYTES = 1 << 20;
 
 /** The materializer's publish hook for `binding`'s principal; files live `ttlSeconds` from their ULID time. */
