@@ -105,15 +105,24 @@ describe.runIf(PG_ENABLED)("two instances, one PostgreSQL, a shared offload stor
     }
   }, 120_000);
 
-  it("kill -9 of the instance that offloaded: the extraction succeeds on the other", async () => {
+  it("kill -9 of the instance that captured and offloaded: the memory and the extraction are served by the other", async () => {
     const [a, b] = servers as [HttpServer, HttpServer];
     const onA = await a.connect({ token: A });
+    const captured = (await onA.callTool({
+      name: "capture_memory",
+      arguments: { content: "acknowledged just before a kill -9", title: "survives" },
+    })) as CallToolResult;
+    expect(captured.isError).toBeFalsy();
+    const id = (JSON.parse(text(captured)) as { id: string }).id;
     const file = await recallOffloaded(onA);
     const expected = firstIds(file.path);
     const exited = new Promise((r) => a.child.once("exit", r));
     a.child.kill("SIGKILL");
     await exited;
     const onB = await b.connect({ token: A });
+    const got = (await onB.callTool({ name: "get_memory", arguments: { id } })) as CallToolResult;
+    expect(got.isError, text(got)).toBeFalsy();
+    expect(text(got)).toContain("acknowledged just before a kill -9");
     const extracted = await extractIds(onB, file.path);
     expect(extracted.isError).toBeFalsy();
     expect(text(extracted)).toBe(expected);
