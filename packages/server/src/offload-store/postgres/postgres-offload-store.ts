@@ -23,10 +23,11 @@ import type {
   SweptOffload,
 } from "@atlatl/lro/node";
 import type pg from "pg";
+import { OFFLOAD_STORE_SECTION } from "../../config/offload-store-config.js";
 import { OFFLOAD_CHUNK_BYTES } from "./offload-schema.js";
 
 /** The quota setting, named by every refusal. */
-export const QUOTA_SETTING = "offload_store.quota_bytes";
+const QUOTA_SETTING = `${OFFLOAD_STORE_SECTION}.quota_bytes`;
 
 /** Files deleted per sweep statement (a long backlog is swept in several). */
 const SWEEP_BATCH = 1000;
