@@ -1,6 +1,7 @@
 import type { Benchmark } from "./harness.js";
 import { lroEngineBenchmark } from "./lro-engine.js";
 import { lroExtractBenchmark } from "./lro-extract.js";
+import { offloadStoreBenchmark } from "./offload-store.js";
 import { proxyBenchmark } from "./proxy.js";
 import { serverHttpBenchmark } from "./server-http.js";
 import { serverImportBenchmark } from "./server-import.js";
@@ -20,6 +21,7 @@ export const benchmarks: Benchmark[] = [
   serverStoreBenchmark,
   serverWholeSetBenchmark,
   serverPostgresBenchmark,
+  offloadStoreBenchmark,
   proxyBenchmark,
   serverHttpBenchmark,
 ];

@@ -24,6 +24,9 @@ export const ERROR_CODES = [
   "FILTER_ABORTED",
   "INPUT_TOO_LARGE",
   "BUSY",
+  // LRO: the shared offload store (scale-out).
+  "OFFLOAD_QUOTA_EXCEEDED",
+  "OFFLOAD_STORE_FAILED",
   // Store.
   "DUPLICATE_ID",
   "QUERY_INVALID",
@@ -77,6 +80,8 @@ export type LroErrorCode = Extract<
   | "FILTER_ABORTED"
   | "INPUT_TOO_LARGE"
   | "BUSY"
+  | "OFFLOAD_QUOTA_EXCEEDED"
+  | "OFFLOAD_STORE_FAILED"
 >;
 
 /** A local LRO error. */

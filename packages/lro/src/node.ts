@@ -79,6 +79,7 @@ export {
   type JsonlWriter,
   type JsonlWriterOptions,
   openJsonlWriter,
+  type PublishOffload,
   type WriteChunksOptions,
   WriteFailedError,
   type WriteJsonlOptions,
@@ -99,6 +100,17 @@ export {
   type SourceRecord,
   type TruncatedOutcome,
 } from "./offload/offloader.js";
+export { localOffloadStore } from "./offload-store/local/local-offload-store.js";
+export {
+  type OffloadPublication,
+  type OffloadStore,
+  type OffloadStoreBinding,
+  type StoredOffloadFile,
+  type StoredOffloadKey,
+  type SweptOffload,
+  sharedBinding,
+} from "./offload-store/offload-store.js";
+export { type SweepOffloadStoreOptions, sweepOffloadStore } from "./offload-store/sweep-store.js";
 export {
   type ListOffloadFilesOptions,
   listOffloadFiles,

@@ -1,3 +1,7 @@
+export type {
+  OffloadStoreBackend,
+  OffloadStoreConfig,
+} from "./config/offload-store-config.js";
 export { type Conversion, convertJsonValue } from "./mif/convert.js";
 export { MifError, type MifErrorCode } from "./mif/errors.js";
 export {
@@ -74,6 +78,10 @@ export {
 } from "./model/new-memory.js";
 export { wellFormed } from "./model/well-formed.js";
 export { wikiLinks } from "./model/wiki-links.js";
+export {
+  type CreateOffloadStoreOptions,
+  createOffloadStore,
+} from "./offload-store/create-offload-store.js";
 export {
   type CorpusOptions,
   generateCorpus,

@@ -14,6 +14,8 @@ import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { LroError } from "../errors.js";
 import { offloadFileNaming } from "../materialize/file-name.js";
 import { OFFLOAD_RESOURCE_PREFIX } from "../mcp/offload-resource-uri.js";
+import type { OffloadStoreBinding } from "../offload-store/offload-store.js";
+import { fetchIntoDir } from "./store-fetch.js";
 
 /** Longest `file_path` considered at all (PATH_MAX on Linux). */
 const MAX_PATH_LENGTH = 4096;
@@ -34,6 +36,12 @@ export interface ConfinementOptions {
   resourcePrefix?: string | undefined;
   /** What a refusal tells the caller to pass instead (default: lro_extract's `file_path`). */
   refusedHint?: string | undefined;
+  /**
+   * A shared offload store and the caller's principal: a live file missing
+   * from `outputDir` (written by another instance) is fetched from it into
+   * `outputDir` first. Undefined or not shared: local files only.
+   */
+  store?: OffloadStoreBinding | undefined;
 }
 
 /** An offload file that passed every check, open for reading. */
@@ -124,12 +132,24 @@ export async function openOffloadFile(
   const parsed = naming.parse(name);
   if (!parsed || parsed.temporary) throw refuse(`not an offload file name; ${hint}`);
 
+  const now = options.now?.() ?? Date.now();
+  const expired = parsed.createdAt + options.ttlSeconds * 1000 <= now;
+  const store = options.store?.store.shared ? options.store : undefined;
+  /** Fetch a live file another instance wrote; false when there is none to fetch. */
+  const fetched = async (): Promise<boolean> =>
+    store !== undefined &&
+    !expired &&
+    (await fetchIntoDir(store, options.outputDir, name, options.filePrefix));
+
   let dirReal: string;
   try {
     dirReal = await realpath(options.outputDir);
   } catch (err) {
-    if (errnoCode(err) === "ENOENT") throw gone(name, parsed.operation, false);
-    throw refuse(`the offload directory is unusable: ${(err as Error).message}`);
+    if (errnoCode(err) !== "ENOENT") {
+      throw refuse(`the offload directory is unusable: ${(err as Error).message}`);
+    }
+    if (!(await fetched())) throw gone(name, parsed.operation, expired);
+    dirReal = await realpath(options.outputDir);
   }
   if (!bare) {
     // Spelled with the configured directory (as descriptors are) or its real path,
@@ -147,15 +167,15 @@ export async function openOffloadFile(
   }
   const path = join(dirReal, name);
 
-  const now = options.now?.() ?? Date.now();
-  const expired = parsed.createdAt + options.ttlSeconds * 1000 <= now;
-
   let before: Awaited<ReturnType<typeof lstat>>;
   try {
     before = await lstat(path);
   } catch (err) {
-    if (errnoCode(err) === "ENOENT") throw gone(name, parsed.operation, expired);
-    throw refuse(`cannot inspect ${name}: ${(err as Error).message}`);
+    if (errnoCode(err) !== "ENOENT") {
+      throw refuse(`cannot inspect ${name}: ${(err as Error).message}`);
+    }
+    if (!(await fetched())) throw gone(name, parsed.operation, expired);
+    before = await lstat(path);
   }
   if (before.isSymbolicLink()) throw refuse(`${name} is a symbolic link; refused`);
   if (!before.isFile()) throw refuse(`${name} is not a regular file; refused`);

@@ -11,6 +11,7 @@
  */
 import type { OffloadConfig } from "../config/offload-config.js";
 import { LroError } from "../errors.js";
+import type { OffloadStoreBinding } from "../offload-store/offload-store.js";
 import type { AnyProfile } from "../profiles/profile.js";
 import { BUILTIN_PROFILES, headerProfileName, profileByName } from "../profiles/registry.js";
 import type { RecipeSpec } from "../recipes/recipe-spec.js";
@@ -77,6 +78,8 @@ export interface LroExtractorOptions {
   maxFileBytes?: number;
   /** Profiles whose files' numbered recipes are known (default: memory, records, sections). */
   profiles?: readonly AnyProfile[];
+  /** The shared offload store and the caller's principal: files other instances wrote are fetched. */
+  store?: OffloadStoreBinding | undefined;
 }
 
 /** A successful extraction. */
@@ -183,6 +186,7 @@ export class LroExtractor {
       ttlSeconds: config.ttlSeconds,
       filePrefix: config.filePrefix,
       resourcePrefix: this.options.resourcePrefix,
+      store: this.options.store,
       ...(this.options.now ? { now: this.options.now } : {}),
     });
     try {

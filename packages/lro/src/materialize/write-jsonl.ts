@@ -4,7 +4,7 @@
  * place, so a reader (or a crash) never leaves half a file behind a name that
  * matches `atlatl-*.jsonl`.
  */
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { defaultOutputDir } from "../config/offload-config.js";
 import { LroError } from "../errors.js";
 import { utf8Length } from "../estimate/estimate.js";
@@ -125,6 +125,25 @@ export class WriteFailedError extends LroError {
   }
 }
 
+/**
+ * Hands a completed file to a shared offload store before it takes its name:
+ * the file is closed and complete at `tempPath`, `chunks` are its bytes when
+ * they are in memory already. A rejection fails the write (the temporary file
+ * is removed, no file takes the name); a coded `LroError` (a quota refusal)
+ * reaches the caller as it is.
+ */
+export type PublishOffload = (file: {
+  name: string;
+  tempPath: string;
+  size: number;
+  chunks?: readonly Uint8Array[] | undefined;
+}) => Promise<void>;
+
+/** A failure of the write path: a publish's own coded error as is, anything else as `WRITE_FAILED`. */
+function writeError(path: string, err: unknown): LroError {
+  return err instanceof LroError ? err : new WriteFailedError(path, err);
+}
+
 /** Options of {@link openJsonlWriter}. */
 export interface JsonlWriterOptions {
   fs: OffloadFs;
@@ -147,6 +166,8 @@ export interface JsonlWriterOptions {
   chunkChars?: number;
   /** Called with the temporary path once it is open (tests kill the process there). */
   onTempOpened?: (tempPath: string) => void;
+  /** A shared offload store's publish, run on the complete file before the rename. */
+  publish?: PublishOffload | undefined;
 }
 
 /** A JSONL file being written under its temporary name. */
@@ -254,9 +275,10 @@ export async function openJsonlWriter(o: JsonlWriterOptions): Promise<JsonlWrite
         }
         closed = true;
         await h.close();
+        if (o.publish) await o.publish({ name: basename(finalPath), tempPath, size: bytes });
         await o.fs.rename(tempPath, finalPath);
       } catch (err) {
-        throw new WriteFailedError(finalPath, err);
+        throw writeError(finalPath, err);
       }
       return { path: finalPath, bytes };
     },
@@ -342,11 +364,14 @@ function encodeJsonl(headerLine: string, lines: readonly string[], linesBytes: n
   return data;
 }
 
-/** The synchronous path of {@link writeJsonlFile}, for files of at most {@link SYNC_WRITE_MAX_BYTES}. */
+/**
+ * The synchronous path of {@link writeJsonlFile}, for files of at most
+ * {@link SYNC_WRITE_MAX_BYTES}; asynchronous only when a store publishes the file.
+ */
 function writeSmallJsonlFile(
   o: WriteJsonlOptions,
   linesBytes: number,
-): { path: string; bytes: number } {
+): { path: string; bytes: number } | Promise<{ path: string; bytes: number }> {
   const naming = offloadFileNaming(o.prefix);
   const finalPath = join(o.dir, naming.fileName(o.operation, o.id));
   const tempPath = join(o.dir, naming.tempName(o.operation, o.id, process.pid));
@@ -356,6 +381,7 @@ function writeSmallJsonlFile(
     const bytes = o.fs.writeNewFileSync(tempPath, data, 0o600);
     created = true;
     o.onTempOpened?.(tempPath);
+    if (o.publish) return publishThenRename(o.fs, o.publish, { tempPath, finalPath, data, bytes });
     o.fs.renameSync(tempPath, finalPath);
     return { path: finalPath, bytes };
   } catch (err) {
@@ -372,14 +398,42 @@ function writeSmallJsonlFile(
   }
 }
 
+/** Publish a small file written whole, then give it its name; on failure remove it. */
+async function publishThenRename(
+  fs: OffloadFs,
+  publish: PublishOffload,
+  f: { tempPath: string; finalPath: string; data: Uint8Array; bytes: number },
+): Promise<{ path: string; bytes: number }> {
+  try {
+    await publish({
+      name: basename(f.finalPath),
+      tempPath: f.tempPath,
+      size: f.bytes,
+      chunks: [f.data],
+    });
+    fs.renameSync(f.tempPath, f.finalPath);
+    return { path: f.finalPath, bytes: f.bytes };
+  } catch (err) {
+    try {
+      fs.unlinkSync(f.tempPath);
+    } catch {
+      // Already gone.
+    }
+    throw writeError(f.finalPath, err);
+  }
+}
+
 /** Inputs of {@link writePrivateChunks}. */
 export interface WriteChunksOptions {
   fs: OffloadFs;
   /** Final path, and the temporary dot-name beside it. */
   path: string;
   tempPath: string;
-  chunks: readonly Uint8Array[];
+  /** The bytes, in memory or streamed (a file fetched from a shared store). */
+  chunks: readonly Uint8Array[] | AsyncIterable<Uint8Array>;
   onTempOpened?: ((tempPath: string) => void) | undefined;
+  /** A shared offload store's publish, run on the complete file before the rename. */
+  publish?: PublishOffload | undefined;
 }
 
 /**
@@ -396,7 +450,7 @@ export async function writePrivateChunks(o: WriteChunksOptions): Promise<number>
     opened = true;
     o.onTempOpened?.(o.tempPath);
     try {
-      for (const chunk of o.chunks) {
+      for await (const chunk of o.chunks) {
         let done = 0;
         while (done < chunk.length) {
           const { bytesWritten } = await handle.write(chunk.subarray(done));
@@ -408,10 +462,15 @@ export async function writePrivateChunks(o: WriteChunksOptions): Promise<number>
     } finally {
       await handle.close();
     }
+    if (o.publish) {
+      // Streamed chunks are spent: the publisher reads the file back.
+      const chunks = Array.isArray(o.chunks) ? (o.chunks as readonly Uint8Array[]) : undefined;
+      await o.publish({ name: basename(o.path), tempPath: o.tempPath, size: bytes, chunks });
+    }
     await o.fs.rename(o.tempPath, o.path);
     return bytes;
   } catch (err) {
     if (opened) await o.fs.unlink(o.tempPath).catch(() => {});
-    throw new WriteFailedError(o.path, err);
+    throw writeError(o.path, err);
   }
 }

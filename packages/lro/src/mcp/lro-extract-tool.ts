@@ -244,6 +244,7 @@ export function registerLroExtract<T extends Removable = Removable>(
     ...(options.cache ? { cache: options.cache } : {}),
     ...(options.now ? { now: options.now } : {}),
     reoffload: offloaderReoffload(offloader),
+    store: offloader.store,
   });
   const resourceLinks = options.resourceLinks ?? false;
   const toolName = options.toolName ?? LRO_EXTRACT_TOOL_NAME;

@@ -24,6 +24,7 @@ import { LroError } from "../errors.js";
 import type { LroEvents } from "../events/events.js";
 import { openOffloadFile } from "../extract/confine.js";
 import { type LoadedOffload, OffloadFileCache } from "../extract/offload-reader.js";
+import type { OffloadStoreBinding } from "../offload-store/offload-store.js";
 import { listOffloadFiles } from "../sweep/sweep.js";
 import {
   type ConnectionState,
@@ -99,6 +100,8 @@ export interface RegisterOffloadResourcesOptions<Template = unknown> {
   maxFileBytes?: number;
   /** Share the extractor's parsed-file cache (default: a new one). */
   cache?: OffloadFileCache;
+  /** The shared offload store and principal (an offloader's `store`): files other instances wrote are fetched. */
+  store?: OffloadStoreBinding | undefined;
   /** Events of the offloader: new and expired files notify `list_changed`. */
   events?: LroEvents;
   /** Clock, epoch ms. */
@@ -257,6 +260,7 @@ export function registerOffloadResources<Template>(
         now,
         filePrefix: config.filePrefix,
         resourcePrefix: prefix,
+        store: options.store,
         refusedHint: `resources/read reads only offload files: use a URI as resources/list or an offload descriptor gave it (${prefix}{name})`,
       });
       createdAt = opened.createdAt;

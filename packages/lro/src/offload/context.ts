@@ -3,7 +3,8 @@ import type { OffloadConfig } from "../config/offload-config.js";
 import { LroError } from "../errors.js";
 import type { LroEvents } from "../events/events.js";
 import type { OffloadFs } from "../materialize/offload-fs.js";
-import { WriteFailedError } from "../materialize/write-jsonl.js";
+import { type PublishOffload, WriteFailedError } from "../materialize/write-jsonl.js";
+import type { OffloadStoreBinding } from "../offload-store/offload-store.js";
 import type { OffloadedFile } from "../types.js";
 
 /** The engine's state, as the pipelines see it. */
@@ -13,6 +14,10 @@ export interface OffloadContext {
   readonly fs: OffloadFs;
   readonly nativeExtraction: string | false;
   readonly onTempOpened: ((tempPath: string) => void) | undefined;
+  /** The shared store's binding, when files are published (undefined: local files only). */
+  readonly store: OffloadStoreBinding | undefined;
+  /** Publishes each completed JSONL file to the shared store before it takes its name. */
+  readonly publish: PublishOffload | undefined;
   now(): number;
   /** A fresh ULID at `time` (monotonic within the process). */
   nextId(time: number): string;
@@ -33,6 +38,16 @@ export function asLroError(err: unknown): LroError {
 export function failureCode(err: LroError): string {
   const cause = (err as { cause?: { code?: unknown } }).cause;
   return typeof cause?.code === "string" ? cause.code : err.code;
+}
+
+/**
+ * What a truncation warning says failed: the code, and for a quota refusal
+ * its message too (it names the setting and the bytes at stake, which the
+ * caller needs to act on; a disk error's message would say nothing more).
+ */
+export function failureReason(err: LroError): string {
+  const code = failureCode(err);
+  return code === "OFFLOAD_QUOTA_EXCEEDED" ? `${code}: ${err.message}` : code;
 }
 
 /** Emit `OffloadCreated` for a written file. */

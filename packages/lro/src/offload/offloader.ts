@@ -10,6 +10,9 @@ import type { OffloadConfig } from "../config/offload-config.js";
 import { LroEvents } from "../events/events.js";
 import { offloadFileNaming, offloadIdFactory } from "../materialize/file-name.js";
 import { nodeOffloadFs, type OffloadFs } from "../materialize/offload-fs.js";
+import type { PublishOffload } from "../materialize/write-jsonl.js";
+import { type OffloadStoreBinding, sharedBinding } from "../offload-store/offload-store.js";
+import { storePublisher, unpublish } from "../offload-store/publish.js";
 import { type Sweeper, type SweeperOptions, startSweeper } from "../sweep/sweep.js";
 import type { OffloadResponse } from "../types.js";
 import { attachmentExtension, attachmentPaths, writeAttachment } from "./attachments.js";
@@ -39,6 +42,13 @@ export interface OffloaderOptions {
   nativeExtraction?: string | false;
   /** Test hook: called once the temporary file is open. */
   onTempOpened?: (tempPath: string) => void;
+  /**
+   * The offload store and the principal whose files these are (default: the
+   * local file system only). With a shared store every JSONL file is also
+   * published to it before its descriptor is returned, so any instance can
+   * serve it; see `OffloadStore`.
+   */
+  store?: OffloadStoreBinding | undefined;
 }
 
 /** The engine. One instance per server; safe for concurrent calls. */
@@ -54,6 +64,9 @@ export class Offloader {
   private readonly fs: OffloadFs;
   private readonly onTempOpened: ((tempPath: string) => void) | undefined;
   private readonly nextUlid = offloadIdFactory();
+  /** Where files are kept besides this disk (undefined: local only, today's behaviour). */
+  readonly store: OffloadStoreBinding | undefined;
+  private readonly publish: PublishOffload | undefined;
 
   constructor(options: OffloaderOptions) {
     const dir = options.config.outputDir;
@@ -66,6 +79,8 @@ export class Offloader {
     this.fs = options.fs ?? nodeOffloadFs;
     this.nativeExtraction = options.nativeExtraction ?? false;
     this.onTempOpened = options.onTempOpened;
+    this.store = sharedBinding(options.store);
+    this.publish = this.store ? storePublisher(this.store, this.config) : undefined;
   }
 
   private context(): OffloadContext {
@@ -75,6 +90,8 @@ export class Offloader {
       fs: this.fs,
       nativeExtraction: this.nativeExtraction,
       onTempOpened: this.onTempOpened,
+      store: this.store,
+      publish: this.publish,
       now: this.now,
       nextId: (time) => this.nextUlid(time),
     };
@@ -137,6 +154,7 @@ export class Offloader {
     for (const p of paths) {
       const files = naming.parse(basename(p))?.attachment ? attachmentPaths(p) : [p];
       for (const f of files) await this.fs.unlink(f).catch(() => {});
+      await unpublish(this.store, p);
     }
   }
 

@@ -26,6 +26,7 @@ import {
   openJsonlWriter,
   writeJsonlFile,
 } from "../materialize/write-jsonl.js";
+import { unpublish, unpublishFailed } from "../offload-store/publish.js";
 import { memoryProfile } from "../profiles/memory/memory-profile.js";
 import type { Profile } from "../profiles/profile.js";
 import type { OffloadedFile, OffloadHeader, OffloadResponse } from "../types.js";
@@ -33,7 +34,7 @@ import {
   asLroError,
   emitCreated,
   emitFailed,
-  failureCode,
+  failureReason,
   type OffloadContext,
   serializeLine,
 } from "./context.js";
@@ -157,6 +158,7 @@ export async function offloadRecords<D = OffloadResponse>(
       id,
       reserveHeaderBytes: utf8Length(JSON.stringify(widest)),
       onTempOpened: ctx.onTempOpened,
+      publish: ctx.publish,
     });
     try {
       for (let j = 0; j < lines.length; j++) {
@@ -253,6 +255,7 @@ export async function offloadRecords<D = OffloadResponse>(
           linesBytes,
           chunkChars: 1 << 20,
           onTempOpened: ctx.onTempOpened,
+          publish: ctx.publish,
         });
         file = {
           path: done.path,
@@ -274,6 +277,7 @@ export async function offloadRecords<D = OffloadResponse>(
       }
     } catch (err) {
       await w?.abort();
+      await unpublishFailed(ctx.store, err);
       failure = asLroError(err);
     }
   }
@@ -299,13 +303,14 @@ export async function offloadRecords<D = OffloadResponse>(
     } catch (err) {
       // A descriptor must never be missing for a file, nor a file for a descriptor.
       await ctx.fs.unlink(file.path).catch(() => {});
+      await unpublish(ctx.store, file.path);
       failure = asLroError(err);
     }
   }
 
   const error = failure ?? new LroError("WRITE_FAILED", "offload failed");
   emitFailed(ctx, input.operation, error, total, tokens);
-  const code = failureCode(error);
+  const code = failureReason(error);
   const budget = threshold - reserveFor(truncationWarning(code, total, total, threshold));
   const kept = linesThatFit(lines, meter, budget).count;
   return {

@@ -7,6 +7,7 @@
 import { inferLineSchema } from "../descriptor/infer-schema.js";
 import { estimateLines, type LinesEstimate } from "../estimate/estimate.js";
 import type { EncodedLines } from "../materialize/encoded-lines.js";
+import { unpublish, unpublishFailed } from "../offload-store/publish.js";
 import {
   buildGenericDescriptor,
   type DescribedSection,
@@ -20,7 +21,7 @@ import {
   asLroError,
   emitCreated,
   emitFailed,
-  failureCode,
+  failureReason,
   type OffloadContext,
   serializeLine,
 } from "./context.js";
@@ -153,11 +154,15 @@ export async function offloadSections(
     return { kind: "offloaded", estimatedTokens: tokens, response, files };
   } catch (err) {
     // All or nothing: a descriptor must never point at some files but not others.
-    for (const f of files) await ctx.fs.unlink(f.path).catch(() => {});
+    for (const f of files) {
+      await ctx.fs.unlink(f.path).catch(() => {});
+      await unpublish(ctx.store, f.path);
+    }
+    await unpublishFailed(ctx.store, err);
     const error = asLroError(err);
     emitFailed(ctx, input.operation, error, count, tokens);
     const warning0 = truncationWarning(
-      failureCode(error),
+      failureReason(error),
       count,
       count,
       ctx.config.thresholdTokens,
@@ -176,7 +181,12 @@ export async function offloadSections(
       kind: "truncated",
       estimatedTokens: tokens,
       sections,
-      warning: truncationWarning(failureCode(error), keptTotal, count, ctx.config.thresholdTokens),
+      warning: truncationWarning(
+        failureReason(error),
+        keptTotal,
+        count,
+        ctx.config.thresholdTokens,
+      ),
       error,
     };
   }

@@ -41,6 +41,7 @@ export async function writeLinesFile(
     ...(input.linesBytes !== undefined ? { linesBytes: input.linesBytes } : {}),
     ...(ctx.config.filePrefix !== undefined ? { prefix: ctx.config.filePrefix } : {}),
     onTempOpened: ctx.onTempOpened,
+    publish: ctx.publish,
   });
   return {
     path: written.path,
@@ -67,6 +68,7 @@ async function writeEncoded(
     tempPath: join(dir, naming.tempName(input.operation, id, process.pid)),
     chunks: [header, ...encoded.finish()],
     onTempOpened: ctx.onTempOpened,
+    publish: ctx.publish,
   });
   return {
     path: join(dir, naming.fileName(input.operation, id)),

@@ -1,10 +1,11 @@
 import { LroEvents } from "@atlatl/lro";
-import { Offloader } from "@atlatl/lro/node";
+import { localOffloadStore, Offloader, type OffloadStore } from "@atlatl/lro/node";
 import {
   loadServerConfig,
   type ServerConfig,
   type ServerConfigOverrides,
 } from "../config/server-config.js";
+import { createOffloadStore } from "../offload-store/create-offload-store.js";
 import { createServices, type Services } from "../services/create-services.js";
 import { openStore } from "../store/open-store.js";
 import type { MemoryStore } from "../store/store.js";
@@ -15,6 +16,13 @@ export interface App {
   store: MemoryStore;
   services: Services;
   offloader: Offloader;
+  /**
+   * Where HTTP principals' offload files are shared between instances
+   * (`[offload_store]` when opened with `sharedOffloads`, else local). The HTTP server binds each
+   * principal's offloader to it (`Principals`); the stdio server's own
+   * offloader stays local, its files readable by its one client only.
+   */
+  offloadStore: OffloadStore;
   events: LroEvents;
   close(): Promise<void>;
 }
@@ -26,6 +34,12 @@ export interface OpenAppOptions extends ServerConfigOverrides {
   logEvents?: boolean;
   /** Open the store for reading only: never created or migrated (read commands). */
   readOnlyStore?: boolean;
+  /**
+   * Open the configured `[offload_store]` (`atlatl serve --http`). Default
+   * false: the local file system, so CLI commands never connect to nor create
+   * a shared store they do not serve files from.
+   */
+  sharedOffloads?: boolean;
 }
 
 /** Resolve the configuration, open the store (migrating it) and build the services. */
@@ -34,12 +48,25 @@ export async function openApp(options: OpenAppOptions = {}): Promise<App> {
   const store = await openStore(config.store, { readOnly: options.readOnlyStore });
   const events = new LroEvents(options.logEvents === false ? { sink: null } : {});
   const offloader = new Offloader({ config: config.offload, events });
+  let offloadStore: OffloadStore = localOffloadStore;
+  if (options.sharedOffloads) {
+    try {
+      offloadStore = await createOffloadStore(config.offloadStore, { url: config.store.url });
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
+  }
   return {
     config,
     store,
     services: createServices(store),
     offloader,
+    offloadStore,
     events,
-    close: () => store.close(),
+    close: async () => {
+      await offloadStore.close();
+      await store.close();
+    },
   };
 }

@@ -10,6 +10,7 @@ import {
 } from "@atlatl/lro/node";
 import envPaths from "env-paths";
 import { redactUrl } from "../store/redact-url.js";
+import { type OffloadStoreConfig, resolveOffloadStoreConfig } from "./offload-store-config.js";
 
 const paths = envPaths("atlatl", { suffix: "" });
 
@@ -75,6 +76,8 @@ export interface ServerConfigOverrides {
   /** `--database`: a postgres:// URL. */
   databaseUrl?: string | undefined;
   offload?: Partial<OffloadConfig> | undefined;
+  /** `[offload_store]` values (tests; no flag sets them). */
+  offloadStore?: { backend?: string; quota_bytes?: number } | undefined;
 }
 
 /** The effective configuration of the server, with where each value came from. */
@@ -83,6 +86,8 @@ export interface ServerConfig {
   /** PostgreSQL when `url` is set, else SQLite at `path`. */
   store: StoreConfig;
   offload: OffloadConfig;
+  /** Where offload files are shared between instances (`[offload_store]`). */
+  offloadStore: OffloadStoreConfig;
   /** Every key with its value, environment variable and source (for `atlatl config`). */
   entries: ConfigEntry[];
 }
@@ -116,10 +121,16 @@ export function loadServerConfig(
     env,
     overrides: overrides.offload ?? {},
   });
+  const storeBackend = store.values.url === "" ? "sqlite" : "postgres";
+  const offloadStore = resolveOffloadStoreConfig(
+    { ...(file ? { file } : {}), env, overrides: overrides.offloadStore ?? {} },
+    storeBackend,
+  );
   return {
     configFile,
+    offloadStore: offloadStore.config,
     store: {
-      backend: store.values.url === "" ? "sqlite" : "postgres",
+      backend: storeBackend,
       path: store.values.path,
       url: store.values.url === "" ? null : store.values.url,
     },
@@ -144,6 +155,7 @@ export function loadServerConfig(
           : e,
       ),
       ...offload.entries,
+      ...offloadStore.resolved.entries,
     ],
   };
 }

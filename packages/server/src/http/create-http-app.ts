@@ -50,7 +50,7 @@ function shortTokenMessage(http: HttpConfig): string | undefined {
 
 /** The parts the HTTP app is composed of (each built once per process). */
 export interface HttpAppParts {
-  app: Pick<App, "store">;
+  app: Pick<App, "store" | "offloadStore">;
   http: HttpConfig;
   /** `/mcp`: both protocol generations. */
   mcp: Pick<McpEndpoint, "handle">;
@@ -89,14 +89,17 @@ export function createHttpApp(parts: HttpAppParts): Hono<{ Variables: AuthVariab
   web.use("*", metrics.middleware);
 
   web.get("/healthz", async (c) => {
+    let part = "store";
     try {
       await parts.app.store.count();
-      return c.json({ status: "ok" });
+      part = "offload store";
+      await parts.app.offloadStore.check();
+      return c.json({ status: "ok", offload_store: parts.app.offloadStore.kind });
     } catch (err) {
       return problem({
         title: "Service Unavailable",
         status: 503,
-        detail: `store: ${(err as Error).message}`,
+        detail: `${part}: ${(err as Error).message}`,
       });
     }
   });

@@ -36,7 +36,11 @@ export async function startHttpServer(app: App, http: HttpConfig): Promise<Runni
   const logger = createLogger();
   const extraction = createSharedExtraction();
   const metrics = createHttpMetrics(app.events);
-  const principals = new Principals({ config: app.config.offload, events: app.events });
+  const principals = new Principals({
+    config: app.config.offload,
+    events: app.events,
+    offloadStore: app.offloadStore,
+  });
   const servers = new PrincipalServers({
     app,
     principals,
@@ -56,7 +60,12 @@ export async function startHttpServer(app: App, http: HttpConfig): Promise<Runni
     onerror: (err) => logger.warn({ msg: "mcp", error: err.message }),
   });
   const sweeper = app.config.offload.enabled
-    ? startPrincipalSweeper({ config: app.config.offload, events: app.events, principals })
+    ? startPrincipalSweeper({
+        config: app.config.offload,
+        events: app.events,
+        principals,
+        offloadStore: app.offloadStore,
+      })
     : undefined;
   let closing: Promise<void> | undefined;
   const web = createHttpApp({

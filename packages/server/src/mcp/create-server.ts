@@ -247,6 +247,7 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
       config: deps.offloader.config,
       cache: extract.extractor.cache,
       events: deps.offloader.events,
+      store: deps.offloader.store,
     });
     closers.push(async () => resources.close());
     closers.push(() => extract.close());

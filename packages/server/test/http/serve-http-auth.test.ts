@@ -96,7 +96,7 @@ describe("atlatl serve --http: security by default", () => {
   it("serves /healthz without a token", async () => {
     const res = await raw(s.url, "/healthz");
     expect(res.status).toBe(200);
-    expect(res.json()).toEqual({ status: "ok" });
+    expect(res.json()).toEqual({ status: "ok", offload_store: "local" });
   });
 
   it("accepts the second token and loopback Origins", async () => {

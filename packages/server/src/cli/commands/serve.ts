@@ -26,6 +26,7 @@ export async function runServe(opts: ServeOptions, cmd: Command): Promise<void> 
       ...(opts.ttl !== undefined ? { ttlSeconds: opts.ttl } : {}),
       ...(opts.offload === false ? { enabled: false } : {}),
     },
+    sharedOffloads: opts.http === true,
   });
   if (opts.http) return runServeHttp(app, opts);
   serveStdioApp(app);

@@ -1,8 +1,13 @@
 import { readdir, rmdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { LroEvents } from "@atlatl/lro";
-import { type OffloadConfig, sweepOffloadDir } from "@atlatl/lro/node";
-import { PRINCIPALS_SUBDIR, type Principals } from "./principals.js";
+import {
+  type OffloadConfig,
+  type OffloadStore,
+  sweepOffloadDir,
+  sweepOffloadStore,
+} from "@atlatl/lro/node";
+import { PRINCIPALS_SUBDIR, type Principals, principalDir } from "./principals.js";
 
 /**
  * Where versions before principals kept each HTTP session's files: still swept
@@ -33,10 +38,27 @@ export function startPrincipalSweeper(options: {
   events: LroEvents;
   principals: Pick<Principals, "ofDir">;
   intervalMs?: number;
+  /**
+   * A shared offload store: its expired files are deleted here or on another
+   * instance, and reported only by the one that deleted them; this
+   * instance's copies are then a cache, dropped without events.
+   */
+  offloadStore?: OffloadStore | undefined;
 }): { stop(): void; sweepNow(): Promise<void> } {
-  const { config, events } = options;
+  const { config } = options;
+  const shared = options.offloadStore?.shared ? options.offloadStore : undefined;
+  /** Events of local sweeps: none when the store reports expiry. */
+  const events = shared ? undefined : options.events;
   let inFlight: Promise<void> | undefined;
   const sweepAll = async () => {
+    if (shared) {
+      await sweepOffloadStore({
+        store: shared,
+        dirOf: (id) => principalDir(config.outputDir, id),
+        eventsOf: (id) =>
+          options.principals.ofDir(principalDir(config.outputDir, id))?.events ?? options.events,
+      });
+    }
     await sweepOffloadDir({ dir: config.outputDir, ttlSeconds: config.ttlSeconds, events });
     const dirs = await Promise.all(
       [PRINCIPALS_SUBDIR, LEGACY_SESSIONS_SUBDIR].map(async (sub) => {
@@ -50,7 +72,7 @@ export function startPrincipalSweeper(options: {
       await sweepOffloadDir({
         dir,
         ttlSeconds: config.ttlSeconds,
-        events: owner?.events ?? events,
+        events: shared ? undefined : (owner?.events ?? events),
       });
       // rmdir removes only an empty directory: a file written meanwhile keeps it.
       if (!owner || owner.active === 0) await rmdir(dir).catch(() => {});

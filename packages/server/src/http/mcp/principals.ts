@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { LroEvents } from "@atlatl/lro";
-import { type OffloadConfig, Offloader } from "@atlatl/lro/node";
+import { type OffloadConfig, Offloader, type OffloadStore } from "@atlatl/lro/node";
 import type { AuthInfo } from "@modelcontextprotocol/server";
 
 /** Principals' offload directories live under `<output_dir>/principals/`. */
@@ -67,6 +67,11 @@ export class Principals {
       config: OffloadConfig;
       /** The process's hub (metrics, the stderr log): every principal's events reach it too. */
       events: LroEvents;
+      /**
+       * The offload store each principal's offloader publishes to and its
+       * readers fetch from (shared: any instance serves the principal's files).
+       */
+      offloadStore?: OffloadStore | undefined;
     },
   ) {}
 
@@ -77,7 +82,13 @@ export class Principals {
     const dir = principalDir(this.deps.config.outputDir, id);
     const events = new LroEvents({ sink: null });
     events.on("*", (event) => this.deps.events.emit(event));
-    const offloader = new Offloader({ config: { ...this.deps.config, outputDir: dir }, events });
+    const offloader = new Offloader({
+      config: { ...this.deps.config, outputDir: dir },
+      events,
+      ...(this.deps.offloadStore
+        ? { store: { store: this.deps.offloadStore, principal: id } }
+        : {}),
+    });
     const principal: Principal = { id, dir, events, offloader, active: 0 };
     this.byId.set(id, principal);
     this.byDir.set(dir, principal);
