@@ -39,6 +39,8 @@ export interface Removable {
 export interface ConnectionState {
   readonly transport: unknown;
   getClientVersion(): unknown;
+  /** The revision the connection speaks (both lines have it; 2.x reports 2026-07-28 without an `initialize`). */
+  getNegotiatedProtocolVersion?(): string | undefined;
   /** Called once the client has sent `notifications/initialized` (chained, never replaced). */
   oninitialized?: (() => void) | undefined;
   onclose?: (() => void) | undefined;

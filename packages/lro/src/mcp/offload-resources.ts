@@ -179,11 +179,17 @@ function parseOffloadUri(
   return { name, offset, limit };
 }
 
+/** The first MCP revision without `initialize` (2026-07-28): its connections may be notified at once. */
+const FIRST_REVISION_WITHOUT_INITIALIZE = "2026-07-28";
+
 /**
- * Whether the connected client has sent `notifications/initialized`. The SDK
- * reports it through `oninitialized`, chained here (not replaced); a new
- * connection starts uninitialized again. Registered after the handshake, the
- * client counts as initialized.
+ * Whether the connected client may be sent notifications: it has sent
+ * `notifications/initialized` (the SDK reports it through `oninitialized`,
+ * chained here, not replaced; a new connection starts uninitialized again), or
+ * the connection speaks a revision that has no `initialize` at all (an SDK 2.x
+ * instance serving 2026-07-28, whose `list_changed` goes to the client's
+ * `subscriptions/listen`). Registered after the handshake, the client counts as
+ * initialized.
  */
 function trackInitialized(low: ConnectionState): () => boolean {
   let initialized = low.transport !== undefined && low.getClientVersion() !== undefined;
@@ -197,7 +203,10 @@ function trackInitialized(low: ConnectionState): () => boolean {
     initialized = false;
     onClose?.();
   };
-  return () => initialized;
+  // Revisions are dates: a later one compares greater.
+  const withoutHandshake = () =>
+    (low.getNegotiatedProtocolVersion?.() ?? "") >= FIRST_REVISION_WITHOUT_INITIALIZE;
+  return () => initialized || withoutHandshake();
 }
 
 /**

@@ -129,18 +129,6 @@ export function buildDownstreamServer(
         (await toUpstream(request, ctxOf(extra), true)) as ReadResourceResult,
     },
   });
-  if (era === "modern") {
-    // The offload resources tell list changes only to an initialized 2025 client;
-    // a 2026 client hears them on its subscriptions (serveStdio routes them there).
-    const stop = engine.onFilesChanged(() => {
-      srv.sendResourceListChanged().catch(() => {});
-    });
-    const unmountResources = unmount;
-    unmount = () => {
-      stop();
-      unmountResources();
-    };
-  }
   if (upstreamCaps.prompts) {
     srv.setRequestHandler(
       "prompts/get",

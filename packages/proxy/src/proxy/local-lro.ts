@@ -94,8 +94,6 @@ export interface ProxyEngine {
   callExtract(args: Record<string, unknown> | undefined): Promise<CallToolResult>;
   /** True for URIs of offload resources. */
   ownsUri(uri: string): boolean;
-  /** Call `listener` when an offload file appears or expires; returns the unsubscribe function. */
-  onFilesChanged(listener: () => void): () => void;
   close(): Promise<void>;
 }
 
@@ -154,16 +152,6 @@ export async function createProxyEngine(options: ProxyEngineOptions): Promise<Pr
 
     ownsUri(uri) {
       return uri.startsWith(options.resourcePrefix);
-    },
-
-    onFilesChanged(listener) {
-      const off = [
-        events.on("OffloadCreated", listener),
-        events.on("OffloadFileExpired", listener),
-      ];
-      return () => {
-        for (const o of off) o();
-      };
     },
 
     async close() {

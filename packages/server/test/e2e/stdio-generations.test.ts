@@ -14,7 +14,10 @@ import { join } from "node:path";
 import type { OffloadResponse } from "@atlatl/lro";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  LoggingMessageNotificationSchema,
+  ResourceListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSqliteStore } from "../../src/store/sqlite/open-sqlite.js";
@@ -45,6 +48,11 @@ interface Peer {
   logAt(level: "info" | "error"): Promise<void>;
   /** The LRO log messages received so far. */
   logs: { level: string; logger?: string; data: { type: string; path?: string } }[];
+  /**
+   * Count `notifications/resources/list_changed` from now on: pushed to a
+   * 2025-11-25 session, on a `subscriptions/listen` stream for 2026-07-28.
+   */
+  watchResourceList(): Promise<{ count(): number; stop(): Promise<void> }>;
   close(): Promise<void>;
 }
 
@@ -117,6 +125,15 @@ async function v2Peer(mode: Mode, dbPath: string, outputDir: string): Promise<Pe
       else await client.setLoggingLevel(l);
     },
     logs,
+    async watchResourceList() {
+      let seen = 0;
+      client.setNotificationHandler("notifications/resources/list_changed", () => {
+        seen++;
+      });
+      const subscription =
+        era === "modern" ? await client.listen({ resourcesListChanged: true }) : undefined;
+      return { count: () => seen, stop: async () => subscription?.close() };
+    },
     close: () => client.close(),
   };
 }
@@ -157,6 +174,13 @@ const CASES: { name: string; era: string; start: (db: string, out: string) => Pr
           await s.client.setLoggingLevel(level);
         },
         logs,
+        async watchResourceList() {
+          let seen = 0;
+          s.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+            seen++;
+          });
+          return { count: () => seen, stop: async () => {} };
+        },
         close: () => s.close(),
       };
     },
@@ -216,6 +240,15 @@ describe.each(CASES)("atlatl serve over stdio: $name", ({ era, start }) => {
     expect(counted.isError).toBeFalsy();
     const text = counted.content[0];
     expect(JSON.parse(text?.type === "text" ? text.text : "")).toBe(MEMORIES);
+  });
+
+  it("tells the client when an offload file appears (2025 pushed, 2026-07-28 on its subscription)", async () => {
+    const watch = await peer.watchResourceList();
+    const result = await peer.call("recall_memories", { query: "beacon", detail: "full" });
+    const text = result.content[0];
+    expect(JSON.parse(text?.type === "text" ? text.text : "").offloaded).toBe(true);
+    await expect.poll(() => watch.count()).toBeGreaterThan(0);
+    await watch.stop();
   });
 
   it("logs a call's LRO events to it at the level asked, a 2026-07-28 request without one not at all", async () => {
