@@ -223,6 +223,14 @@ describe("a server instance per 2026-07-28 request", () => {
           })
         ).slice(-1);
         expect(answer?.error?.code).toBe(-32602);
+        // Without the extension declared, even the owner is refused: -32021 naming it.
+        const [undeclared] = (
+          await endpoint.exchange(method, params, { capabilities: {}, principal: "alice" })
+        ).slice(-1);
+        expect(undeclared?.error).toMatchObject({
+          code: -32021,
+          data: { requiredCapabilities: { extensions: { "io.modelcontextprotocol/tasks": {} } } },
+        });
       }
     } finally {
       table.close();

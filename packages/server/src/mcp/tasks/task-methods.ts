@@ -13,10 +13,12 @@
  *   -32601 on that era (they do not exist there).
  *
  * Every method sees the caller's own tasks only: another owner's task id is
- * answered exactly like an unknown one.
+ * answered exactly like an unknown one. A 2026-07-28 request that does not
+ * declare the extension is refused with -32021 naming it (SEP-2663: MUST).
  */
 import {
   type CallToolResult,
+  MissingRequiredClientCapabilityError,
   ProtocolError,
   ProtocolErrorCode,
   RELATED_TASK_META_KEY,
@@ -24,9 +26,9 @@ import {
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { isModernRequest } from "../client-facts.js";
+import { isModernRequest, requestDeclaresExtension } from "../client-facts.js";
 import { isTerminal, type TaskSnapshot, type TaskTable } from "./task-table.js";
-import { detailedTask, taskNotFound, wireTask } from "./task-wire.js";
+import { detailedTask, TASKS_EXTENSION, taskNotFound, wireTask } from "./task-wire.js";
 
 /** Tasks per `tasks/list` page. */
 export const TASK_LIST_PAGE = 100;
@@ -75,6 +77,12 @@ export function mountTaskMethods(
   ownerOf: TaskOwnerOf,
 ): void {
   const visible = (taskId: string, ctx: ServerContext) => {
+    if (isModernRequest(ctx) && !requestDeclaresExtension(ctx, TASKS_EXTENSION)) {
+      throw new MissingRequiredClientCapabilityError(
+        { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+        `${ctx.mcpReq.method} needs the ${TASKS_EXTENSION} extension declared in the request's clientCapabilities`,
+      );
+    }
     const task = table.get(ownerOf(ctx), taskId);
     if (!task) throw taskNotFound(taskId);
     return task;
