@@ -86,6 +86,7 @@ export {
 export {
   type CacheFields,
   OFFLOAD_LIST_CACHE,
+  OFFLOAD_LIST_EVENTS,
   OFFLOAD_RESOURCE_TEMPLATE_NAME,
   type OffloadResourcesRegistration,
   offloadCacheFields,

@@ -73,6 +73,9 @@ export function offloadCacheFields(
   };
 }
 
+/** The LRO events after which the offload resources list differs (`resources/list_changed`). */
+export const OFFLOAD_LIST_EVENTS = ["OffloadCreated", "OffloadFileExpired"] as const;
+
 /** The cache fields of the offload lists: private, and stale at once (every offload changes them). */
 export const OFFLOAD_LIST_CACHE: Readonly<CacheFields> = Object.freeze({
   cacheScope: "private",
@@ -382,8 +385,7 @@ export function registerOffloadResources<Template>(
         Promise.resolve(server.sendResourceListChanged()).catch(() => {});
       }
     };
-    unsubscribe.push(options.events.on("OffloadCreated", notify));
-    unsubscribe.push(options.events.on("OffloadFileExpired", notify));
+    for (const type of OFFLOAD_LIST_EVENTS) unsubscribe.push(options.events.on(type, notify));
   }
   return {
     template,

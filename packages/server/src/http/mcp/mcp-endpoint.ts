@@ -1,3 +1,4 @@
+import { OFFLOAD_LIST_EVENTS } from "@atlatl/lro/mcp";
 import {
   createMcpHandler,
   isLegacyRequest,
@@ -7,9 +8,6 @@ import {
 import type { Caller, LegacySessions } from "./legacy-sessions.js";
 import type { PrincipalServers } from "./principal-servers.js";
 import { type Principals, principalAuthInfo } from "./principals.js";
-
-/** The LRO events after which a principal's offload resources list differs. */
-const LIST_CHANGING = ["OffloadCreated", "OffloadFileExpired"] as const;
 
 /**
  * `/mcp` for both protocol generations. A 2025-era request (`initialize`, no
@@ -78,7 +76,8 @@ export class McpEndpoint {
       ...(this.deps.onerror ? { onerror: this.deps.onerror } : {}),
     });
     const events = this.deps.principals.get(principalId).events;
-    for (const type of LIST_CHANGING) events.on(type, () => handler.notify.resourcesChanged());
+    for (const type of OFFLOAD_LIST_EVENTS)
+      events.on(type, () => handler.notify.resourcesChanged());
     this.modern.set(principalId, handler);
     return handler;
   }
