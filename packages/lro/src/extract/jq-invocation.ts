@@ -135,11 +135,12 @@ export function stoppedError(why: "preempted" | "timeout" | Error, ms: number): 
   );
 }
 
-/** A run refused because as many runs wait as may. */
-export function busyError(running: number, waiting: number): LroError {
+/** A run refused because as many runs wait as may (at once, or after `waitedMs` in its line). */
+export function busyError(running: number, waiting: number, waitedMs?: number): LroError {
+  const waited = waitedMs ? `, and this one waited ${waitedMs} ms in line for a place` : "";
   return new LroError(
     "BUSY",
-    `jq is busy: ${running} queries running and ${waiting} waiting (the most that may wait); run this one again in a few seconds`,
+    `jq is busy: ${running} queries running and ${waiting} waiting (the most that may wait)${waited}; run this one again in a few seconds`,
   );
 }
 
