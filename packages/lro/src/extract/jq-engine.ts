@@ -68,11 +68,11 @@ interface RunningAttempt {
  * - Between principals (`request.principal`, e.g. a server's tokens), the
  *   one with the fewest runs on workers goes first, and each has `maxQueued`
  *   waiting places; one more of it waits up to `admitWaitMs` in its own line
- *   for a place, then is answered `BUSY`: one principal's flood of runaways
- *   fills its own places and line only, and another's harmless run starts at
- *   the next free worker (a slice away). The line holds what its callers hold
- *   anyway (their request) for a bounded time; a burst of honest runs of one
- *   principal a little past its places (50 agents on one token) is served.
+ *   (at most `maxInLine` long: memory stays bounded) for a place, then is
+ *   answered `BUSY`: one principal's flood of runaways fills its own places
+ *   and line only, and another's harmless run starts at the next free worker
+ *   (a slice away). A burst of honest runs of one principal past its places
+ *   (50 agents on one token) is served, not refused.
  * So a harmless run answers in about a slice and a restart, an older one
  * within about one limit, and a run alone keeps its full limit. Not chosen:
  * more workers (each may hold up to `maxMemoryBytes` + `maxHeapMb`, so memory
@@ -103,6 +103,7 @@ export class JqEngine {
       maxQueued: Math.max(0, options.maxQueued ?? JQ_ENGINE_DEFAULTS.maxQueued),
       contendedFraction: options.contendedFraction ?? JQ_ENGINE_DEFAULTS.contendedFraction,
       admitWaitMs: Math.max(0, options.admitWaitMs ?? JQ_ENGINE_DEFAULTS.admitWaitMs),
+      maxInLine: Math.max(0, options.maxInLine ?? JQ_ENGINE_DEFAULTS.maxInLine),
     };
     this.queue = new FairQueue<Job>(this.options.maxQueued);
     this.slots = Array.from({ length: this.options.workers }, () => null);
@@ -135,11 +136,15 @@ export class JqEngine {
     const refused = checkRequest(request, this.options.maxInputBytes);
     if (refused) return Promise.resolve({ ok: false, error: refused });
     const principal = request.principal ?? "";
-    const busy = () => busyError(this.inUse.length, this.queue.waiting(principal));
-    const { admitWaitMs, maxQueued } = this.options;
+    const { admitWaitMs, maxQueued, maxInLine } = this.options;
     const full = !this.inUse.includes(false) && this.queue.full(principal);
-    if (full && (admitWaitMs <= 0 || maxQueued === 0)) {
-      return Promise.resolve({ ok: false, error: busy() });
+    const inLine = this.queue.inLine(principal);
+    if (full && (admitWaitMs <= 0 || maxQueued === 0 || inLine >= maxInLine)) {
+      const waiting = this.queue.waiting(principal);
+      return Promise.resolve({
+        ok: false,
+        error: busyError(this.inUse.length, waiting, { inLine }),
+      });
     }
     return new Promise((resolve) => {
       const job = { request, principal, resolve, queuedAt: performance.now(), preempted: 0 };
@@ -149,7 +154,10 @@ export class JqEngine {
         return;
       }
       this.queue.line(job, admitWaitMs, () =>
-        resolve({ ok: false, error: busyError(this.inUse.length, maxQueued, admitWaitMs) }),
+        resolve({
+          ok: false,
+          error: busyError(this.inUse.length, maxQueued, { waitedMs: admitWaitMs }),
+        }),
       );
     });
   }

@@ -47,6 +47,12 @@ export interface JqEngineOptions {
    */
   admitWaitMs?: number;
   /**
+   * Runs of one principal in that line at most (default 256): one more is
+   * refused with `BUSY` at once. With `maxQueued`, it bounds the runs (and
+   * their inputs) one principal's flood keeps waiting.
+   */
+  maxInLine?: number;
+  /**
    * While runs are waiting, a running one is stopped (`BUSY`) once it has used
    * this fraction of its time limit's flat part (default 1/4; the per-MiB part
    * is kept whole, parsing a large input is not hogging).
@@ -99,5 +105,6 @@ export const JQ_ENGINE_DEFAULTS = {
   splitOnlyWhenIdle: true,
   maxQueued: 16,
   admitWaitMs: 5000,
+  maxInLine: 256,
   contendedFraction: 1 / 4,
 };

@@ -40,6 +40,11 @@ export class FairQueue<J extends QueuedRun> {
     return this.queues.get(principal)?.length ?? 0;
   }
 
+  /** Runs of `principal` waiting in its line for a place. */
+  inLine(principal: string): number {
+    return this.lines.get(principal)?.length ?? 0;
+  }
+
   /** Whether a new run of `principal` has no place: all are taken, or runs already wait in its line. */
   full(principal: string): boolean {
     return this.waiting(principal) >= this.places || this.lines.has(principal);

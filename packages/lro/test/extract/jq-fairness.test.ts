@@ -84,6 +84,25 @@ describe("jq engine fairness", () => {
     await Promise.all(held);
   });
 
+  it("refuses at once with BUSY beyond maxInLine runs in the principal's line", async () => {
+    engine = new JqEngine({ workers: 1, timeoutMs: LIMIT_MS, maxQueued: 1, maxInLine: 2 });
+    await engine.warm();
+    // One running, one waiting, two in line: the fifth is refused before anything ran.
+    const runs = Array.from({ length: 5 }, () =>
+      (engine as JqEngine).run({ input, filter: RUNAWAY }),
+    );
+    const refused = await Promise.race([
+      runs[4] as Promise<JqRunResult>,
+      new Promise<"pending">((r) => setTimeout(() => r("pending"), LIMIT_MS / 8)),
+    ]);
+    if (refused === "pending") throw new Error("the fifth run was not refused at once");
+    expect(code(refused)).toBe("BUSY");
+    expect(!refused.ok && refused.error.message).toMatch(
+      /1 queries running and 1 waiting \(the most that may wait\) and 2 in line for a place \(the most that may\)/,
+    );
+    await Promise.all(runs);
+  });
+
   it("with admitWaitMs 0, refuses at once with BUSY beyond maxQueued waiting runs", async () => {
     engine = new JqEngine({ workers: 1, timeoutMs: LIMIT_MS, maxQueued: 2, admitWaitMs: 0 });
     await engine.warm();
