@@ -102,10 +102,12 @@ export {
 } from "./offload/offloader.js";
 export { localOffloadStore } from "./offload-store/local/local-offload-store.js";
 export {
+  OFFLOAD_STORE_LIST_LIMIT,
   type OffloadPublication,
   type OffloadStore,
   type OffloadStoreBinding,
   type StoredOffloadFile,
+  type StoredOffloadInfo,
   type StoredOffloadKey,
   type SweptOffload,
   sharedBinding,

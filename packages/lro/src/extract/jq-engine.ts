@@ -66,10 +66,13 @@ interface RunningAttempt {
  *   limit: the run a user waits on is most likely the latest, and it should
  *   not pay a slice and a worker restart per runaway ahead of it.
  * - Between principals (`request.principal`, e.g. a server's tokens), the
- *   one with the fewest runs on workers goes first, and at most `maxQueued`
- *   runs of each principal wait (one more of it is refused at once with
- *   `BUSY`): one principal's flood of runaways fills its own places only, and
- *   another's harmless run starts at the next free worker (a slice away).
+ *   one with the fewest runs on workers goes first, and each has `maxQueued`
+ *   waiting places; one more of it waits up to `admitWaitMs` in its own line
+ *   (at most `maxInLine` long: memory stays bounded) for a place, then is
+ *   answered `BUSY`: one principal's flood of runaways fills its own places
+ *   and line only, and another's harmless run starts at the next free worker
+ *   (a slice away). A burst of honest runs of one principal past its places
+ *   (50 agents on one token) is served, not refused.
  * So a harmless run answers in about a slice and a restart, an older one
  * within about one limit, and a run alone keeps its full limit. Not chosen:
  * more workers (each may hold up to `maxMemoryBytes` + `maxHeapMb`, so memory
@@ -78,7 +81,7 @@ interface RunningAttempt {
 export class JqEngine {
   private readonly options: Required<JqEngineOptions>;
   private readonly slots: (JqWorker | null)[];
-  private readonly queue = new FairQueue<Job>();
+  private readonly queue: FairQueue<Job>;
   /** Runs on workers now, per principal (for the choice between principals). */
   private readonly runningOf = new Map<string, number>();
   /** Slots with a job on them. */
@@ -99,7 +102,10 @@ export class JqEngine {
       splitOnlyWhenIdle: options.splitOnlyWhenIdle ?? JQ_ENGINE_DEFAULTS.splitOnlyWhenIdle,
       maxQueued: Math.max(0, options.maxQueued ?? JQ_ENGINE_DEFAULTS.maxQueued),
       contendedFraction: options.contendedFraction ?? JQ_ENGINE_DEFAULTS.contendedFraction,
+      admitWaitMs: Math.max(0, options.admitWaitMs ?? JQ_ENGINE_DEFAULTS.admitWaitMs),
+      maxInLine: Math.max(0, options.maxInLine ?? JQ_ENGINE_DEFAULTS.maxInLine),
     };
+    this.queue = new FairQueue<Job>(this.options.maxQueued);
     this.slots = Array.from({ length: this.options.workers }, () => null);
     this.inUse = this.slots.map(() => false);
   }
@@ -130,13 +136,29 @@ export class JqEngine {
     const refused = checkRequest(request, this.options.maxInputBytes);
     if (refused) return Promise.resolve({ ok: false, error: refused });
     const principal = request.principal ?? "";
-    const waiting = this.queue.waiting(principal);
-    if (!this.inUse.includes(false) && waiting >= this.options.maxQueued) {
-      return Promise.resolve({ ok: false, error: busyError(this.inUse.length, waiting) });
+    const { admitWaitMs, maxQueued, maxInLine } = this.options;
+    const full = !this.inUse.includes(false) && this.queue.full(principal);
+    const inLine = this.queue.inLine(principal);
+    if (full && (admitWaitMs <= 0 || maxQueued === 0 || inLine >= maxInLine)) {
+      const waiting = this.queue.waiting(principal);
+      return Promise.resolve({
+        ok: false,
+        error: busyError(this.inUse.length, waiting, { inLine }),
+      });
     }
     return new Promise((resolve) => {
-      this.queue.push({ request, principal, resolve, queuedAt: performance.now(), preempted: 0 });
-      this.pump();
+      const job = { request, principal, resolve, queuedAt: performance.now(), preempted: 0 };
+      if (!full) {
+        this.queue.push(job);
+        this.pump();
+        return;
+      }
+      this.queue.line(job, admitWaitMs, () =>
+        resolve({
+          ok: false,
+          error: busyError(this.inUse.length, maxQueued, { waitedMs: admitWaitMs }),
+        }),
+      );
     });
   }
 

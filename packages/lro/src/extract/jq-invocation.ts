@@ -135,11 +135,24 @@ export function stoppedError(why: "preempted" | "timeout" | Error, ms: number): 
   );
 }
 
-/** A run refused because as many runs wait as may. */
-export function busyError(running: number, waiting: number): LroError {
+/**
+ * A run refused because as many runs wait as may: at once (`inLine` runs of
+ * its principal already wait in its line, the most that may), or after
+ * `waitedMs` in that line.
+ */
+export function busyError(
+  running: number,
+  waiting: number,
+  line: { inLine?: number; waitedMs?: number } = {},
+): LroError {
+  const lined = line.waitedMs
+    ? `, and this one waited ${line.waitedMs} ms in line for a place`
+    : line.inLine
+      ? ` and ${line.inLine} in line for a place (the most that may)`
+      : "";
   return new LroError(
     "BUSY",
-    `jq is busy: ${running} queries running and ${waiting} waiting (the most that may wait); run this one again in a few seconds`,
+    `jq is busy: ${running} queries running and ${waiting} waiting (the most that may wait)${lined}; run this one again in a few seconds`,
   );
 }
 

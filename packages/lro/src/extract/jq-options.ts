@@ -36,10 +36,22 @@ export interface JqEngineOptions {
   /** Split only when the 1-minute load average leaves a core idle (default true). */
   splitOnlyWhenIdle?: boolean;
   /**
-   * Runs of one principal waiting for a free worker at most (default 16); one
-   * more of that principal is refused at once with `BUSY`.
+   * Waiting places of one principal (default 16): runs waiting for a free
+   * worker. One more of that principal waits for a place (`admitWaitMs`).
    */
   maxQueued?: number;
+  /**
+   * How long a run that found all of its principal's waiting places taken
+   * waits, in its principal's line, for one to free (default 5000 ms); then it
+   * is answered `BUSY`. 0 refuses it with `BUSY` at once.
+   */
+  admitWaitMs?: number;
+  /**
+   * Runs of one principal in that line at most (default 256): one more is
+   * refused with `BUSY` at once. With `maxQueued`, it bounds the runs (and
+   * their inputs) one principal's flood keeps waiting.
+   */
+  maxInLine?: number;
   /**
    * While runs are waiting, a running one is stopped (`BUSY`) once it has used
    * this fraction of its time limit's flat part (default 1/4; the per-MiB part
@@ -92,5 +104,7 @@ export const JQ_ENGINE_DEFAULTS = {
   parallelMinBytes: 4 * 1024 * 1024,
   splitOnlyWhenIdle: true,
   maxQueued: 16,
+  admitWaitMs: 5000,
+  maxInLine: 256,
   contendedFraction: 1 / 4,
 };

@@ -1,7 +1,8 @@
 /**
  * Offload files as MCP resources, for clients that cannot touch the server's
  * disk: every live file is listed as `atlatl://offload/{file name}` while it
- * lives, and `resources/read` returns its text (`application/x-ndjson`).
+ * lives (with a shared offload store, the principal's files every instance
+ * wrote: `offload-resource-list.ts`), and `resources/read` returns its text (`application/x-ndjson`).
  *
  * Paging: a read returns whole lines, at most `pageBytes` of them (default
  * 1 MiB, always at least one line). Line 1 is the header (as everywhere in
@@ -25,7 +26,6 @@ import type { LroEvents } from "../events/events.js";
 import { openOffloadFile } from "../extract/confine.js";
 import { type LoadedOffload, OffloadFileCache } from "../extract/offload-reader.js";
 import type { OffloadStoreBinding } from "../offload-store/offload-store.js";
-import { listOffloadFiles } from "../sweep/sweep.js";
 import {
   type ConnectionState,
   hostCallback,
@@ -40,6 +40,7 @@ import {
 } from "./host.js";
 import { mountResources, type ResourcesUpstream } from "./low-level.js";
 import type { ListResourcesResult, ReadResourceResult } from "./mcp-types.js";
+import { listOffloadResources } from "./offload-resource-list.js";
 import {
   type McpNames,
   mcpNames,
@@ -240,26 +241,9 @@ export function registerOffloadResources<Template>(
   const cache = options.cache ?? new OffloadFileCache();
   const now = options.now ?? Date.now;
 
-  const list = async (): Promise<ListResourcesResult> => {
-    const files = await listOffloadFiles(config.outputDir, {
-      ttlSeconds: config.ttlSeconds,
-      now,
-      filePrefix: config.filePrefix,
-    });
-    return {
-      resources: files.map((f) => ({
-        uri: offloadResourceUri(f.path, prefix),
-        name: f.name,
-        title: `Offloaded ${f.operation} result`,
-        mimeType: OFFLOAD_MIME_TYPE,
-        size: f.bytes,
-        description:
-          `Offloaded ${f.operation} result, created ${new Date(f.createdAt).toISOString()}, ` +
-          `available until ${new Date(f.expiresAt).toISOString()}. JSONL: line 1 is the header, ` +
-          "then one record per line; read a page with ?offset=N&limit=M (skip N lines, read M).",
-      })),
-    };
-  };
+  const list = async (): Promise<ListResourcesResult> => ({
+    resources: await listOffloadResources({ config, store: options.store, prefix, now }),
+  });
 
   const read = async (uri: URL): Promise<ReadResourceResult> => {
     const { name, offset, limit } = parseOffloadUri(uri, prefix);

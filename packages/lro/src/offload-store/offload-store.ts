@@ -14,13 +14,23 @@ export interface StoredOffloadKey {
   name: string;
 }
 
-/** A file a sweep deleted: enough to report its expiry. */
-export interface SweptOffload extends StoredOffloadKey {
+/** A stored file's name, size and lifetime (what a sweep deleted, or a listing shows). */
+export interface StoredOffloadInfo {
+  name: string;
   size: number;
   /** Epoch ms. */
   createdAt: number;
   expiresAt: number;
 }
+
+/** A file a sweep deleted: enough to report its expiry. */
+export interface SweptOffload extends StoredOffloadKey, StoredOffloadInfo {}
+
+/**
+ * Most files {@link OffloadStore.list} returns (the newest): a principal's
+ * listing stays one small answer however many small files its quota holds.
+ */
+export const OFFLOAD_STORE_LIST_LIMIT = 1000;
 
 /** A stored file being read: its size, then its bytes in order. */
 export interface StoredOffloadFile {
@@ -69,6 +79,12 @@ export interface OffloadStore {
    * `OFFLOAD_STORE_FAILED` when the store cannot answer.
    */
   fetch(key: StoredOffloadKey): Promise<StoredOffloadFile | undefined>;
+  /**
+   * The principal's live files (expiring after `now`, epoch ms), newest first,
+   * at most {@link OFFLOAD_STORE_LIST_LIMIT}: what every instance lists as
+   * resources. Rejects with `OFFLOAD_STORE_FAILED` when the store cannot answer.
+   */
+  list(principal: string, now: number): Promise<StoredOffloadInfo[]>;
   /** Delete a file early (an offload that failed after publishing); never rejects. */
   remove(key: StoredOffloadKey): Promise<void>;
   /**

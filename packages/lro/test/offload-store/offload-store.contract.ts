@@ -349,6 +349,30 @@ export function offloadStoreContract(target: OffloadStoreTarget): void {
 
   // Nothing is published to a store that is not shared: the write above is the whole story.
   if (target.shared) {
+    it(`${target.name}: B lists the principal's live files A wrote, newest first; another principal's and expired ones never`, async () => {
+      await setup();
+      const T0 = Date.now();
+      const older = await offload(a, "alice", 30, () => T0);
+      const newer = await offload(a, "alice", 31, () => T0 + 5_000);
+      await offload(a, "bob", 32, () => T0 + 6_000);
+      const info = (f: { name: string; bytes: Buffer }, createdAt: number) => ({
+        name: f.name,
+        size: f.bytes.length,
+        createdAt,
+        expiresAt: createdAt + TTL_SECONDS * 1000,
+      });
+      expect(await b.store.list("alice", T0 + 10_000)).toEqual([
+        info(newer, T0 + 5_000),
+        info(older, T0),
+      ]);
+      expect((await b.store.list("bob", T0 + 10_000)).map((f) => f.name)).not.toContain(older.name);
+      expect(await b.store.list("carol", T0 + 10_000)).toEqual([]);
+      // The older file's time to live has ended: it is no longer listed, even unswept.
+      expect(await b.store.list("alice", T0 + TTL_SECONDS * 1000)).toEqual([
+        info(newer, T0 + 5_000),
+      ]);
+    });
+
     it(`${target.name}: a publish that fails part-way keeps nothing`, async () => {
       await setup();
       const name = "atlatl-recall-01KAZZZZZZZZZZZZZZZZZZZZZZ.jsonl";

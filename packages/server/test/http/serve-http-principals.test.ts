@@ -80,8 +80,9 @@ describe("atlatl serve --http: one token's work is its own", () => {
     const [a, b] = await Promise.all([s.connect({ token: A }), s.connect({ token: B })]);
     const fileA = JSON.parse(text(await recall(a))).file_path as string;
     const fileB = JSON.parse(text(await recall(b))).file_path as string;
-    // More runaways than the engine lets one principal hold or queue: the
-    // first answer to come back is a refusal, so the flood is in place.
+    // More runaways than the engine lets one principal hold or queue (some wait
+    // in A's line): the first answer to come back is BUSY (a runaway stopped
+    // for those waiting), so the flood is in place.
     const flood = Array.from({ length: 24 }, () => extract(a, fileA, RUNAWAY));
     const first = await Promise.race(flood);
     expect(codeOf(first)).toBe("BUSY");

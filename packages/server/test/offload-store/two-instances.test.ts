@@ -7,7 +7,8 @@
  * "not found" on both. SDK 1.x clients. Declared when `ATLATL_TEST_PG_URL` is
  * set or CI requires it (then they fail without it).
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { basename } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import pg from "pg";
@@ -36,6 +37,10 @@ const extractIds = async (c: Client, file_path: string) =>
     name: "lro_extract",
     arguments: { file_path, query: ".id", limit: 3 },
   })) as CallToolResult;
+
+/** Names of the files anywhere under `dir` (an instance's offload directories). */
+const filesUnder = (dir: string): string[] =>
+  readdirSync(dir, { recursive: true, encoding: "utf8" }).map((p) => basename(p));
 
 /** The first three ids of an offload file, as `lro_extract` prints them. */
 const firstIds = (path: string) =>
@@ -156,6 +161,34 @@ describe.runIf(PG_ENABLED)("two instances, one PostgreSQL, a shared offload stor
     expect((read.contents as { text: string }[])[0]?.text).toBe(
       readFileSync(descriptor.file_path, "utf8"),
     );
+  }, 120_000);
+
+  it("resources/list on the instance that did not offload shows the file (2026-07-28 request, 2025 session); another token's list does not", async () => {
+    const [, b, a] = servers as [HttpServer, HttpServer, HttpServer];
+    const onA = await a.connect({ token: A });
+    const file = await recallOffloaded(onA);
+    const name = basename(file.path);
+    // B's disk never had it: only the shared store can tell B of it.
+    expect(filesUnder(b.outputDir)).not.toContain(name);
+    const modernList = async (token: string) => {
+      const r: ModernResponse = await modern(b.url, "resources/list", {}, { token });
+      expect(r.status, r.body).toBe(200);
+      expect(r.message.error, r.body).toBeUndefined();
+      return (r.message.result as { resources: { uri: string; name: string }[] }).resources;
+    };
+    const listed = (await modernList(A)).filter((r) => r.name === name);
+    expect(listed).toEqual([expect.objectContaining({ uri: file.uri, name })]);
+    const session = await b.connect({ token: A });
+    const inSession = (await session.listResources()).resources.filter((r) => r.name === name);
+    expect(inSession).toEqual([expect.objectContaining({ uri: file.uri, name })]);
+    // Listing does not copy the file to B, and lists it once even after a read did.
+    expect(filesUnder(b.outputDir)).not.toContain(name);
+    await session.readResource({ uri: file.uri });
+    expect((await modernList(A)).filter((r) => r.name === name)).toHaveLength(1);
+    // Another token's principal: not listed, on either instance.
+    expect((await modernList(B)).map((r) => r.name)).not.toContain(name);
+    const other = await a.connect({ token: B });
+    expect((await other.listResources()).resources.map((r) => r.name)).not.toContain(name);
   }, 120_000);
 
   it("/healthz names the offload store when it stops answering, and recovers with it", async () => {

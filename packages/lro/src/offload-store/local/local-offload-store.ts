@@ -11,6 +11,7 @@ export const localOffloadStore: OffloadStore = {
   shared: false,
   publish: async () => {},
   fetch: async () => undefined,
+  list: async () => [],
   remove: async () => {},
   sweep: async () => [],
   check: async () => {},

@@ -30,6 +30,7 @@ CREATE TABLE IF NOT EXISTS offload_files (
   PRIMARY KEY (principal, name)
 );
 CREATE INDEX IF NOT EXISTS offload_files_expires ON offload_files (expires_at);
+CREATE INDEX IF NOT EXISTS offload_files_listing ON offload_files (principal, created_at DESC);
 CREATE TABLE IF NOT EXISTS offload_chunks (
   principal text    NOT NULL,
   name      text    NOT NULL,

@@ -10,17 +10,21 @@
  *   transaction advisory lock on the principal taken after the upload and
  *   held to the commit, so two publishes of one principal on two instances
  *   cannot both slip under it, yet upload in parallel.
+ * - A listing is the principal's newest live files, on an index of
+ *   (principal, created_at): every instance lists what any instance wrote.
  * - The sweep is `DELETE ... RETURNING` with `SKIP LOCKED`: each expired file
  *   is returned to exactly one sweeping instance, which alone reports it.
  */
 import { createHash } from "node:crypto";
 import { LroError } from "@atlatl/lro";
-import type {
-  OffloadPublication,
-  OffloadStore,
-  StoredOffloadFile,
-  StoredOffloadKey,
-  SweptOffload,
+import {
+  OFFLOAD_STORE_LIST_LIMIT,
+  type OffloadPublication,
+  type OffloadStore,
+  type StoredOffloadFile,
+  type StoredOffloadInfo,
+  type StoredOffloadKey,
+  type SweptOffload,
 } from "@atlatl/lro/node";
 import type pg from "pg";
 import { OFFLOAD_STORE_SECTION } from "../../config/offload-store-config.js";
@@ -211,6 +215,26 @@ export class PostgresOffloadStore implements OffloadStore {
         new Error("its bytes do not match its size and checksum (swept while being read?)"),
       );
     }
+  }
+
+  async list(principal: string, now: number): Promise<StoredOffloadInfo[]> {
+    let rows: { name: string; size: string; created_at: Date; expires_at: Date }[];
+    try {
+      ({ rows } = await this.pool.query(
+        `SELECT name, size::text AS size, created_at, expires_at FROM offload_files
+          WHERE principal = $1 AND expires_at > $2
+          ORDER BY created_at DESC, name DESC LIMIT $3`,
+        [principal, ts(now), OFFLOAD_STORE_LIST_LIMIT],
+      ));
+    } catch (err) {
+      throw storeFailed("cannot list files", err);
+    }
+    return rows.map((r) => ({
+      name: r.name,
+      size: Number(r.size),
+      createdAt: r.created_at.getTime(),
+      expiresAt: r.expires_at.getTime(),
+    }));
   }
 
   async remove(key: StoredOffloadKey): Promise<void> {
