@@ -21,21 +21,11 @@ import {
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSqliteStore } from "../../src/store/sqlite/open-sqlite.js";
+import { ATLATL_TOOLS } from "../mcp/tool-names.js";
 import { makeMemory } from "../store/fixtures.js";
 import { serverRoot, startServer } from "./spawn-server.js";
 
 const MEMORIES = 60;
-const TOOLS = [
-  "capture_memory",
-  "get_memory",
-  "update_memory",
-  "forget_memory",
-  "recall_memories",
-  "search_memories",
-  "list_memories",
-  "inject_context",
-  "lro_extract",
-];
 
 /** What a test needs of either SDK's client. */
 interface Peer {
@@ -209,7 +199,7 @@ describe.each(CASES)("atlatl serve over stdio: $name", ({ era, start }) => {
 
   it("lists the tools in registration order", async () => {
     const { tools } = await peer.listTools();
-    expect(tools.map((t) => t.name)).toEqual(TOOLS);
+    expect(tools.map((t) => t.name)).toEqual(ATLATL_TOOLS);
   });
 
   it("completes prompt arguments: namespaces, and memory titles for the query", async () => {

@@ -19,6 +19,7 @@ import { parse as parseToml } from "smol-toml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SERVER_NAME } from "../../src/mcp/create-server.js";
 import { binPath } from "../e2e/spawn-server.js";
+import { ATLATL_TOOLS } from "../mcp/tool-names.js";
 import { type HttpServer, startHttpServer } from "./spawn-http.js";
 
 /**
@@ -31,18 +32,6 @@ const CODEX = (() => {
   return existsSync(bin) ? bin : undefined;
 })();
 
-/** atlatl's tools (README: "Tools:"), offloading enabled as by default. */
-const TOOLS = [
-  "capture_memory",
-  "forget_memory",
-  "get_memory",
-  "inject_context",
-  "list_memories",
-  "lro_extract",
-  "recall_memories",
-  "search_memories",
-  "update_memory",
-];
 const SEEDED = 20;
 const TOKEN = "codex-readme-token";
 
@@ -134,7 +123,7 @@ async function askCodex(env: Record<string, string>, cwd: string): Promise<Codex
 function expectConnected(view: CodexView): void {
   expect(view.status.toolsError ?? null, view.status.toolsError ?? "").toBeNull();
   expect(view.status.serverInfo?.name).toBe(SERVER_NAME);
-  expect(Object.keys(view.status.tools).sort()).toEqual(TOOLS);
+  expect(Object.keys(view.status.tools).sort()).toEqual([...ATLATL_TOOLS].sort());
   // The seeded store: an empty one (another HOME's, a fresh database) lists none.
   const listed = JSON.parse(view.listed ?? "null") as { total: number; records: unknown[] };
   expect(listed.total).toBeGreaterThan(0);

@@ -9,6 +9,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ATLATL_TOOLS } from "../mcp/tool-names.js";
 import { envelope, MCP_HEADERS, MODERN, type ModernResponse, modern, raw } from "./raw-request.js";
 import { type HttpServer, startHttpServer } from "./spawn-http.js";
 
@@ -16,18 +17,6 @@ const A = "modern-token-a";
 const B = "modern-token-b";
 const TTL_SECONDS = 600;
 const broad = { query: "", limit: 300, detail: "full" };
-
-const REGISTRATION_ORDER = [
-  "capture_memory",
-  "get_memory",
-  "update_memory",
-  "forget_memory",
-  "recall_memories",
-  "search_memories",
-  "list_memories",
-  "inject_context",
-  "lro_extract",
-];
 
 const text = (r: ModernResponse) => r.message.result?.content?.[0]?.text as string;
 const ok = (r: ModernResponse) => {
@@ -72,7 +61,7 @@ describe("atlatl serve --http: a 2026-07-28 client over raw HTTP", () => {
 
   it("lists tools, offloads a broad recall and reads it back in later independent requests; another token gets not-found", async () => {
     const tools = ok(await modern(s.url, "tools/list", {}, { token: A }));
-    expect((tools.tools as { name: string }[]).map((t) => t.name)).toEqual(REGISTRATION_ORDER);
+    expect((tools.tools as { name: string }[]).map((t) => t.name)).toEqual(ATLATL_TOOLS);
 
     const { path, uri } = await offload(A);
     const lines = readFileSync(path, "utf8").split("\n");

@@ -9,21 +9,9 @@
 import { rmSync } from "node:fs";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ATLATL_TOOLS } from "../mcp/tool-names.js";
 import { INITIALIZE, MCP_HEADERS, raw } from "./raw-request.js";
 import { type HttpServer, startHttpServer } from "./spawn-http.js";
-
-/** atlatl's tools in the order the server registers them (lro_extract last). */
-const REGISTRATION_ORDER = [
-  "capture_memory",
-  "get_memory",
-  "update_memory",
-  "forget_memory",
-  "recall_memories",
-  "search_memories",
-  "list_memories",
-  "inject_context",
-  "lro_extract",
-];
 
 describe("atlatl serve --http: protocol points of 2025-11-25 that 2026-07-28 requires", () => {
   let s: HttpServer;
@@ -39,7 +27,7 @@ describe("atlatl serve --http: protocol points of 2025-11-25 that 2026-07-28 req
   it("lists tools in registration order, byte-equal across sessions and server processes", async () => {
     const [a, b, c] = await Promise.all([s.connect(), s.connect(), other.connect()]);
     const [la, lb, lc] = await Promise.all([a.listTools(), b.listTools(), c.listTools()]);
-    expect(la.tools.map((t) => t.name)).toEqual(REGISTRATION_ORDER);
+    expect(la.tools.map((t) => t.name)).toEqual(ATLATL_TOOLS);
     const bytes = JSON.stringify(la.tools);
     expect(JSON.stringify(lb.tools)).toBe(bytes);
     expect(JSON.stringify(lc.tools)).toBe(bytes);
@@ -70,7 +58,7 @@ describe("atlatl serve --http: protocol points of 2025-11-25 that 2026-07-28 req
       code: -32602,
     });
     // The session keeps serving.
-    expect((await client.listTools()).tools.length).toBe(REGISTRATION_ORDER.length);
+    expect((await client.listTools()).tools.length).toBe(ATLATL_TOOLS.length);
   });
 
   it("refuses an unsupported Mcp-Protocol-Version with 400 and keeps the session serving", async () => {

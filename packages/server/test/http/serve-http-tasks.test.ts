@@ -23,7 +23,7 @@ import { type App, openApp } from "../../src/app/open-app.js";
 import { loadHttpConfig } from "../../src/http/http-config.js";
 import { type RunningHttpServer, startHttpServer } from "../../src/http/start-http.js";
 import { createServices } from "../../src/services/create-services.js";
-import type { MemoryStore } from "../../src/store/store.js";
+import { slowed } from "../mcp/slowed-store.js";
 import { makeMemory } from "../store/fixtures.js";
 import { type ModernResponse, modern } from "./raw-request.js";
 
@@ -33,26 +33,6 @@ const TASKS = { extensions: { "io.modelcontextprotocol/tasks": {} } };
 const MEMORIES = 30;
 /** Pause before each batch of 5 hits: 6 batches, a recall of 6 s (longer than the old 5 s task TTL). */
 const DELAY_MS = 1000;
-
-/** `store` whose whole-set recall (`rankAll`) pauses `delayMs` before each batch of 5 hits. */
-function slowed(store: MemoryStore, delayMs: number): MemoryStore {
-  async function* paced<T>(hits: AsyncIterable<T>): AsyncGenerator<T> {
-    let i = 0;
-    for await (const hit of hits) {
-      if (i++ % 5 === 0) await sleep(delayMs);
-      yield hit;
-    }
-  }
-  return new Proxy(store, {
-    get(target, key, receiver) {
-      if (key === "rankAll") {
-        return (query: Parameters<MemoryStore["rankAll"]>[0]) => paced(target.rankAll(query));
-      }
-      const value = Reflect.get(target, key, receiver);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-}
 
 const text = (r: ModernResponse) => r.message.result?.content?.[0]?.text as string;
 

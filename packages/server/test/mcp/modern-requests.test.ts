@@ -20,6 +20,7 @@ import { BACKENDS } from "../backends/backends.js";
 import { testClock } from "../services/helpers.js";
 import { makeMemory } from "../store/fixtures.js";
 import { type ModernEndpoint, modernEndpoint, textOf } from "./modern-endpoint.js";
+import { ATLATL_TOOLS } from "./tool-names.js";
 
 const MEMORIES = 40;
 const recall = { name: "recall_memories", arguments: { query: "beacon", detail: "full" } };
@@ -134,17 +135,7 @@ describe("2026-07-28 requests, each on its own server instance", () => {
     for (const tool of first.tools) expect(tool.inputSchema).not.toHaveProperty("$schema");
     const second = await endpoint.request<{ tools: { name: string }[] }>("tools/list", {});
     expect(JSON.stringify(second.tools)).toBe(JSON.stringify(first.tools));
-    expect(first.tools.map((t) => t.name)).toEqual([
-      "capture_memory",
-      "get_memory",
-      "update_memory",
-      "forget_memory",
-      "recall_memories",
-      "search_memories",
-      "list_memories",
-      "inject_context",
-      "lro_extract",
-    ]);
+    expect(first.tools.map((t) => t.name)).toEqual(ATLATL_TOOLS);
   });
 });
 

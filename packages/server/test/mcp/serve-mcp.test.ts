@@ -4,6 +4,7 @@ import type { OffloadResponse } from "@atlatl/lro";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BACKENDS } from "../backends/backends.js";
 import { call, jsonOf, textOf } from "../e2e/spawn-server.js";
+import { ATLATL_TOOLS } from "./tool-names.js";
 import { type McpServerUnderTest, TRANSPORTS } from "./transports.js";
 
 const NAMESPACES = [
@@ -70,19 +71,7 @@ describe.each(CASES)("atlatl serve (SDK Client over $name)", ({ backend, transpo
 
   it("lists the memory tools and lro_extract", async () => {
     const { tools } = await s.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(
-      [
-        "capture_memory",
-        "forget_memory",
-        "get_memory",
-        "inject_context",
-        "list_memories",
-        "lro_extract",
-        "recall_memories",
-        "search_memories",
-        "update_memory",
-      ].sort(),
-    );
+    expect(tools.map((t) => t.name)).toEqual(ATLATL_TOOLS);
   });
 
   it("offloads a broad full-detail recall to a private JSONL file holding all 500 records", async () => {
