@@ -165,3 +165,25 @@ export async function modern(
     {}) as ModernResponse["message"];
   return { ...res, message };
 }
+
+/**
+ * Read an SSE response body as text: `until(text)` reads until the text holds
+ * it (or the stream ends); `rest()` reads to the end. Both return all text so far.
+ */
+export function sseText(body: ReadableStream<Uint8Array>) {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let seen = "";
+  const readWhile = async (more: () => boolean): Promise<string> => {
+    while (more()) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      seen += decoder.decode(value, { stream: true });
+    }
+    return seen;
+  };
+  return {
+    until: (text: string) => readWhile(() => !seen.includes(text)),
+    rest: () => readWhile(() => true),
+  };
+}

@@ -10,11 +10,20 @@ import { readFileSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ATLATL_TOOLS } from "../mcp/tool-names.js";
-import { envelope, MCP_HEADERS, MODERN, type ModernResponse, modern, raw } from "./raw-request.js";
+import {
+  envelope,
+  MCP_HEADERS,
+  MODERN,
+  type ModernResponse,
+  modern,
+  raw,
+  sseText,
+} from "./raw-request.js";
 import { type HttpServer, startHttpServer } from "./spawn-http.js";
 
 const A = "modern-token-a";
 const B = "modern-token-b";
+const C = "modern-token-c";
 const TTL_SECONDS = 600;
 const broad = { query: "", limit: 300, detail: "full" };
 
@@ -265,7 +274,8 @@ describe("atlatl serve --http: 2026-07-28 listeners hold no request slot, and ar
   let s: HttpServer;
   beforeAll(async () => {
     s = await startHttpServer({
-      tokens: `${A},${B}`,
+      // C's own: a listener the other test aborted may still count for A until the server sees it end.
+      tokens: `${A},${B},${C}`,
       env: {
         ATLATL_SERVER__HTTP__MAX_CONCURRENT: "1",
         ATLATL_SERVER__HTTP__MAX_SESSIONS_PER_TOKEN: "2",
@@ -297,14 +307,7 @@ describe("atlatl serve --http: 2026-07-28 listeners hold no request slot, and ar
       }),
     });
     expect(res.status).toBe(200);
-    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
-    const decoder = new TextDecoder();
-    let seen = "";
-    while (!seen.includes(until)) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      seen += decoder.decode(value, { stream: true });
-    }
+    const seen = await sseText(res.body as ReadableStream<Uint8Array>).until(until);
     return { seen, close: () => ac.abort() };
   }
 
@@ -331,11 +334,11 @@ describe("atlatl serve --http: 2026-07-28 listeners hold no request slot, and ar
 
   it("serves the token's requests while its subscriptions/listen stream stays open (max_concurrent = 1)", async () => {
     // The stream is open once the server acknowledged the subscription.
-    const open = await listen(A, "notifications/subscriptions/acknowledged");
+    const open = await listen(C, "notifications/subscriptions/acknowledged");
     expect(open.seen).toContain("notifications/subscriptions/acknowledged");
     try {
       for (let i = 0; i < 3; i++) {
-        const r = await modern(s.url, "tools/list", {}, { token: A });
+        const r = await modern(s.url, "tools/list", {}, { token: C });
         expect(r.status, r.body).toBe(200);
       }
     } finally {

@@ -1,6 +1,6 @@
 import { request } from "node:http";
 import { describe, expect, it } from "vitest";
-import { envelope, MCP_HEADERS, MODERN, raw } from "./raw-request.js";
+import { envelope, MCP_HEADERS, MODERN, raw, sseText } from "./raw-request.js";
 import { startHttpServer } from "./spawn-http.js";
 
 describe("atlatl serve --http: graceful shutdown", () => {
@@ -67,23 +67,12 @@ describe("atlatl serve --http: shutdown with 2026-07-28 listeners", () => {
       }),
     });
     expect(listen.status).toBe(200);
-    const reader = (listen.body as ReadableStream<Uint8Array>).getReader();
-    const decoder = new TextDecoder();
-    let seen = "";
-    while (!seen.includes("notifications/subscriptions/acknowledged")) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      seen += decoder.decode(value, { stream: true });
-    }
+    const stream = sseText(listen.body as ReadableStream<Uint8Array>);
+    await stream.until("notifications/subscriptions/acknowledged");
     const exited = new Promise<number | null>((r) => s.child.once("exit", r));
     s.child.kill("SIGTERM");
     // The stream ends (not cut): its last frame answers the listen request.
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      seen += decoder.decode(value, { stream: true });
-    }
-    expect(seen).toMatch(/"id":"listen-1"/);
+    expect(await stream.rest()).toMatch(/"id":"listen-1"/);
     expect(await exited).toBe(0);
     expect(s.stderr()).toContain('"msg":"stopped"');
     await s.stop();
