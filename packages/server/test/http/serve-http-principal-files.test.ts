@@ -148,14 +148,25 @@ describe("atlatl serve --http: offload files belong to the token, not the sessio
     b.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
       heardB++;
     });
-    const { uri } = await offload(a1);
-    await expect.poll(() => heardA2).toBeGreaterThan(0);
+    // A session hears server notices on its GET stream, which the client opens
+    // after initialize without saying when; a notice sent before it is open is
+    // not for that session. So A offloads until a2 has heard one (B never may).
+    let uri = "";
+    await expect
+      .poll(
+        async () => {
+          ({ uri } = await offload(a1));
+          return heardA2;
+        },
+        { timeout: 15_000, interval: 250 },
+      )
+      .toBeGreaterThan(0);
     expect((await a2.listResources()).resources.map((r) => r.uri)).toContain(uri);
     expect(heardB).toBe(0);
-    // B's own offload reaches B (its handler is in place), and not A's sessions.
+    // B's own offload reaches B (its stream long open by now), and not A's sessions.
     const before = heardA2;
     await offload(b);
-    await expect.poll(() => heardB).toBe(1);
+    await expect.poll(() => heardB, { timeout: 5_000 }).toBe(1);
     await a2.listResources(); // a round trip: a notice sent before it has arrived
     expect(heardA2).toBe(before);
   });
