@@ -123,6 +123,7 @@ const PINNED: Record<string, string[]> = {
     "LroExtractor",
     "OFFLOAD_CONFIG_KEYS",
     "OFFLOAD_CONFIG_SECTION",
+    "OFFLOAD_STORE_LIST_LIMIT",
     "OffloadFileCache",
     "Offloader",
     "WriteFailedError",
