@@ -28,7 +28,8 @@ export interface RunningHttpServer {
  * Start `atlatl serve --http`: one store, services, jq engine, parsed-file
  * cache, task table and sweeper for the process; one offloader and offload
  * directory per principal (token); one MCP server per 2025-era session (per
- * 2025-era request with `legacy_sessions = false`) and per 2026-07-28 request. Throws before listening when the configuration is insecure.
+ * 2025-era request with `legacy_sessions = false`) and per 2026-07-28
+ * request. Throws before listening when the configuration is insecure.
  */
 export async function startHttpServer(app: App, http: HttpConfig): Promise<RunningHttpServer> {
   const refusal = insecureBindMessage(http);
