@@ -49,6 +49,12 @@ const HTTP_KEYS = {
     default: 64,
     description: "Requests in flight per token before 429",
   },
+  legacy_sessions: {
+    type: "boolean",
+    default: true,
+    description:
+      "2025-11-25 clients get sessions (Mcp-Session-Id, GET stream); false: each request stands alone, any instance answers it",
+  },
   max_sessions_per_token: {
     type: "integer",
     min: 1,
@@ -95,6 +101,11 @@ export interface HttpConfig {
   allowedOrigins: string[];
   maxBodyBytes: number;
   maxConcurrent: number;
+  /**
+   * `legacy_sessions`: serve 2025-era clients in sessions (this instance only);
+   * false: statelessly, each request on its own, so any instance answers it.
+   */
+  legacySessions: boolean;
   sessions: SessionLimits;
   /** For listings: the token values replaced by their count. */
   entries: ConfigEntry[];
@@ -151,6 +162,7 @@ export function loadHttpConfig(
     allowedOrigins: list(v.allowed_origins),
     maxBodyBytes: v.max_body_bytes,
     maxConcurrent: v.max_concurrent,
+    legacySessions: v.legacy_sessions,
     sessions: {
       maxPerToken: v.max_sessions_per_token,
       maxTotal: v.max_sessions,

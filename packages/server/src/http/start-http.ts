@@ -27,8 +27,9 @@ export interface RunningHttpServer {
 /**
  * Start `atlatl serve --http`: one store, services, jq engine, parsed-file
  * cache, task table and sweeper for the process; one offloader and offload
- * directory per principal (token); one MCP server per 2025-era session and per
- * 2026-07-28 request. Throws before listening when the configuration is insecure.
+ * directory per principal (token); one MCP server per 2025-era session (per
+ * 2025-era request with `legacy_sessions = false`) and per 2026-07-28
+ * request. Throws before listening when the configuration is insecure.
  */
 export async function startHttpServer(app: App, http: HttpConfig): Promise<RunningHttpServer> {
   const refusal = insecureBindMessage(http);
@@ -50,11 +51,15 @@ export async function startHttpServer(app: App, http: HttpConfig): Promise<Runni
   const mcp = new McpEndpoint({
     principals,
     servers,
-    legacy: new LegacySessions({
-      servers,
-      limits: http.sessions,
-      onChange: (n) => metrics.setActiveSessions(n),
-    }),
+    ...(http.legacySessions
+      ? {
+          legacy: new LegacySessions({
+            servers,
+            limits: http.sessions,
+            onChange: (n) => metrics.setActiveSessions(n),
+          }),
+        }
+      : {}),
     maxBodyBytes: http.maxBodyBytes,
     maxListeners: http.sessions.maxPerToken,
     onerror: (err) => logger.warn({ msg: "mcp", error: err.message }),

@@ -95,4 +95,17 @@ describe("[server.http] configuration", () => {
       /server\.http\.max_sessions/,
     );
   });
+
+  it("keeps 2025-11-25 sessions unless legacy_sessions = false (TOML or environment)", () => {
+    expect(loadHttpConfig(null, {}).legacySessions).toBe(true);
+    const toml = join(dir, "stateless.toml");
+    writeFileSync(toml, "[server.http]\nlegacy_sessions = false\n");
+    expect(loadHttpConfig(toml, {}).legacySessions).toBe(false);
+    expect(
+      loadHttpConfig(null, { ATLATL_SERVER__HTTP__LEGACY_SESSIONS: "false" }).legacySessions,
+    ).toBe(false);
+    expect(() =>
+      loadHttpConfig(null, { ATLATL_SERVER__HTTP__LEGACY_SESSIONS: "sometimes" }),
+    ).toThrow(/server\.http\.legacy_sessions.*sometimes/);
+  });
 });

@@ -2,8 +2,9 @@
  * The README's Claude Code snippet for the team server (`claude mcp add
  * --transport http ... --header "Authorization: Bearer ..."`) connects: Claude
  * Code speaks 2025-11-25 (initialize, session), so this holds the legacy path
- * of `/mcp` to what a real client does. Claude Code's own CLI against a real
- * `atlatl serve --http` process.
+ * of `/mcp` to what a real client does; it also connects to an instance with
+ * `legacy_sessions = false` (no session, what a balanced team server runs).
+ * Claude Code's own CLI against real `atlatl serve --http` processes.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -26,44 +27,72 @@ const TOKEN = "claude-code-readme-token";
 
 describe("atlatl serve --http: the README's Claude Code snippet", () => {
   let s: HttpServer;
+  /** `legacy_sessions = false`: 2025-11-25 requests served statelessly (scale-out). */
+  let stateless: HttpServer;
   let home: string;
   beforeAll(async () => {
     home = mkdtempSync(join(tmpdir(), "atlatl-claude-home-"));
-    if (CLAUDE) s = await startHttpServer({ tokens: TOKEN, seed: 20 });
+    if (CLAUDE) {
+      s = await startHttpServer({ tokens: TOKEN, seed: 20 });
+      stateless = await startHttpServer({
+        tokens: TOKEN,
+        seed: 20,
+        env: { ATLATL_SERVER__HTTP__LEGACY_SESSIONS: "false" },
+      });
+    }
   }, 60_000);
   afterAll(async () => {
     if (s) expect(await s.stop()).toBe(0);
+    if (stateless) expect(await stateless.stop()).toBe(0);
     rmSync(home, { recursive: true, force: true });
   });
+
+  /** The README's command (the token in place of $ATLATL_SERVER__HTTP__TOKENS), then `claude mcp list`. */
+  function addAndList(name: string, server: HttpServer): string {
+    expect(CLAUDE, "no Claude Code CLI (see .ci/run)").toBeDefined();
+    const env = { PATH: process.env.PATH ?? "", HOME: home, ATLATL_TOKEN: TOKEN };
+    const claude = (args: string[]) =>
+      spawnSync(CLAUDE as string, args, { cwd: home, env, encoding: "utf8", timeout: 90_000 });
+    const added = claude([
+      "mcp",
+      "add",
+      "-s",
+      "user",
+      "--transport",
+      "http",
+      name,
+      `${server.url}/mcp`,
+      "--header",
+      `Authorization: Bearer ${TOKEN}`,
+    ]);
+    expect(added.status, added.stdout + added.stderr).toBe(0);
+    const listed = claude(["mcp", "list"]);
+    return listed.stdout + listed.stderr;
+  }
 
   // Claude Code is a capability of the machine (.ci/run installs it), so under CI it must be there.
   it.skipIf(!CLAUDE && !process.env.CI)(
     "adds the server as the README says and `claude mcp list` shows it connected",
     async () => {
-      expect(CLAUDE, "no Claude Code CLI (see .ci/run)").toBeDefined();
-      const env = { PATH: process.env.PATH ?? "", HOME: home, ATLATL_TOKEN: TOKEN };
-      const claude = (args: string[]) =>
-        spawnSync(CLAUDE as string, args, { cwd: home, env, encoding: "utf8", timeout: 90_000 });
-      // The README's command, the token in place of $ATLATL_SERVER__HTTP__TOKENS.
-      const added = claude([
-        "mcp",
-        "add",
-        "-s",
-        "user",
-        "--transport",
-        "http",
-        "atlatl",
-        `${s.url}/mcp`,
-        "--header",
-        `Authorization: Bearer ${TOKEN}`,
-      ]);
-      expect(added.status, added.stdout + added.stderr).toBe(0);
-      const listed = claude(["mcp", "list"]);
-      const out = listed.stdout + listed.stderr;
+      const out = addAndList("atlatl", s);
       expect(out, out).toMatch(new RegExp(`^atlatl: ${s.url}/mcp \\(HTTP\\) - .*Connected`, "m"));
       // It reached /mcp with its token and was answered (the request log says so).
       await expect
         .poll(() => s.stderr())
+        .toMatch(/"method":"POST","path":"\/mcp","status":200,"ms":[\d.]+,"token":"token-1"/);
+    },
+    120_000,
+  );
+
+  it.skipIf(!CLAUDE && !process.env.CI)(
+    "connects to an instance with legacy_sessions = false (no session, as behind a balancer)",
+    async () => {
+      const out = addAndList("atlatl-stateless", stateless);
+      expect(out, out).toMatch(
+        new RegExp(`^atlatl-stateless: ${stateless.url}/mcp \\(HTTP\\) - .*Connected`, "m"),
+      );
+      await expect
+        .poll(() => stateless.stderr())
         .toMatch(/"method":"POST","path":"\/mcp","status":200,"ms":[\d.]+,"token":"token-1"/);
     },
     120_000,

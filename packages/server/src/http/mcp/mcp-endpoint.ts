@@ -20,6 +20,12 @@ import { type Principals, principalAuthInfo } from "./principals.js";
  * `authInfo`. No LRO state lives in either: both read and write the
  * principal's files and tasks, by handle.
  *
+ * With `[server.http] legacy_sessions = false` there are no sessions
+ * (`legacy` absent): the same per-principal handler also serves 2025-era
+ * requests, statelessly (`legacy: 'stateless'`, the SDK's: each POST on a
+ * fresh server from the same factory, no `Mcp-Session-Id`, GET and DELETE
+ * 405), so any instance behind a balancer answers any request.
+ *
  * One modern handler per principal, so that a principal's
  * `subscriptions/listen` streams hear only its own offload resources change
  * (the SDK's bus has no notion of who listens) and one principal cannot use up
@@ -33,7 +39,8 @@ export class McpEndpoint {
     private readonly deps: {
       principals: Pick<Principals, "get">;
       servers: Pick<PrincipalServers, "create">;
-      legacy: Pick<LegacySessions, "handle" | "closeAll">;
+      /** 2025-era sessions; absent (`legacy_sessions = false`): 2025-era requests served statelessly. */
+      legacy?: Pick<LegacySessions, "handle" | "closeAll">;
       /** `[server.http] max_body_bytes`: the bound the SDK reads a body under (the app's too). */
       maxBodyBytes: number;
       /**
@@ -48,9 +55,12 @@ export class McpEndpoint {
 
   /** Serve one `/mcp` request of `who`; `parsedBody` is its JSON body when already read. */
   async handle(req: Request, who: Caller, parsedBody?: unknown): Promise<Response> {
-    const maxRequestBodySize = this.deps.maxBodyBytes;
-    if (req.method !== "POST" || (await isLegacyRequest(req, parsedBody, { maxRequestBodySize }))) {
-      return this.deps.legacy.handle(req, who, parsedBody);
+    const { legacy, maxBodyBytes: maxRequestBodySize } = this.deps;
+    if (
+      legacy &&
+      (req.method !== "POST" || (await isLegacyRequest(req, parsedBody, { maxRequestBodySize })))
+    ) {
+      return legacy.handle(req, who, parsedBody);
     }
     const principal = this.deps.principals.get(who.principalId);
     // While the request is served, the principal's (maybe empty) directory stays.
@@ -70,7 +80,7 @@ export class McpEndpoint {
     const known = this.modern.get(principalId);
     if (known) return known;
     const handler = createMcpHandler((ctx) => this.serverFor(ctx), {
-      legacy: "reject",
+      legacy: this.deps.legacy ? "reject" : "stateless",
       maxRequestBodySize: this.deps.maxBodyBytes,
       maxSubscriptions: this.deps.maxListeners,
       ...(this.deps.onerror ? { onerror: this.deps.onerror } : {}),
@@ -96,7 +106,7 @@ export class McpEndpoint {
     if (this.closed) return;
     this.closed = true;
     await Promise.all([
-      this.deps.legacy.closeAll(),
+      this.deps.legacy?.closeAll(),
       ...[...this.modern.values()].map((h) => h.close().catch(() => {})),
     ]);
   }
