@@ -56,7 +56,10 @@ interface Running {
   ended: Promise<void>;
 }
 
-const LIVE = "(ended_at IS NULL OR ended_at + ttl_ms * interval '1 millisecond' > now())";
+const LIVE = "(expires_at IS NULL OR expires_at > now())";
+/** The SET of a row that ends now. */
+const ENDED_NOW =
+  "updated_at = now(), ended_at = now(), expires_at = now() + ttl_ms * interval '1 millisecond'";
 
 /** See the module comment. */
 export class PostgresTaskStore<R = unknown> implements TaskStore<R> {
@@ -153,9 +156,7 @@ export class PostgresTaskStore<R = unknown> implements TaskStore<R> {
 
   /** Delete the finished tasks past their TTL; how many this call deleted. */
   async sweep(): Promise<number> {
-    const { rowCount } = await this.pool.query(
-      `DELETE FROM mcp_tasks WHERE ended_at + ttl_ms * interval '1 millisecond' <= now()`,
-    );
+    const { rowCount } = await this.pool.query("DELETE FROM mcp_tasks WHERE expires_at <= now()");
     return rowCount ?? 0;
   }
 
@@ -166,8 +167,7 @@ export class PostgresTaskStore<R = unknown> implements TaskStore<R> {
     if (ids.length > 0) {
       await this.pool
         .query(
-          `UPDATE mcp_tasks SET status = 'cancelled', status_message = 'the server closed',
-             updated_at = now(), ended_at = now()
+          `UPDATE mcp_tasks SET status = 'cancelled', status_message = 'the server closed', ${ENDED_NOW}
            WHERE task_id = ANY($1) AND status = 'working'`,
           [ids],
         )
@@ -235,8 +235,7 @@ export class PostgresTaskStore<R = unknown> implements TaskStore<R> {
     outcome: string | null,
   ): Promise<TaskRow | undefined> {
     const { rows } = await this.pool.query<TaskRow>(
-      `UPDATE mcp_tasks SET status = $3, status_message = $4, outcome = $5::jsonb,
-         updated_at = now(), ended_at = now()
+      `UPDATE mcp_tasks SET status = $3, status_message = $4, outcome = $5::jsonb, ${ENDED_NOW}
        WHERE principal = $1 AND task_id = $2 AND status = 'working'
        RETURNING ${TASK_COLUMNS}`,
       [owner, taskId, status, message, outcome],

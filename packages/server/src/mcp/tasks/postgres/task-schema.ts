@@ -20,13 +20,15 @@ CREATE TABLE IF NOT EXISTS mcp_tasks (
   created_at     timestamptz NOT NULL,
   updated_at     timestamptz NOT NULL,
   ended_at       timestamptz,
+  -- ended_at + ttl_ms: when a finished task goes (NULL while it works).
+  expires_at     timestamptz,
   ttl_ms         bigint      NOT NULL CHECK (ttl_ms >= 0),
   poll_ms        integer     NOT NULL,
   outcome        jsonb,
   PRIMARY KEY (principal, task_id)
 );
 CREATE INDEX IF NOT EXISTS mcp_tasks_listing ON mcp_tasks (principal, created_at, task_id);
-CREATE INDEX IF NOT EXISTS mcp_tasks_expiry ON mcp_tasks ((ended_at + ttl_ms * interval '1 millisecond'));
+CREATE INDEX IF NOT EXISTS mcp_tasks_expiry ON mcp_tasks (expires_at);
 `;
 
 /** Create the table when missing (idempotent; serialized across instances). */
