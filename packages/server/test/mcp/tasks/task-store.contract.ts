@@ -20,6 +20,7 @@ import {
 
 export interface TaskStoreOptions {
   maxRunningPerOwner?: number;
+  maxKeptPerOwner?: number;
   pollIntervalMs?: number;
 }
 
@@ -162,6 +163,19 @@ export function taskStoreContract(c: TaskStoreContract): void {
       await expect(third).rejects.toBeInstanceOf(TaskLimitError);
       await store.start("bob", undefined, g.work);
       g.release();
+    });
+
+    it(`${c.name}: an owner keeps its newest tasks, its oldest finished ones dropped first`, async () => {
+      const { store } = await open({ maxKeptPerOwner: 2 });
+      const ids: string[] = [];
+      for (const value of ["1", "2", "3"]) {
+        const task = await store.start("alice", undefined, async () => done(value));
+        await store.settled("alice", task.taskId);
+        ids.push(task.taskId);
+        await sleep(5); // distinct creation times
+      }
+      expect((await store.list("alice")).map((t) => t.taskId)).toEqual(ids.slice(1));
+      expect(await store.get("alice", ids[0] as string)).toBeUndefined();
     });
 
     it(`${c.name}: settled rejects when its signal aborts first`, async () => {

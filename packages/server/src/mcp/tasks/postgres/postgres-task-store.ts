@@ -96,6 +96,8 @@ export class PostgresTaskStore<R = unknown> implements TaskStore<R> {
   ): Promise<TaskSnapshot<R>> {
     const mine = [...this.running.values()].filter((r) => r.owner === owner).length;
     if (mine >= this.o.maxRunningPerOwner) throw new TaskLimitError(mine);
+    // Room first: a failure here leaves no task behind.
+    await this.evictOver(owner);
     const now = new Date();
     const { rows } = await this.pool.query<TaskRow>(
       `INSERT INTO mcp_tasks (principal, task_id, status, status_message, created_at, updated_at, ttl_ms, poll_ms)
@@ -103,7 +105,6 @@ export class PostgresTaskStore<R = unknown> implements TaskStore<R> {
       [owner, randomUUID(), now, this.ttlFor(requestedTtlMs), this.o.pollIntervalMs],
     );
     const task = snapshotOf<R>(rows[0] as TaskRow);
-    await this.evictOver(owner);
     let end = () => {};
     const ended = new Promise<void>((resolve) => {
       end = resolve;
@@ -272,13 +273,13 @@ export class PostgresTaskStore<R = unknown> implements TaskStore<R> {
     if (rows[0]?.status !== "working") controller.abort();
   }
 
-  /** Drop `owner`'s oldest finished tasks beyond the kept maximum. */
+  /** Drop `owner`'s oldest finished tasks so that one more is within the kept maximum. */
   private async evictOver(owner: string): Promise<void> {
     await this.pool.query(
       `DELETE FROM mcp_tasks WHERE principal = $1 AND status <> 'working' AND task_id IN (
          SELECT task_id FROM mcp_tasks WHERE principal = $1 AND status <> 'working'
          ORDER BY created_at, task_id
-         LIMIT greatest(0, (SELECT count(*) FROM mcp_tasks WHERE principal = $1) - $2))`,
+         LIMIT greatest(0, (SELECT count(*) FROM mcp_tasks WHERE principal = $1) + 1 - $2))`,
       [owner, this.o.maxKeptPerOwner],
     );
   }
