@@ -1,7 +1,8 @@
 /**
  * The task store contract on PostgreSQL (each test in a schema of its own,
  * a second store on the same schema as the other instance), and the sweep:
- * an expired finished task is deleted once across instances. Declared when
+ * an expired finished task is deleted once across instances; a working task
+ * whose instance stopped beating (killed) is failed when read. Declared when
  * `ATLATL_TEST_PG_URL` is set or CI requires it: on CI without the URL these
  * tests fail.
  */
@@ -11,7 +12,7 @@ import { openPostgresTaskStore } from "../../../src/mcp/tasks/postgres/open-post
 import { dropSchema, freshSchema, PG_ENABLED, pgUrl } from "../../backends/backends.js";
 import { type TaskStoreOptions, taskStoreContract } from "./task-store.contract.js";
 
-const openOn = (schema: string, options: TaskStoreOptions = {}) =>
+const openOn = (schema: string, options: TaskStoreOptions & { lostAfterMs?: number } = {}) =>
   openPostgresTaskStore<string>({ url: pgUrl(), schema, sweep: false, ...options });
 
 describe.runIf(PG_ENABLED)("postgres task store", () => {
@@ -56,6 +57,42 @@ describe.runIf(PG_ENABLED)("postgres task store", () => {
     } finally {
       await a.close();
       await b.close();
+      await dropSchema(schema);
+    }
+  });
+
+  it("postgres: a working task whose instance stopped beating is failed when read; one that beats is not", async () => {
+    const schema = freshSchema();
+    // `dead` never beats within the test (its poll is a minute), as an instance killed with -9.
+    const dead = await openOn(schema, { pollIntervalMs: 60_000 });
+    const alive = await openOn(schema, { pollIntervalMs: 50 });
+    const reader = await openOn(schema, { lostAfterMs: 400 });
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const work = async () => {
+      await gate;
+      return { kind: "result" as const, value: "late", failed: false };
+    };
+    try {
+      const lost = await dead.start("alice", undefined, work);
+      const beating = await alive.start("alice", undefined, work);
+      await sleep(700);
+      const failed = await reader.get("alice", lost.taskId);
+      expect(failed?.status).toBe("failed");
+      expect(failed?.statusMessage).toMatch(/instance running this task stopped/);
+      expect(failed?.outcome?.kind).toBe("error");
+      expect((await reader.get("alice", beating.taskId))?.status).toBe("working");
+      expect((await reader.list("alice")).map((t) => t.status).sort()).toEqual([
+        "failed",
+        "working",
+      ]);
+    } finally {
+      release();
+      await dead.close();
+      await alive.close();
+      await reader.close();
       await dropSchema(schema);
     }
   });

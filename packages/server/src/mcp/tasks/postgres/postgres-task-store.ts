@@ -15,11 +15,15 @@
  * - At most `maxRunningPerOwner` tasks of one principal work at once on each
  *   instance (a count of this process's own running tasks: a row left
  *   `working` by an instance killed with -9 blocks no one).
+ * - The running instance refreshes the row's heartbeat at every poll; a
+ *   working task whose heartbeat is older than `lostAfterMs` (its instance was
+ *   killed) is failed when read, its error naming that.
  * - `sweep` deletes the finished tasks past their TTL (`DELETE`: each row once,
  *   whichever instance gets it); every instance sweeps every minute.
  */
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
+import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import type pg from "pg";
 import type { TaskTableOptions } from "../memory/task-table.js";
 import {
@@ -39,6 +43,8 @@ import {
 } from "../task-store.js";
 import { outcomeJson, snapshotOf, TASK_COLUMNS, type TaskRow } from "./task-rows.js";
 
+/** A working task whose heartbeat is this old lost its instance. */
+export const TASK_LOST_AFTER_MS = 30_000;
 /** How often each instance deletes expired finished tasks. */
 export const TASK_SWEEP_INTERVAL_MS = 60_000;
 
@@ -46,6 +52,8 @@ export const TASK_SWEEP_INTERVAL_MS = 60_000;
 export type PostgresTaskStoreOptions = Omit<TaskTableOptions, "now"> & {
   /** End the pool on close (the store opened it). */
   ownsPool?: boolean;
+  /** Default {@link TASK_LOST_AFTER_MS}. */
+  lostAfterMs?: number;
   /** Sweep every {@link TASK_SWEEP_INTERVAL_MS} (default true). */
   sweep?: boolean;
 };
@@ -77,6 +85,7 @@ export class PostgresTaskStore<R = unknown> implements TaskStore<R> {
       maxRunningPerOwner: options.maxRunningPerOwner ?? TASK_MAX_RUNNING,
       maxKeptPerOwner: options.maxKeptPerOwner ?? TASK_MAX_KEPT,
       pollIntervalMs: options.pollIntervalMs ?? TASK_POLL_INTERVAL_MS,
+      lostAfterMs: options.lostAfterMs ?? TASK_LOST_AFTER_MS,
     };
     if (options.sweep !== false) {
       this.sweeper = setInterval(() => void this.sweep().catch(() => 0), TASK_SWEEP_INTERVAL_MS);
@@ -100,8 +109,9 @@ export class PostgresTaskStore<R = unknown> implements TaskStore<R> {
     await this.evictOver(owner);
     const now = new Date();
     const { rows } = await this.pool.query<TaskRow>(
-      `INSERT INTO mcp_tasks (principal, task_id, status, status_message, created_at, updated_at, ttl_ms, poll_ms)
-       VALUES ($1, $2, 'working', 'queued', $3, $3, $4, $5) RETURNING ${TASK_COLUMNS}`,
+      `INSERT INTO mcp_tasks (principal, task_id, status, status_message, created_at, updated_at,
+         heartbeat_at, ttl_ms, poll_ms)
+       VALUES ($1, $2, 'working', 'queued', $3, $3, $3, $4, $5) RETURNING ${TASK_COLUMNS}`,
       [owner, randomUUID(), now, this.ttlFor(requestedTtlMs), this.o.pollIntervalMs],
     );
     const task = snapshotOf<R>(rows[0] as TaskRow);
@@ -116,6 +126,7 @@ export class PostgresTaskStore<R = unknown> implements TaskStore<R> {
   }
 
   async get(owner: string, taskId: string): Promise<TaskSnapshot<R> | undefined> {
+    await this.failLost(owner, taskId);
     const { rows } = await this.pool.query<TaskRow>(
       `SELECT ${TASK_COLUMNS} FROM mcp_tasks WHERE principal = $1 AND task_id = $2 AND ${LIVE}`,
       [owner, taskId],
@@ -124,6 +135,7 @@ export class PostgresTaskStore<R = unknown> implements TaskStore<R> {
   }
 
   async list(owner: string): Promise<TaskSnapshot<R>[]> {
+    await this.failLost(owner, null);
     const { rows } = await this.pool.query<TaskRow>(
       `SELECT ${TASK_COLUMNS} FROM mcp_tasks WHERE principal = $1 AND ${LIVE}
        ORDER BY created_at, task_id`,
@@ -261,16 +273,30 @@ export class PostgresTaskStore<R = unknown> implements TaskStore<R> {
     if (rowCount === 0) controller.abort();
   }
 
-  /** Between the work's steps: abort when the row is no longer working (cancelled elsewhere). */
+  /**
+   * Between the work's steps, every poll interval: refresh the heartbeat, and
+   * abort when the row is no longer working (cancelled elsewhere).
+   */
   private async watch(owner: string, taskId: string, controller: AbortController): Promise<void> {
     if (controller.signal.aborted) return;
-    const { rows } = await this.pool
-      .query<{ status: string }>(
-        "SELECT status FROM mcp_tasks WHERE principal = $1 AND task_id = $2",
+    const { rowCount } = await this.pool
+      .query(
+        `UPDATE mcp_tasks SET heartbeat_at = now()
+         WHERE principal = $1 AND task_id = $2 AND status = 'working'`,
         [owner, taskId],
       )
-      .catch(() => ({ rows: [{ status: "working" }] }));
-    if (rows[0]?.status !== "working") controller.abort();
+      .catch(() => ({ rowCount: 1 }));
+    if (rowCount === 0) controller.abort();
+  }
+
+  /** Fail `owner`'s working tasks (`taskId`'s, or all) whose instance stopped beating. */
+  private async failLost(owner: string, taskId: string | null): Promise<void> {
+    await this.pool.query(
+      `UPDATE mcp_tasks SET status = 'failed', status_message = $4, outcome = $5::jsonb, ${ENDED_NOW}
+       WHERE principal = $1 AND ($2::text IS NULL OR task_id = $2) AND status = 'working'
+         AND heartbeat_at < now() - $3 * interval '1 millisecond'`,
+      [owner, taskId, this.o.lostAfterMs, LOST, outcomeJson({ kind: "error", error: lostError() })],
+    );
   }
 
   /** Drop `owner`'s oldest finished tasks so that one more is within the kept maximum. */
@@ -283,6 +309,12 @@ export class PostgresTaskStore<R = unknown> implements TaskStore<R> {
       [owner, this.o.maxKeptPerOwner],
     );
   }
+}
+
+const LOST = "the instance running this task stopped before it ended";
+
+function lostError(): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InternalError, LOST);
 }
 
 /** A task cancelled before its work started. */

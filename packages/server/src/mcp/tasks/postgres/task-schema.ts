@@ -24,6 +24,9 @@ CREATE TABLE IF NOT EXISTS mcp_tasks (
   expires_at     timestamptz,
   ttl_ms         bigint      NOT NULL CHECK (ttl_ms >= 0),
   poll_ms        integer     NOT NULL,
+  -- Refreshed by the running instance every poll interval: a working task whose
+  -- heartbeat stopped lost its instance (kill -9) and is failed when read.
+  heartbeat_at   timestamptz NOT NULL,
   outcome        jsonb,
   PRIMARY KEY (principal, task_id)
 );
