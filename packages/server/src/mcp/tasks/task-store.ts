@@ -71,6 +71,18 @@ export class TaskLimitError extends Error {
   }
 }
 
+/** How a task whose work produced `outcome` ends: its status and message. */
+export function endOf<R>(outcome: TaskOutcome<R>): {
+  status: "completed" | "failed";
+  message: string | undefined;
+} {
+  if (outcome.kind === "error") {
+    const e = outcome.error;
+    return { status: "failed", message: e instanceof Error ? e.message : String(e) };
+  }
+  return { status: outcome.failed ? "failed" : "completed", message: outcome.message };
+}
+
 /** Called with the outcome a cancelled task's work still produced (remove what it wrote). */
 export type TaskDiscard<R> = (outcome: TaskOutcome<R>) => Promise<void>;
 

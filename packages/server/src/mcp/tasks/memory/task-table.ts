@@ -12,6 +12,7 @@
  */
 import { randomUUID } from "node:crypto";
 import {
+  endOf,
   isTerminal,
   TASK_MAX_KEPT,
   TASK_MAX_RUNNING,
@@ -205,14 +206,8 @@ export class TaskTable<R = unknown> implements TaskStore<R> {
       await discard?.(outcome);
       return;
     }
-    const failed = outcome.kind === "error" || outcome.failed;
-    const message =
-      outcome.kind === "error"
-        ? outcome.error instanceof Error
-          ? outcome.error.message
-          : String(outcome.error)
-        : outcome.message;
-    this.finish(entry, failed ? "failed" : "completed", message, outcome);
+    const { status, message } = endOf(outcome);
+    this.finish(entry, status, message, outcome);
   }
 
   private finish(

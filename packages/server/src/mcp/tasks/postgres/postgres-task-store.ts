@@ -27,6 +27,7 @@ import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import type pg from "pg";
 import type { TaskTableOptions } from "../memory/task-table.js";
 import {
+  endOf,
   isTerminal,
   TASK_MAX_KEPT,
   TASK_MAX_RUNNING,
@@ -121,7 +122,13 @@ export class PostgresTaskStore<R = unknown> implements TaskStore<R> {
     });
     const running: Running = { owner, controller: new AbortController(), ended };
     this.running.set(task.taskId, running);
-    setImmediate(() => void this.run(task.taskId, running, work, discard).finally(end));
+    // A final write that fails leaves the row working: its heartbeat stops, so it is failed as lost.
+    setImmediate(
+      () =>
+        void this.run(task.taskId, running, work, discard)
+          .catch(() => undefined)
+          .finally(end),
+    );
     return task;
   }
 
@@ -221,14 +228,7 @@ export class PostgresTaskStore<R = unknown> implements TaskStore<R> {
     }
     await writes;
     try {
-      const failed = outcome.kind === "error" || outcome.failed;
-      const message =
-        outcome.kind === "error"
-          ? outcome.error instanceof Error
-            ? outcome.error.message
-            : String(outcome.error)
-          : outcome.message;
-      const status = failed ? "failed" : "completed";
+      const { status, message } = endOf(outcome);
       const row = controller.signal.aborted
         ? undefined
         : await this.endRow(owner, taskId, status, message ?? null, outcomeJson(outcome));
