@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import type { App } from "../app/open-app.js";
 import { createSharedExtraction } from "../mcp/shared-extraction.js";
+import { createTaskStore } from "../mcp/tasks/create-task-store.js";
 import { createHttpApp, insecureBindMessage, MCP_PATH } from "./create-http-app.js";
 import type { HttpConfig } from "./http-config.js";
 import { LegacySessions } from "./mcp/legacy-sessions.js";
@@ -42,8 +43,15 @@ export async function startHttpServer(app: App, http: HttpConfig): Promise<Runni
     events: app.events,
     offloadStore: app.offloadStore,
   });
+  // Shared with the offload files: a task's handle is good wherever its file is.
+  const tasks = await createTaskStore({
+    shared: app.offloadStore.kind === "postgres",
+    url: app.config.store.url,
+    offloadTtlSeconds: app.config.offload.ttlSeconds,
+  });
   const servers = new PrincipalServers({
     app,
+    tasks,
     principals,
     extraction,
     proxyInlineBytes: http.sessions.proxyInlineBytes,
@@ -93,6 +101,9 @@ export async function startHttpServer(app: App, http: HttpConfig): Promise<Runni
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
     server.once("error", reject);
+  }).catch(async (err) => {
+    await tasks.close();
+    throw err;
   });
   const addr = server.address() as AddressInfo;
   const host = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
@@ -111,7 +122,7 @@ export async function startHttpServer(app: App, http: HttpConfig): Promise<Runni
       await stopped;
       clearTimeout(timer);
       sweeper?.stop();
-      servers.close();
+      await servers.close().catch(() => {});
       metrics.close();
       await extraction.close().catch(() => {});
       await app.close().catch(() => {});

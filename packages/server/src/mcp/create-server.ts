@@ -20,9 +20,10 @@ import { progressDone } from "./progress.js";
 import { atlatlPrompts, type RegisterPrompts } from "./prompts.js";
 import { foreignFilesNotFound } from "./session-files.js";
 import type { SharedExtraction } from "./shared-extraction.js";
+import { TaskTable } from "./tasks/memory/task-table.js";
 import { discardOffloads, type ToolTasks } from "./tasks/task-call.js";
 import { mountTaskMethods } from "./tasks/task-methods.js";
-import { TASK_MAX_TTL_MS, TaskTable } from "./tasks/task-table.js";
+import { TASK_MAX_TTL_MS, type TaskStore } from "./tasks/task-store.js";
 import { TASKS_EXTENSION } from "./tasks/task-wire.js";
 import type { ToolContext } from "./tool-context.js";
 import { compose, withToolErrors } from "./tool-middleware.js";
@@ -103,7 +104,7 @@ export interface AtlatlServerDeps {
    * (a process-wide table keyed by principal). Default: a table of this
    * server's own (its session's), closed with it.
    */
-  tasks?: { table: TaskTable<CallToolResult>; owner: string };
+  tasks?: { table: TaskStore<CallToolResult>; owner: string };
 }
 
 /**
@@ -223,7 +224,7 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
   shared.prompts(server);
 
   const closers: (() => Promise<void>)[] = [];
-  if (!deps.tasks) closers.push(async () => table.close());
+  if (!deps.tasks) closers.push(async () => await table.close());
   if (!lroEnabled) shared.tools.mount(server.server, tasks);
   if (lroEnabled) {
     const dir = deps.offloader.config.outputDir;

@@ -7,7 +7,8 @@
  */
 import { setImmediate as turn } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { type TaskOutcome, TaskTable } from "../../src/mcp/tasks/task-table.js";
+import { TaskTable } from "../../src/mcp/tasks/memory/task-table.js";
+import type { TaskOutcome } from "../../src/mcp/tasks/task-store.js";
 
 const done = (value: string): TaskOutcome<string> => ({ kind: "result", value, failed: false });
 

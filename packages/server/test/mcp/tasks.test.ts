@@ -22,8 +22,8 @@ import {
 } from "@modelcontextprotocol/server";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { TaskTable } from "../../src/mcp/tasks/memory/task-table.js";
 import { mountTaskMethods } from "../../src/mcp/tasks/task-methods.js";
-import { TaskTable } from "../../src/mcp/tasks/task-table.js";
 import { ToolRegistry } from "../../src/mcp/tool-registry.js";
 
 describe("ToolRegistry task tools", () => {

@@ -22,12 +22,12 @@ import {
 } from "@modelcontextprotocol/server";
 import { isModernRequest, requestDeclaresExtension } from "../client-facts.js";
 import { reportToTask } from "../progress.js";
-import { TaskLimitError, type TaskRun, type TaskSnapshot, type TaskTable } from "./task-table.js";
+import { TaskLimitError, type TaskRun, type TaskSnapshot, type TaskStore } from "./task-store.js";
 import { modernTask, TASKS_EXTENSION, wireTask } from "./task-wire.js";
 
 /** Where a server's task calls run as tasks. */
 export interface ToolTasks {
-  table: TaskTable<CallToolResult>;
+  table: TaskStore<CallToolResult>;
   /** Whose tasks a request's are (its principal). */
   ownerOf: (ctx: ServerContext) => string;
   /** Remove what a result wrote, once its task was cancelled. */
@@ -78,25 +78,34 @@ function errorText(result: CallToolResult): string | undefined {
  * Create a task of the caller's for `call` and start it; the task as created.
  * A caller with too many tasks working gets a JSON-RPC error.
  */
-function startToolTask<C extends ServerContext>(
+async function startToolTask<C extends ServerContext>(
   tasks: ToolTasks,
   requestedTtl: number | undefined,
   ctx: C,
   call: (ctx: C) => Promise<CallToolResult>,
-): TaskSnapshot<CallToolResult> {
+): Promise<TaskSnapshot<CallToolResult>> {
+  const { discard } = tasks;
   try {
-    return tasks.table.start(tasks.ownerOf(ctx), requestedTtl, async (run) => {
-      const result = await call(taskContext(ctx, run));
-      // Cancelled while it finished: the table drops the result; drop its files too.
-      if (run.signal.aborted) await tasks.discard?.(result);
-      const failed = result.isError === true;
-      return {
-        kind: "result",
-        value: result,
-        failed,
-        message: failed ? errorText(result) : undefined,
-      };
-    });
+    return await tasks.table.start(
+      tasks.ownerOf(ctx),
+      requestedTtl,
+      async (run) => {
+        const result = await call(taskContext(ctx, run));
+        const failed = result.isError === true;
+        return {
+          kind: "result",
+          value: result,
+          failed,
+          message: failed ? errorText(result) : undefined,
+        };
+      },
+      // Cancelled while it finished: the store drops the result; drop its files too.
+      discard
+        ? async (outcome) => {
+            if (outcome.kind === "result") await discard(outcome.value);
+          }
+        : undefined,
+    );
   } catch (err) {
     if (err instanceof TaskLimitError) {
       throw new ProtocolError(ProtocolErrorCode.InvalidRequest, err.message, { code: "BUSY" });
@@ -111,14 +120,14 @@ function startToolTask<C extends ServerContext>(
  * 2025-11-25 `{ content: [], task }` (the SDK 2.x server asks for `content`
  * beside `task`).
  */
-export function answerWithTask<C extends ServerContext>(
+export async function answerWithTask<C extends ServerContext>(
   tasks: ToolTasks,
   request: NonNullable<TaskRequest>,
   ctx: C,
   call: (ctx: C) => Promise<CallToolResult>,
-): CallToolResult {
+): Promise<CallToolResult> {
   const ttl = request.era === "legacy" ? request.ttl : undefined;
-  const task = startToolTask(tasks, ttl, ctx, call);
+  const task = await startToolTask(tasks, ttl, ctx, call);
   // Typed as the tool result the SDK's handler map names; the SDK passes either shape on.
   if (request.era === "modern") {
     return { resultType: "task", ...modernTask(task) } as unknown as CallToolResult;

@@ -27,7 +27,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { isModernRequest, requestDeclaresExtension } from "../client-facts.js";
-import { isTerminal, type TaskSnapshot, type TaskTable } from "./task-table.js";
+import { isTerminal, type TaskSnapshot, type TaskStore } from "./task-store.js";
 import { detailedTask, TASKS_EXTENSION, taskNotFound, wireTask } from "./task-wire.js";
 
 /** Tasks per `tasks/list` page. */
@@ -73,26 +73,26 @@ function resultOf(taskId: string, snapshot: TaskSnapshot<CallToolResult>) {
 /** Serve the task methods on `server` from `table`, each request's tasks being `ownerOf(ctx)`'s. */
 export function mountTaskMethods(
   server: Server,
-  table: TaskTable<CallToolResult>,
+  table: TaskStore<CallToolResult>,
   ownerOf: TaskOwnerOf,
 ): void {
-  const visible = (taskId: string, ctx: ServerContext) => {
+  const visible = async (taskId: string, ctx: ServerContext) => {
     if (isModernRequest(ctx) && !requestDeclaresExtension(ctx, TASKS_EXTENSION)) {
       throw new MissingRequiredClientCapabilityError(
         { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
         `${ctx.mcpReq.method} needs the ${TASKS_EXTENSION} extension declared in the request's clientCapabilities`,
       );
     }
-    const task = table.get(ownerOf(ctx), taskId);
+    const task = await table.get(ownerOf(ctx), taskId);
     if (!task) throw taskNotFound(taskId);
     return task;
   };
-  server.setRequestHandler("tasks/get", { params: byId }, ({ taskId }, ctx) => {
-    const task = visible(taskId, ctx);
+  server.setRequestHandler("tasks/get", { params: byId }, async ({ taskId }, ctx) => {
+    const task = await visible(taskId, ctx);
     return isModernRequest(ctx) ? detailedTask(task) : wireTask(task);
   });
-  server.setRequestHandler("tasks/cancel", { params: byId }, ({ taskId }, ctx) => {
-    const before = visible(taskId, ctx);
+  server.setRequestHandler("tasks/cancel", { params: byId }, async ({ taskId }, ctx) => {
+    const before = await visible(taskId, ctx);
     const modern = isModernRequest(ctx);
     // 2026-07-28: cancellation is cooperative and acknowledged even when too late.
     if (isTerminal(before.status)) {
@@ -102,13 +102,13 @@ export function mountTaskMethods(
         `Cannot cancel task ${taskId}: it is ${before.status} already`,
       );
     }
-    const task = table.cancel(ownerOf(ctx), taskId);
+    const task = await table.cancel(ownerOf(ctx), taskId);
     if (!task) throw taskNotFound(taskId);
     return modern ? {} : wireTask(task);
   });
   // 2026-07-28: atlatl's tasks never ask for input, so no response is outstanding.
-  server.setRequestHandler("tasks/update", { params: updateParams }, ({ taskId }, ctx) => {
-    visible(taskId, ctx);
+  server.setRequestHandler("tasks/update", { params: updateParams }, async ({ taskId }, ctx) => {
+    await visible(taskId, ctx);
     return {};
   });
   // Blocks while the task works, as the specification asks; ends early when
@@ -118,9 +118,9 @@ export function mountTaskMethods(
     if (!task) throw taskNotFound(taskId);
     return resultOf(taskId, task);
   });
-  server.setRequestHandler("tasks/list", { params: listParams }, ({ cursor }, ctx) => {
+  server.setRequestHandler("tasks/list", { params: listParams }, async ({ cursor }, ctx) => {
     const offset = offsetOf(cursor);
-    const all = table.list(ownerOf(ctx));
+    const all = await table.list(ownerOf(ctx));
     const end = offset + TASK_LIST_PAGE;
     return {
       tasks: all.slice(offset, end).map(wireTask),

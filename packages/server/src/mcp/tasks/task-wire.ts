@@ -20,7 +20,7 @@ import {
   ProtocolErrorCode,
   type Task,
 } from "@modelcontextprotocol/server";
-import type { TaskSnapshot } from "./task-table.js";
+import type { TaskSnapshot } from "./task-store.js";
 
 /** The extension id of MCP Tasks on 2026-07-28 (capabilities and client capabilities). */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";

@@ -7,64 +7,26 @@
  * owner only. Its work runs detached, on the event-loop turn after the task
  * was created, with its own `AbortController` (never the request's signal: the
  * request is answered at once). A working task never expires; a finished one
- * is kept `ttlMs` counted from the moment it ended.
+ * is kept `ttlMs` counted from the moment it ended. The in-process
+ * implementation of the {@link TaskStore} seam (the default).
  */
 import { randomUUID } from "node:crypto";
-
-export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
-
-/** True for the statuses a task never leaves. */
-export function isTerminal(status: TaskStatus): boolean {
-  return status === "completed" || status === "failed" || status === "cancelled";
-}
-
-/**
- * How a task's work ended: the underlying request's result (`failed` when the
- * result itself says so, e.g. a tool result with `isError`), or the protocol
- * error the request raised.
- */
-export type TaskOutcome<R> =
-  | { kind: "result"; value: R; failed: boolean; message?: string | undefined }
-  | { kind: "error"; error: unknown };
-
-/** A task as its owner sees it (a copy: the table's record changes on). */
-export interface TaskSnapshot<R = unknown> {
-  readonly taskId: string;
-  readonly status: TaskStatus;
-  readonly statusMessage?: string | undefined;
-  /** Epoch milliseconds. */
-  readonly createdAt: number;
-  readonly lastUpdatedAt: number;
-  /** How long the task is kept once it has ended (milliseconds). */
-  readonly ttlMs: number;
-  readonly pollIntervalMs: number;
-  /** When the task ended (epoch ms); absent while it works. */
-  readonly endedAt?: number | undefined;
-  /** Set once the task completed or failed (a cancelled task keeps none). */
-  readonly outcome?: TaskOutcome<R> | undefined;
-}
-
-/** What a task's work gets: its cancellation signal and a way to say how far it got. */
-export interface TaskRun {
-  readonly taskId: string;
-  readonly signal: AbortSignal;
-  /** The task's `statusMessage` (and `lastUpdatedAt`) while it works. */
-  progress(message: string): void;
-}
-
-/** A task's work; a throw is stored as the outcome's error. */
-export type TaskWork<R> = (run: TaskRun) => Promise<TaskOutcome<R>>;
-
-/** How long a finished task is kept when the client asks no TTL. */
-export const TASK_TTL_MS = 10 * 60 * 1000;
-/** The longest a finished task is kept, whatever the client asks. */
-export const TASK_MAX_TTL_MS = 60 * 60 * 1000;
-/** Tasks one owner may have working at once. */
-export const TASK_MAX_RUNNING = 16;
-/** Tasks (finished ones included) kept per owner; the oldest finished go first. */
-export const TASK_MAX_KEPT = 256;
-/** The polling interval suggested to clients. */
-export const TASK_POLL_INTERVAL_MS = 1000;
+import {
+  endOf,
+  isTerminal,
+  TASK_MAX_KEPT,
+  TASK_MAX_RUNNING,
+  TASK_MAX_TTL_MS,
+  TASK_POLL_INTERVAL_MS,
+  TASK_TTL_MS,
+  type TaskDiscard,
+  TaskLimitError,
+  type TaskOutcome,
+  type TaskRun,
+  type TaskSnapshot,
+  type TaskStore,
+  type TaskWork,
+} from "../task-store.js";
 
 export interface TaskTableOptions {
   defaultTtlMs?: number;
@@ -88,18 +50,8 @@ interface Entry<R> {
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-/** Why a task cannot be created: its owner has its maximum of tasks working. */
-export class TaskLimitError extends Error {
-  constructor(readonly limit: number) {
-    super(
-      `BUSY: ${limit} of your tasks are working, the most allowed; wait for one to end or call without a task`,
-    );
-    this.name = "TaskLimitError";
-  }
-}
-
 /** See the module comment. */
-export class TaskTable<R = unknown> {
+export class TaskTable<R = unknown> implements TaskStore<R> {
   private readonly entries = new Map<string, Entry<R>>();
   /** Task ids per owner, oldest first. */
   private readonly byOwner = new Map<string, string[]>();
@@ -127,7 +79,12 @@ export class TaskTable<R = unknown> {
    * event loop (after the caller has answered with the task). Throws
    * {@link TaskLimitError} when the owner has its maximum of tasks working.
    */
-  start(owner: string, requestedTtlMs: number | undefined, work: TaskWork<R>): TaskSnapshot<R> {
+  start(
+    owner: string,
+    requestedTtlMs: number | undefined,
+    work: TaskWork<R>,
+    discard?: TaskDiscard<R>,
+  ): TaskSnapshot<R> {
     const ids = this.byOwner.get(owner) ?? [];
     const running = ids.filter((id) => this.entries.get(id)?.record.status === "working").length;
     if (running >= this.o.maxRunningPerOwner) throw new TaskLimitError(running);
@@ -156,7 +113,7 @@ export class TaskTable<R = unknown> {
     ids.push(id);
     this.byOwner.set(owner, ids);
     this.evictOver(owner);
-    setImmediate(() => void this.run(entry, work));
+    setImmediate(() => void this.run(entry, work, discard));
     return { ...entry.record };
   }
 
@@ -227,7 +184,7 @@ export class TaskTable<R = unknown> {
     this.byOwner.clear();
   }
 
-  private async run(entry: Entry<R>, work: TaskWork<R>): Promise<void> {
+  private async run(entry: Entry<R>, work: TaskWork<R>, discard?: TaskDiscard<R>): Promise<void> {
     if (isTerminal(entry.record.status)) return; // cancelled before it started
     const run: TaskRun = {
       taskId: entry.record.taskId,
@@ -245,15 +202,12 @@ export class TaskTable<R = unknown> {
       outcome = { kind: "error", error };
     }
     // A cancelled task stays cancelled whatever its work still produced.
-    if (isTerminal(entry.record.status)) return;
-    const failed = outcome.kind === "error" || outcome.failed;
-    const message =
-      outcome.kind === "error"
-        ? outcome.error instanceof Error
-          ? outcome.error.message
-          : String(outcome.error)
-        : outcome.message;
-    this.finish(entry, failed ? "failed" : "completed", message, outcome);
+    if (isTerminal(entry.record.status)) {
+      await discard?.(outcome);
+      return;
+    }
+    const { status, message } = endOf(outcome);
+    this.finish(entry, status, message, outcome);
   }
 
   private finish(

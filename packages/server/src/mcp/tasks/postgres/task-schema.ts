@@ -1,0 +1,48 @@
+/**
+ * The shared task table (`mcp_tasks`), beside the memories and the offload
+ * files in the same database and schema. One row per task: whose it is, its
+ * status and message, its timestamps, TTL and poll interval, and its outcome
+ * as JSON once it has one. Rows are written with the answering instance's
+ * clock; instances are expected to agree on the time (NTP), as they do for
+ * the offload files' expiry.
+ */
+import type { PoolClient } from "pg";
+
+/** A constant advisory lock key: instances starting at once create the table once. */
+const SCHEMA_LOCK = 7_431_552_023;
+
+const DDL = `
+CREATE TABLE IF NOT EXISTS mcp_tasks (
+  principal      text        NOT NULL,
+  task_id        text        NOT NULL,
+  status         text        NOT NULL,
+  status_message text,
+  created_at     timestamptz NOT NULL,
+  updated_at     timestamptz NOT NULL,
+  ended_at       timestamptz,
+  -- ended_at + ttl_ms: when a finished task goes (NULL while it works).
+  expires_at     timestamptz,
+  ttl_ms         bigint      NOT NULL CHECK (ttl_ms >= 0),
+  poll_ms        integer     NOT NULL,
+  -- Refreshed by the running instance every poll interval: a working task whose
+  -- heartbeat stopped lost its instance (kill -9) and is failed when read.
+  heartbeat_at   timestamptz NOT NULL,
+  outcome        jsonb,
+  PRIMARY KEY (principal, task_id)
+);
+CREATE INDEX IF NOT EXISTS mcp_tasks_listing ON mcp_tasks (principal, created_at, task_id);
+CREATE INDEX IF NOT EXISTS mcp_tasks_expiry ON mcp_tasks (expires_at);
+`;
+
+/** Create the table when missing (idempotent; serialized across instances). */
+export async function ensureTaskSchema(client: PoolClient): Promise<void> {
+  await client.query("BEGIN");
+  try {
+    await client.query("SELECT pg_advisory_xact_lock($1)", [SCHEMA_LOCK]);
+    await client.query(DDL);
+    await client.query("COMMIT");
+  } catch (err) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw err;
+  }
+}
