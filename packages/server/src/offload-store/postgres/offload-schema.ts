@@ -8,12 +8,10 @@
  * cascades to them, where large objects would need their own unlink.
  */
 import type { PoolClient } from "pg";
+import { ensureTables } from "../../store/postgres/ensure-tables.js";
 
 /** Bytes per chunk row: the size the materializer reads files in. */
 export const OFFLOAD_CHUNK_BYTES = 1 << 20;
-
-/** A constant advisory lock key: instances starting at once create the tables once. */
-const SCHEMA_LOCK = 7_431_552_022;
 
 /**
  * `EXTERNAL` storage: chunks are TOASTed out of line without pglz compression,
@@ -44,14 +42,6 @@ ALTER TABLE offload_chunks ALTER COLUMN data SET STORAGE EXTERNAL;
 `;
 
 /** Create the tables when missing (idempotent; serialized across instances). */
-export async function ensureOffloadSchema(client: PoolClient): Promise<void> {
-  await client.query("BEGIN");
-  try {
-    await client.query("SELECT pg_advisory_xact_lock($1)", [SCHEMA_LOCK]);
-    await client.query(DDL);
-    await client.query("COMMIT");
-  } catch (err) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw err;
-  }
+export function ensureOffloadSchema(client: PoolClient): Promise<void> {
+  return ensureTables(client, "offload", DDL);
 }

@@ -7,9 +7,7 @@
  * the offload files' expiry.
  */
 import type { PoolClient } from "pg";
-
-/** A constant advisory lock key: instances starting at once create the table once. */
-const SCHEMA_LOCK = 7_431_552_023;
+import { ensureTables } from "../../../store/postgres/ensure-tables.js";
 
 const DDL = `
 CREATE TABLE IF NOT EXISTS mcp_tasks (
@@ -35,14 +33,6 @@ CREATE INDEX IF NOT EXISTS mcp_tasks_expiry ON mcp_tasks (expires_at);
 `;
 
 /** Create the table when missing (idempotent; serialized across instances). */
-export async function ensureTaskSchema(client: PoolClient): Promise<void> {
-  await client.query("BEGIN");
-  try {
-    await client.query("SELECT pg_advisory_xact_lock($1)", [SCHEMA_LOCK]);
-    await client.query(DDL);
-    await client.query("COMMIT");
-  } catch (err) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw err;
-  }
+export function ensureTaskSchema(client: PoolClient): Promise<void> {
+  return ensureTables(client, "tasks", DDL);
 }
