@@ -19,6 +19,7 @@ import { Client as Client1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as Transport1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BACKENDS, PG_ENABLED, type StoreTarget } from "../backends/backends.js";
+import { firstIds } from "../http/offload-file.js";
 import { INITIALIZE, MCP_HEADERS, raw } from "../http/raw-request.js";
 import { type HttpServer, startHttpServer } from "../http/spawn-http.js";
 
@@ -80,13 +81,6 @@ const caller2 = (c: Client2): Caller => ({
 });
 
 const text = (r: ToolResult) => r.content[0]?.text as string;
-const firstIds = (path: string) =>
-  readFileSync(path, "utf8")
-    .split("\n")
-    .slice(1, 4)
-    .map((l) => `${JSON.stringify(JSON.parse(l).id)}\n`)
-    .join("");
-
 type Sdk = "SDK 1.x" | "SDK 2.x legacy";
 
 describe.runIf(PG_ENABLED)("2025-11-25 clients behind a round-robin balancer", () => {
@@ -174,7 +168,7 @@ describe.runIf(PG_ENABLED)("2025-11-25 clients behind a round-robin balancer", (
         limit: 3,
       });
       expect(extracted.isError, text(extracted)).toBeFalsy();
-      expect(text(extracted)).toBe(firstIds(descriptor.file_path));
+      expect(text(extracted)).toBe(firstIds(descriptor.file_path, 3));
       // Read twice: one of the two lands on the instance that did not write it.
       for (let i = 0; i < 2; i++) {
         const read = await client.read(uri);

@@ -10,7 +10,6 @@
  * both. Declared when `ATLATL_TEST_PG_URL` is set or CI requires it (then
  * they fail without it).
  */
-import { readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
   CallToolResultSchema,
@@ -20,6 +19,7 @@ import {
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BACKENDS, PG_ENABLED, type StoreTarget } from "../backends/backends.js";
+import { firstIds } from "../http/offload-file.js";
 import { type ModernResponse, modern } from "../http/raw-request.js";
 import { type HttpServer, startHttpServer } from "../http/spawn-http.js";
 
@@ -27,14 +27,6 @@ const A = "tasks-scale-token-a";
 const B = "tasks-scale-token-b";
 const TASKS = { extensions: { "io.modelcontextprotocol/tasks": {} } };
 type Task = Record<string, unknown> & { taskId: string; status: string };
-
-/** The first three ids of an offload file, as `lro_extract` prints them. */
-const firstIds = (path: string) =>
-  readFileSync(path, "utf8")
-    .split("\n")
-    .slice(1, 4)
-    .map((l) => `${JSON.stringify(JSON.parse(l).id)}\n`)
-    .join("");
 
 describe.runIf(PG_ENABLED)("MCP Tasks across two instances on one PostgreSQL", () => {
   let target: StoreTarget;
@@ -136,7 +128,7 @@ describe.runIf(PG_ENABLED)("MCP Tasks across two instances on one PostgreSQL", (
       { token: A },
     );
     expect(extracted.message.result?.isError, extracted.body).toBeFalsy();
-    expect(extracted.message.result?.content?.[0]?.text).toBe(firstIds(descriptor.file_path));
+    expect(extracted.message.result?.content?.[0]?.text).toBe(firstIds(descriptor.file_path, 3));
 
     // The 2025-11-25 forms on B: tasks/get and tasks/result of A's task.
     const session = await b.connect({ token: A });

@@ -14,6 +14,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BACKENDS, PG_ENABLED, type StoreTarget } from "../backends/backends.js";
+import { firstIds } from "../http/offload-file.js";
 import { type ModernResponse, modern } from "../http/raw-request.js";
 import { type HttpServer, startHttpServer } from "../http/spawn-http.js";
 
@@ -41,14 +42,6 @@ const extractIds = async (c: Client, file_path: string) =>
 /** Names of the files anywhere under `dir` (an instance's offload directories). */
 const filesUnder = (dir: string): string[] =>
   readdirSync(dir, { recursive: true, encoding: "utf8" }).map((p) => basename(p));
-
-/** The first three ids of an offload file, as `lro_extract` prints them. */
-const firstIds = (path: string) =>
-  readFileSync(path, "utf8")
-    .split("\n")
-    .slice(1, 4)
-    .map((l) => `${JSON.stringify(JSON.parse(l).id)}\n`)
-    .join("");
 
 describe.runIf(PG_ENABLED)("two instances, one PostgreSQL, a shared offload store", () => {
   let target: StoreTarget;
@@ -90,7 +83,7 @@ describe.runIf(PG_ENABLED)("two instances, one PostgreSQL, a shared offload stor
     expect(captured.isError).toBeFalsy();
     const file = await recallOffloaded(onB);
     expect(file.path.startsWith(b.outputDir)).toBe(true);
-    const expected = firstIds(file.path);
+    const expected = firstIds(file.path, 3);
 
     // Extraction and resources/read on A, whose disk never had the file.
     const extracted = await extractIds(onA, file.path);
@@ -120,7 +113,7 @@ describe.runIf(PG_ENABLED)("two instances, one PostgreSQL, a shared offload stor
     expect(captured.isError).toBeFalsy();
     const id = (JSON.parse(text(captured)) as { id: string }).id;
     const file = await recallOffloaded(onA);
-    const expected = firstIds(file.path);
+    const expected = firstIds(file.path, 3);
     const exited = new Promise((r) => a.child.once("exit", r));
     a.child.kill("SIGKILL");
     await exited;
@@ -156,7 +149,7 @@ describe.runIf(PG_ENABLED)("two instances, one PostgreSQL, a shared offload stor
       arguments: { file_path: descriptor.file_path, query: ".id", limit: 3 },
     });
     expect(extracted.isError).toBeFalsy();
-    expect(extracted.content?.[0]?.text).toBe(firstIds(descriptor.file_path));
+    expect(extracted.content?.[0]?.text).toBe(firstIds(descriptor.file_path, 3));
     const read = await call(b, "resources/read", { uri });
     expect((read.contents as { text: string }[])[0]?.text).toBe(
       readFileSync(descriptor.file_path, "utf8"),
