@@ -46,10 +46,16 @@ export class RecordStatsAccumulator {
     bump(this.ns, r.namespace);
     bump(this.types, r.memory_type);
     if (Array.isArray(r.tags)) for (const t of r.tags) bump(this.tags, t);
-    if (this.common === undefined) {
+    const common = this.common;
+    if (common === undefined) {
       this.common = Object.keys(r).filter((k) => r[k] !== undefined);
-    } else if (this.common.some((k) => r[k] === undefined)) {
-      this.common = this.common.filter((k) => r[k] !== undefined);
+      return;
+    }
+    for (let i = 0; i < common.length; i++) {
+      if (r[common[i] as string] === undefined) {
+        this.common = common.filter((k) => r[k] !== undefined);
+        return;
+      }
     }
   }
 
