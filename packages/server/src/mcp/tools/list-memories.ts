@@ -26,7 +26,9 @@ export function registerListMemories(ctx: ToolContext): void {
             "Page size of inline results, 1 to 1000 (default 50). An offloaded result holds every match.",
           ),
         detail: detailArg.default("light").describe("light (no content), medium or full."),
-        cursor: cursorArg.optional().describe("next_cursor of the previous page."),
+        cursor: cursorArg
+          .optional()
+          .describe("next_cursor of the previous page: the next page, always inline."),
       },
       annotations: { readOnlyHint: true },
     },

@@ -14,7 +14,9 @@ export const pagedReadShape = (defaultLimit: number) => ({
       `Page size of inline results, 1 to 1000 (default ${defaultLimit}). An offloaded result holds every match.`,
     ),
   detail: detailArg.default("light").describe("light (no content), medium or full."),
-  cursor: cursorArg.optional().describe("next_cursor of a previous inline page."),
+  cursor: cursorArg
+    .optional()
+    .describe("next_cursor of a previous inline page: the next page, always inline."),
 });
 
 /**
