@@ -59,3 +59,22 @@ describe("respond: the inline page of a whole set", () => {
     );
   });
 });
+
+describe("respond: a continuation (the page a cursor asked for)", () => {
+  // Far above the threshold when judged: 200 records of ~400 characters.
+  const big = Array.from({ length: 200 }, (_, i) => ({ id: `m${i}`, body: "x".repeat(400) }));
+
+  it.each([
+    ["auto", { mode: "auto" }],
+    ["always", { mode: "always" }],
+    ["whole-set-inline", { mode: "whole-set-inline" }],
+  ] as const)("is never judged (%s): the page inline, with its cursor", async (_, policy) => {
+    const result: CallToolResult = await respond(
+      { operation: "list", records: big, profile: "records", nextCursor: "c3", continuation: true },
+      { offloader, policy },
+    );
+    expect(result.structuredContent).toBeUndefined();
+    const page = JSON.parse((result.content[0] as { text: string }).text);
+    expect(page).toEqual({ count: 200, records: big, next_cursor: "c3" });
+  });
+});

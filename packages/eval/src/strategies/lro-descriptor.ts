@@ -30,8 +30,8 @@ export interface OffloadedCorpus {
 /**
  * Offload the records as a `list` result at full detail into `outputDir`, as a
  * memory server would. `native` switches the guidance to the `lro_extract`
- * template; `lineSchema` replaces the engine's `line_schema` (which describes
- * the full MIF record) with the exact schema of these lines.
+ * template; `lineSchema` replaces the engine's `line_schema` (the fields every
+ * line carries, untyped) with the exact, typed schema of these lines.
  */
 export async function offloadCorpus(
   records: readonly object[],

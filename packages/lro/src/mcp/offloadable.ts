@@ -32,6 +32,13 @@ export interface OffloadableRecords {
   /** Pagination cursor for the inline case only (offloaded results carry none). */
   nextCursor?: string | null;
   /**
+   * The records are the page a cursor asked for: they continue a walk whose
+   * initial request was judged, and go back inline as they are, with their
+   * `nextCursor`, never judged or offloaded (specification, "Relationship to
+   * Pagination": threshold evaluation occurs on the initial request only).
+   */
+  continuation?: boolean;
+  /**
    * The whole result set, judged instead of `records` (which are then unused:
    * pass `[]`). LRO precedes pagination: above the threshold (or past
    * `maxRecords`) every match goes to the file and no cursor exists; below it

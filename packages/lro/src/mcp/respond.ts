@@ -7,7 +7,8 @@
  * - the policy: `auto` (offload above the threshold), `always` (any non-error
  *   result), `never` (pages only), `whole-set-inline` (for a client that
  *   offloads locally: every match in `structuredContent`, see `whole-set.ts`);
- *   a threshold and inline keys of the call's own;
+ *   a threshold and inline keys of the call's own; a cursor's page (a
+ *   `continuation`) is judged by none: only a walk's initial request is;
  * - the decision and the estimate (`Offloader.offloadRecords` for records,
  *   which measures the lines it writes; `estimateCallResultTokens` for a
  *   ready result);
@@ -104,6 +105,8 @@ async function respondRecords(
 ): Promise<CallToolResult> {
   const { offloader } = options;
   const policy = options.policy ?? AUTO_POLICY;
+  // A page of a walk judged at its first request: its lines as given, like the first page's.
+  if (result.continuation) return inlineResult(result, result.records.map(serializeLine));
   const resolved = resolveProfile(result.profile ?? options.profile);
   const profile = resolved ? { profile: resolved } : {};
   if (policy.mode === "whole-set-inline") return wholeSetInline(result, resolved, options);

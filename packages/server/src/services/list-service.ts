@@ -19,6 +19,7 @@ import type {
 import { checkCursorArg, checkLimit, type FilterInput, normalizeFilter } from "./args.js";
 import { member, openCursor } from "./cursor-args.js";
 import { invalidArgument } from "./errors.js";
+import { type ReadOptions, ReadWatch } from "./read-watch.js";
 
 /** Default page size of list. */
 export const DEFAULT_LIST_LIMIT = 50;
@@ -72,15 +73,23 @@ export class ListService {
   /**
    * Every memory `list` would page through, in its order, read from the store
    * in one pass (no cursor, no limit), with the `fields` asked for (see
-   * `ReadFields`). Arguments are checked now.
+   * `ReadFields`), reporting progress and stopping when `signal` is aborted
+   * (see `ReadWatch`). Arguments are checked now.
    */
   all<F extends ReadFields = "full">(
     input: Omit<ListInput, "limit" | "cursor"> = {},
-    fields?: F,
+    options: ReadOptions<F> = {},
   ): AsyncIterable<Fielded<F>> {
-    const rows = this.store.listAll({ ...this.checked(input), fields });
+    const query = { ...this.checked(input), fields: options.fields };
+    const store = this.store;
     return (async function* () {
-      for await (const r of rows) yield r.memory;
+      const watch = new ReadWatch(options);
+      watch.start();
+      for await (const r of store.listAll(query)) {
+        watch.hit();
+        yield r.memory;
+      }
+      watch.end();
     })();
   }
 

@@ -12,6 +12,7 @@ import { encodeCursor } from "../model/cursor.js";
 import type { Fielded, RankPosition, ReadFields } from "../store/store.js";
 import { rankPositionFields } from "./cursor-args.js";
 import { fromStoreError } from "./errors.js";
+import { type ReadProgress, ReadWatch } from "./read-watch.js";
 
 /** One hit of a ranked read: the memory, its score, where it stands (to page from it). */
 export interface PositionedHit<M extends Fielded<ReadFields>> {
@@ -20,31 +21,7 @@ export interface PositionedHit<M extends Fielded<ReadFields>> {
   position: RankPosition;
 }
 
-/** What a ranked read has done with the store so far. */
-export type ReadProgress =
-  /** The store is being asked (the first hit was requested). */
-  | { kind: "query" }
-  /** `read` hits have come back from the store so far (every {@link PROGRESS_EVERY}). */
-  | { kind: "hits"; read: number }
-  /** The store has no more hits: `read` in all. */
-  | { kind: "done"; read: number };
-
-/** Options of a ranked read (`RecallService.read`, `SearchService.read`). */
-export interface ReadOptions<F extends ReadFields> {
-  /** The fields each memory is read with (default the whole memory). */
-  fields?: F | undefined;
-  /** Told what the read has asked of the store and got, as it happens. */
-  onProgress?: ((progress: ReadProgress) => void) | undefined;
-  /**
-   * Stops the read (it throws the signal's reason) at the next hit the store
-   * hands over, and before the store is asked or a stream is declared
-   * complete: a cancelled task reads no further and its caller writes nothing.
-   */
-  signal?: AbortSignal | undefined;
-}
-
-/** Hits between two `hits` progress reports. */
-export const PROGRESS_EVERY = 1000;
+export { PROGRESS_EVERY, type ReadOptions, type ReadProgress } from "./read-watch.js";
 
 /** The first page of a ranked read. */
 export interface RankedPage<M extends Fielded<ReadFields>> {
@@ -81,14 +58,16 @@ export interface RankedReadSpec<M extends Fielded<ReadFields>> {
 export class RankedRead<M extends Fielded<ReadFields>> {
   private readonly head: PositionedHit<M>[] = [];
   private horizonSeen = 0;
-  private read = 0;
+  private readonly watch: ReadWatch;
   private state: "new" | "streaming" | "complete" = "new";
 
-  constructor(private readonly spec: RankedReadSpec<M>) {}
+  constructor(private readonly spec: RankedReadSpec<M>) {
+    this.watch = new ReadWatch(spec);
+  }
 
   /** Hits read from the store so far. */
   get count(): number {
-    return this.read;
+    return this.watch.count;
   }
 
   /**
@@ -99,27 +78,23 @@ export class RankedRead<M extends Fielded<ReadFields>> {
   async *stream(top = Number.POSITIVE_INFINITY): AsyncGenerator<PositionedHit<M>> {
     if (this.state !== "new") throw new Error("a ranked read streams once");
     this.state = "streaming";
-    const { onProgress: report, signal } = this.spec;
-    signal?.throwIfAborted();
-    report?.({ kind: "query" });
+    const watch = this.watch;
+    watch.start();
     try {
       if (top > 0) {
         for await (const hit of this.spec.whole()) {
-          signal?.throwIfAborted();
-          this.read++;
+          watch.hit();
           if (this.head.length < this.spec.keep) this.head.push(hit);
           if (hit.position.seq > this.horizonSeen) this.horizonSeen = hit.position.seq;
-          if (this.read % PROGRESS_EVERY === 0) report?.({ kind: "hits", read: this.read });
           yield hit;
-          if (this.read >= top) break;
+          if (watch.count >= top) break;
         }
       }
-      signal?.throwIfAborted();
+      watch.end();
     } catch (err) {
       fromStoreError(err, "query");
     }
     this.state = "complete";
-    report?.({ kind: "done", read: this.read });
   }
 
   /**
@@ -130,7 +105,7 @@ export class RankedRead<M extends Fielded<ReadFields>> {
    */
   async firstPage(limit: number): Promise<RankedPage<M>> {
     const complete = this.state === "complete";
-    if (complete && (this.head.length > limit || this.read === this.head.length)) {
+    if (complete && (this.head.length > limit || this.watch.count === this.head.length)) {
       return this.pageOf(this.head, limit, this.horizonSeen, true);
     }
     const horizon = complete ? this.horizonSeen : await this.spec.horizon();

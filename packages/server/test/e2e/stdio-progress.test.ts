@@ -1,5 +1,5 @@
 /**
- * A read tool's progress on the stdio wire, both generations: the
+ * Every read tool's progress on the stdio wire, both generations: the
  * notifications say what the store did (`querying the memory store`, how
  * many matches came back, `done`) and are all written before the call's
  * result. Checked line by line (raw JSON-RPC): the SDK clients hand
@@ -17,9 +17,15 @@ import { Lines } from "./raw-lines.js";
 import { serverRoot } from "./spawn-server.js";
 
 const MEMORIES = 12;
+const READS = [
+  ["recall_memories", { query: "beacon" }],
+  ["search_memories", { query: "beacon" }],
+  ["list_memories", {}],
+  ["inject_context", { query: "beacon" }],
+] as const;
 
 describe.each(["legacy", "modern"] as const)("atlatl serve over stdio (%s): progress", (era) => {
-  it("writes every progress notification of a read before its result", async () => {
+  it("writes every progress notification of each read tool before its result", async () => {
     const dir = mkdtempSync(join(tmpdir(), "atlatl-progress-"));
     const dbPath = join(dir, "atlatl.db");
     const store = await openSqliteStore({ path: dbPath });
@@ -43,24 +49,30 @@ describe.each(["legacy", "modern"] as const)("atlatl serve over stdio (%s): prog
     try {
       const lines = new Lines(child, era);
       if (era === "legacy") await lines.initialize();
-      const from = lines.seen.length;
-      const answer = await lines.request(
-        "tools/call",
-        { name: "recall_memories", arguments: { query: "beacon" } },
-        {},
-        { progressToken: 7 },
-      );
-      expect(answer.result?.isError).toBeFalsy();
-      const written = lines.seen.slice(from);
-      expect(written.map((m) => (m.method ? m.params?.message : "result"))).toEqual([
-        "querying the memory store",
-        `the store returned ${MEMORIES} matches`,
-        "done",
-        "result",
-      ]);
-      expect(written.slice(0, -1).map((m) => [m.method, m.params?.progressToken])).toEqual(
-        Array(3).fill(["notifications/progress", 7]),
-      );
+      // Every read tool, each through the one read-tool builder.
+      for (const [name, args] of READS) {
+        const from = lines.seen.length;
+        const answer = await lines.request(
+          "tools/call",
+          { name, arguments: args },
+          {},
+          { progressToken: 7 },
+        );
+        expect(answer.result?.isError).toBeFalsy();
+        const written = lines.seen.slice(from);
+        expect(
+          written.map((m) => (m.method ? m.params?.message : "result")),
+          name,
+        ).toEqual([
+          "querying the memory store",
+          `the store returned ${MEMORIES} matches`,
+          "done",
+          "result",
+        ]);
+        expect(written.slice(0, -1).map((m) => [m.method, m.params?.progressToken])).toEqual(
+          Array(3).fill(["notifications/progress", 7]),
+        );
+      }
     } finally {
       child.kill();
       rmSync(dir, { recursive: true, force: true });

@@ -9,6 +9,7 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import type { OffloadResponse } from "@atlatl/lro";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toRecord } from "../../src/model/detail.js";
 import { createServices } from "../../src/services/create-services.js";
@@ -184,6 +185,26 @@ describe("LRO over the whole result set (SDK Client, atlatl serve)", () => {
     }
   });
 
+  it("every offloaded line validates against the descriptor's line_schema, which requires exactly what the lines carry", async () => {
+    const ajv = new Ajv2020();
+    for (const detail of ["light", "medium", "full"] as const) {
+      const d = jsonOf<Descriptor>(
+        await call(s.client, "recall_memories", { query: "harbor", detail }),
+      );
+      const schema = d.line_schema as { required: string[] };
+      const valid = ajv.compile(schema);
+      const lines = readFileSync(d.file_path, "utf8")
+        .trimEnd()
+        .split("\n")
+        .slice(1)
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(lines).toHaveLength(HARBOR);
+      for (const line of lines) expect(valid(line), JSON.stringify(valid.errors)).toBe(true);
+      // Exactly: every line has these fields and no more (none it would lack is claimed).
+      for (const line of lines) expect(Object.keys(line), detail).toEqual(schema.required);
+    }
+  });
+
   it("recall without a query recalls everything (query is optional)", async () => {
     const result = await call(s.client, "recall_memories", {});
     expect(result.isError).toBeFalsy();
@@ -205,7 +226,9 @@ describe("LRO over the whole result set (SDK Client, atlatl serve)", () => {
     const second = jsonOf<Page>(
       await call(s.client, "recall_memories", { ...narrow, cursor: first.next_cursor }),
     );
-    expect(second).toMatchObject({ count: 1, total: 3, next_cursor: null });
+    // A continuation is a page of the walk the first page counted: not read whole again.
+    expect(second).toMatchObject({ count: 1, next_cursor: null });
+    expect(second).not.toHaveProperty("total");
     expect(new Set([...first.records, ...second.records].map((r) => r.id)).size).toBe(3);
 
     const listed = jsonOf<Page>(

@@ -107,7 +107,9 @@ describe("whole-set reads of the services", () => {
     expect(searched.map((h) => h.memory)).toEqual(
       (await collect(search.read({ query: "signal" }).stream())).map((h) => pick(h.memory)),
     );
-    const listed = await collect(ctx.services.list.all({ sort: "title", order: "asc" }, "light"));
+    const listed = await collect(
+      ctx.services.list.all({ sort: "title", order: "asc" }, { fields: "light" }),
+    );
     expect(listed).toEqual(
       (await collect(ctx.services.list.all({ sort: "title", order: "asc" }))).map(pick),
     );

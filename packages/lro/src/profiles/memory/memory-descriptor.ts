@@ -16,6 +16,11 @@ export interface RecordStats {
   topMemoryType: string | undefined;
   /** Most common tag, if any record has tags. */
   topTag: string | undefined;
+  /**
+   * The fields every record carries (JSON leaves an undefined one out of its
+   * line), in the first record's order; undefined when there are no records.
+   */
+  fields?: readonly string[] | undefined;
 }
 
 function ranked(counts: Map<string, number>): string[] {
@@ -33,12 +38,25 @@ export class RecordStatsAccumulator {
   private readonly ns = new Map<string, number>();
   private readonly types = new Map<string, number>();
   private readonly tags = new Map<string, number>();
+  /** The fields every record so far carries. */
+  private common: string[] | undefined;
 
   add(record: object): void {
     const r = record as Record<string, unknown>;
     bump(this.ns, r.namespace);
     bump(this.types, r.memory_type);
     if (Array.isArray(r.tags)) for (const t of r.tags) bump(this.tags, t);
+    const common = this.common;
+    if (common === undefined) {
+      this.common = Object.keys(r).filter((k) => r[k] !== undefined);
+      return;
+    }
+    for (let i = 0; i < common.length; i++) {
+      if (r[common[i] as string] === undefined) {
+        this.common = common.filter((k) => r[k] !== undefined);
+        return;
+      }
+    }
   }
 
   result(): RecordStats {
@@ -46,6 +64,7 @@ export class RecordStatsAccumulator {
       namespaces: ranked(this.ns),
       topMemoryType: ranked(this.types)[0],
       topTag: ranked(this.tags)[0],
+      fields: this.common,
     };
   }
 }
@@ -134,7 +153,7 @@ export function buildMemoryDescriptor(input: MemoryDescriptorInput): OffloadResp
     offloaded: true,
     summary,
     file_path: input.filePath,
-    line_schema: memoryLineSchema(input.detail),
+    line_schema: memoryLineSchema(input.detail, input.stats.fields),
     jq_recipes: renderMemoryRecipes(input.detail, input.filePath, params),
     guidance: input.nativeExtraction ? nativeGuidance(g, input.nativeExtraction) : shellGuidance(g),
   };

@@ -1,9 +1,8 @@
 import { z } from "zod";
 import { CONTEXT_BUDGET, READ_LIMITS } from "../../model/limits.js";
 import type { RecallHit } from "../../services/recall-service.js";
-import { readProgress } from "../progress.js";
 import type { ToolContext } from "../tool-context.js";
-import { asRecords, fieldsFor, wholeResult } from "./ranked-result.js";
+import { readTool } from "./read-tool.js";
 import { detailArg, filterShape, limitArg, pickFilter } from "./schemas.js";
 
 /**
@@ -42,24 +41,19 @@ export function registerInjectContext(ctx: ToolContext): void {
       },
       annotations: { readOnlyHint: true },
     },
-    ctx.offload(async (args, extra) => {
+    readTool(ctx, (args, call) => {
       const input = { query: args.query, filter: pickFilter(args), limit: args.limit };
-      const fields = fieldsFor(args.detail);
-      const read = ctx.services.recall.read(input, {
-        fields,
-        onProgress: readProgress(extra),
-        signal: extra.mcpReq.signal,
-      });
-      return wholeResult(
-        { operation: "inject", query: args.query, detail: args.detail },
+      const read = ctx.services.recall.read(input, call);
+      return {
+        operation: "inject",
+        query: args.query,
         // The pre-budget set is the top `limit` hits (inject has no cursor, so
         // `limit` is no page size here): that set is judged, written and described.
-        asRecords(read.stream(args.limit), args.detail),
-        undefined,
-        async () => {
+        whole: () => read.stream(args.limit),
+        page: async () => {
           // Formatting needs content: a light read cannot stand in for the recall.
           const { hits } =
-            fields === "light"
+            call.fields === "light"
               ? await ctx.services.recall.recall(input)
               : ((await read.firstPage(args.limit)) as { hits: RecallHit[] });
           return {
@@ -67,7 +61,7 @@ export function registerInjectContext(ctx: ToolContext): void {
             inline: ctx.services.context.format(hits, args.budget_tokens).context,
           };
         },
-      );
+      };
     }),
   );
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { toRecord } from "../../model/detail.js";
 import type { ToolContext } from "../tool-context.js";
-import { asRecords, fieldsFor, wholeResult } from "./ranked-result.js";
+import { readTool } from "./read-tool.js";
 import { cursorArg, detailArg, filterShape, limitArg, pickFilter } from "./schemas.js";
 
 /** `list_memories`: filtered, sorted listing with opaque keyset cursors. */
@@ -26,17 +26,19 @@ export function registerListMemories(ctx: ToolContext): void {
             "Page size of inline results, 1 to 1000 (default 50). An offloaded result holds every match.",
           ),
         detail: detailArg.default("light").describe("light (no content), medium or full."),
-        cursor: cursorArg.optional().describe("next_cursor of the previous page."),
+        cursor: cursorArg
+          .optional()
+          .describe("next_cursor of the previous page: the next page, always inline."),
       },
       annotations: { readOnlyHint: true },
     },
-    ctx.offload(async (args) => {
+    readTool(ctx, (args, call) => {
       const input = { filter: pickFilter(args), sort: args.sort, order: args.order };
-      return wholeResult(
-        { operation: "list", query: null, detail: args.detail },
-        asRecords(ctx.services.list.all(input, fieldsFor(args.detail)), args.detail),
-        args.cursor,
-        async () => {
+      return {
+        operation: "list",
+        query: null,
+        whole: () => ctx.services.list.all(input, call),
+        page: async () => {
           const { memories, next_cursor } = await ctx.services.list.list({
             ...input,
             limit: args.limit,
@@ -47,7 +49,7 @@ export function registerListMemories(ctx: ToolContext): void {
             nextCursor: next_cursor,
           };
         },
-      );
+      };
     }),
   );
 }

@@ -1,6 +1,6 @@
 import type { DetailLevel } from "@atlatl/lro";
 import type { InlinePage, OffloadableRecords } from "@atlatl/lro/mcp";
-import type { RecordSource, SourceRecord } from "@atlatl/lro/node";
+import type { SourceRecord } from "@atlatl/lro/node";
 import { type MemoryRecord, toRecord } from "../../model/detail.js";
 import type { LightRecord, Memory } from "../../model/memory.js";
 import type { Fielded, ReadFields } from "../../store/store.js";
@@ -14,7 +14,9 @@ export const pagedReadShape = (defaultLimit: number) => ({
       `Page size of inline results, 1 to 1000 (default ${defaultLimit}). An offloaded result holds every match.`,
     ),
   detail: detailArg.default("light").describe("light (no content), medium or full."),
-  cursor: cursorArg.optional().describe("next_cursor of a previous inline page."),
+  cursor: cursorArg
+    .optional()
+    .describe("next_cursor of a previous inline page: the next page, always inline."),
 });
 
 /**
@@ -78,20 +80,4 @@ async function* projected<M extends LightRecord>(
     if ("memory" in item) yield { record: project(item.memory), score: item.score };
     else yield { record: project(item) };
   }
-}
-
-/**
- * A paged read for the LRO middleware: every match (`source`) is judged first;
- * `readPage` gives the inline page and is called only when the set stays
- * inline. With a cursor the page is read at once, so a bad cursor fails as an
- * error rather than being ignored by an offload.
- */
-export async function wholeResult(
-  head: Pick<OffloadableRecords, "operation" | "query" | "detail">,
-  source: RecordSource,
-  cursor: string | undefined,
-  readPage: () => Promise<InlinePage>,
-): Promise<OffloadableRecords> {
-  const early = cursor !== undefined ? await readPage() : undefined;
-  return { ...head, records: [], whole: { source, page: async () => early ?? readPage() } };
 }

@@ -1,14 +1,8 @@
 import { z } from "zod";
 import { READ_LIMITS } from "../../model/limits.js";
-import { readProgress } from "../progress.js";
 import type { ToolContext } from "../tool-context.js";
-import {
-  asRecords,
-  fieldsFor,
-  pagedReadShape,
-  rankedRecords,
-  wholeResult,
-} from "./ranked-result.js";
+import { pagedReadShape, rankedRecords } from "./ranked-result.js";
+import { readTool } from "./read-tool.js";
 import { filterShape, pickFilter } from "./schemas.js";
 
 /** `recall_memories`: ranked recall; large result sets are offloaded to JSONL. */
@@ -36,27 +30,22 @@ export function registerRecallMemories(ctx: ToolContext): void {
       },
       annotations: { readOnlyHint: true },
     },
-    ctx.offload(async (args, extra) => {
+    readTool(ctx, (args, call) => {
       const input = { query: args.query, filter: pickFilter(args), limit: args.limit };
-      const fields = fieldsFor(args.detail);
       // One read: every match for LRO's judgement, and the inline first page from it.
-      const read = ctx.services.recall.read(input, {
-        fields,
-        onProgress: readProgress(extra),
-        signal: extra.mcpReq.signal,
-      });
-      return wholeResult(
-        { operation: "recall", query: args.query, detail: args.detail },
-        asRecords(read.stream(), args.detail),
-        args.cursor,
-        async () => {
+      const read = ctx.services.recall.read(input, call);
+      return {
+        operation: "recall",
+        query: args.query,
+        whole: () => read.stream(),
+        page: async () => {
           const page =
             args.cursor === undefined
               ? await read.firstPage(args.limit)
               : await ctx.services.recall.recall({ ...input, cursor: args.cursor });
           return rankedRecords("recall", args.query, args.detail, page);
         },
-      );
+      };
     }),
   );
 }

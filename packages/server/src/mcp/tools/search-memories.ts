@@ -1,14 +1,8 @@
 import { z } from "zod";
 import { READ_LIMITS } from "../../model/limits.js";
-import { readProgress } from "../progress.js";
 import type { ToolContext } from "../tool-context.js";
-import {
-  asRecords,
-  fieldsFor,
-  pagedReadShape,
-  rankedRecords,
-  wholeResult,
-} from "./ranked-result.js";
+import { pagedReadShape, rankedRecords } from "./ranked-result.js";
+import { readTool } from "./read-tool.js";
 import { filterShape, pickFilter } from "./schemas.js";
 
 /** `search_memories`: full-text search with the store's query syntax and raw relevance. */
@@ -43,23 +37,22 @@ export function registerSearchMemories(ctx: ToolContext): void {
       },
       annotations: { readOnlyHint: true },
     },
-    ctx.offload(async (args, extra) => {
+    readTool(ctx, (args, call) => {
       const input = { query: args.query, filter: pickFilter(args), limit: args.limit };
-      const fields = fieldsFor(args.detail);
       // One read: every match for LRO's judgement, and the inline first page from it.
-      const read = ctx.services.search.read(input, { fields, onProgress: readProgress(extra) });
-      return wholeResult(
-        { operation: "search", query: args.query, detail: args.detail },
-        asRecords(read.stream(), args.detail),
-        args.cursor,
-        async () => {
+      const read = ctx.services.search.read(input, call);
+      return {
+        operation: "search",
+        query: args.query,
+        whole: () => read.stream(),
+        page: async () => {
           const page =
             args.cursor === undefined
               ? await read.firstPage(args.limit)
               : await ctx.services.search.search({ ...input, cursor: args.cursor });
           return rankedRecords("search", args.query, args.detail, page);
         },
-      );
+      };
     }),
   );
 }
