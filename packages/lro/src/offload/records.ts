@@ -199,7 +199,10 @@ export async function offloadRecords<D = OffloadResponse>(
       }
       lines.push(line);
       lineBytes.push(bytes);
-      records.push(record);
+      // Only a truncated fallback reads records, and never past the threshold:
+      // holding more would keep every record of the first megabyte alive, and V8
+      // then allocates records in the old generation for the rest of the set.
+      if (meter.tokens <= threshold) records.push(record);
       keptChars += line.length + 1;
       if (keptChars > streamAfter && meter.tokens > offloadAbove) {
         try {
