@@ -5,7 +5,7 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { LroEvents } from "@atlatl/lro";
-import { reassembleResult } from "@atlatl/lro/mcp";
+import { estimateCallResultTokens, reassembleResult } from "@atlatl/lro/mcp";
 import { type CallToolResult, Client } from "@modelcontextprotocol/client";
 import { InMemoryTransport, Server } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -70,6 +70,16 @@ describe("proxy engine", () => {
     expect(await engine.offloadCallResult(big, { name: "t", policy: never })).toBe(big);
     const high = { mode: "auto" as const, thresholdTokens: 10_000, inlineKeys: [] };
     expect(await engine.offloadCallResult(big, { name: "t", policy: high })).toBe(big);
+  });
+
+  it("keeps a result estimated exactly at the threshold inline, and offloads it one token below (spec: > offloads, <= inline)", async () => {
+    const result: CallToolResult = { content: [{ type: "text", text: "word ".repeat(900) }] };
+    const tokens = await estimateCallResultTokens(result, Number.POSITIVE_INFINITY);
+    const at = { mode: "auto" as const, thresholdTokens: tokens, inlineKeys: [] };
+    expect(await engine.offloadCallResult(result, { name: "t", policy: at })).toBe(result);
+    const below = { mode: "auto" as const, thresholdTokens: tokens - 1, inlineKeys: [] };
+    const r = await engine.offloadCallResult(result, { name: "t", policy: below });
+    expect(descriptorOf(r).offloaded).toBe(true);
   });
 
   it("offloads any non-error result under policy always", async () => {
