@@ -11,7 +11,7 @@ import { InMemoryTransport, Server } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadProxyConfig, parseToolPolicies } from "../src/config/proxy-config.js";
 import { createProxyEngine, type ProxyEngine } from "../src/proxy/local-lro.js";
-import { tempDir } from "./helpers.js";
+import { MODERN, proxied, tempDir } from "./helpers.js";
 import { runAllRecipes } from "./recipes.js";
 
 const out = tempDir("atlatl-proxy-engine-");
@@ -249,4 +249,45 @@ describe("proxy config", () => {
       parseToolPolicies({ proxy: { tools: { x: { inline_keys: "a" } } } }, "c.toml"),
     ).toThrow(/inline_keys must be an array of strings/);
   });
+});
+
+describe("a running proxy", () => {
+  it("applies [proxy.tools.<name>] from its config file: always, never, and a threshold of its own", async () => {
+    const file = join(out.dir, "tools.toml");
+    writeFileSync(
+      file,
+      [
+        "[proxy.tools.echo]",
+        'policy = "always"',
+        "[proxy.tools.lines]",
+        'policy = "never"',
+        "[proxy.tools.era]",
+        "policy = 1",
+      ].join("\n"),
+    );
+    const p = await proxied(
+      [MODERN],
+      ["--config", file, "--threshold", "200", "--output-dir", join(out.dir, "running")],
+    );
+    try {
+      const call = async (name: string, args: Record<string, unknown> = {}) =>
+        (
+          (await p.client.callTool({ name, arguments: args })) as {
+            content: { type: string; text: string }[];
+          }
+        ).content[0]?.text as string;
+      // A two-word result, far below the threshold: offloaded anyway.
+      const echo = JSON.parse(await call("echo", { message: "hi there" }));
+      expect(echo.offloaded).toBe(true);
+      // Far above the threshold: passed through as it came.
+      const lines = await call("lines", { count: 400 });
+      expect(lines.split("\n")).toHaveLength(400);
+      // A small result above this tool's own threshold of 1 token.
+      expect(JSON.parse(await call("era")).offloaded).toBe(true);
+      // A tool without a table: the default policy (small, inline).
+      expect(await call("aborted-count")).toBe("0");
+    } finally {
+      await p.close();
+    }
+  }, 60_000);
 });
