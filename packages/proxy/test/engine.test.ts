@@ -1,6 +1,7 @@
 /**
  * The engine seam in process: per-tool policy, isError, inline keys, binary
- * content in files of its own, records recipes run through bash + jq, config.
+ * content in files of its own, records recipes run through bash + jq, config;
+ * and a running proxy (over stdio) applying its config file's per-tool tables.
  */
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
