@@ -1,6 +1,6 @@
 /**
  * Every example of docs/*.md and packages/*\/README.md that can run here, runs
- * (README.md has its own test, readme.test.ts), each from a throw-away
+ * (and README.md's, but its ```sh blocks, which readme.test.ts runs), each from a throw-away
  * directory with a throw-away HOME and the built CLIs (`atlatl`,
  * `atlatl-proxy`, `atlatl-eval`) on PATH:
  *
@@ -76,9 +76,14 @@ interface Located extends DocBlock {
   doc: string;
 }
 
-const blocks: Located[] = DOCUMENTS.flatMap((doc) =>
-  docBlocks(readFileSync(join(root, doc), "utf8"), "doc-test").map((b) => ({ ...b, doc })),
-);
+const blocks: Located[] = [
+  ...DOCUMENTS.flatMap((doc) =>
+    docBlocks(readFileSync(join(root, doc), "utf8"), "doc-test").map((b) => ({ ...b, doc })),
+  ),
+  ...docBlocks(readFileSync(join(root, "README.md"), "utf8"), "doc-test")
+    .filter((b) => b.lang !== "sh")
+    .map((b) => ({ ...b, doc: "README.md" })),
+];
 const covered = (b: Located) => COVERED.some((c) => c.doc === b.doc && c.lang === b.lang);
 
 let work = "";
@@ -188,7 +193,7 @@ async function startServer(code: string, extra: Record<string, string>, ready: R
 
 const LISTENING = /atlatl: listening on (http:\/\/\S+)\/mcp/;
 
-describe("docs/*.md and packages/*/README.md", () => {
+describe("docs/*.md, packages/*/README.md and README.md (but its sh blocks)", () => {
   it("mark every block they do not run, with a kind this test knows and a reason", () => {
     const unrun = blocks.filter((b) => !b.marker && !RUNNABLE.has(b.lang) && !covered(b));
     expect(unrun.map(where)).toEqual([]);
