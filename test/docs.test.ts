@@ -26,6 +26,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import {
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -48,14 +49,9 @@ const DOCUMENTS = [
   ...readdirSync(join(root, "docs"))
     .filter((n) => n.endsWith(".md"))
     .map((n) => `docs/${n}`),
-  ...readdirSync(join(root, "packages")).flatMap((p) => {
-    try {
-      readFileSync(join(root, "packages", p, "README.md"));
-      return [`packages/${p}/README.md`];
-    } catch {
-      return [];
-    }
-  }),
+  ...readdirSync(join(root, "packages"))
+    .map((p) => `packages/${p}/README.md`)
+    .filter((doc) => existsSync(join(root, doc))),
 ].sort();
 
 /** Blocks another test runs: the document, the language, and that test. */
