@@ -7,6 +7,8 @@
  *     <!-- readme-test: skip (reason) -->   needs a real MCP client, the network, or is development in the clone
  *     <!-- readme-test: setup (reason) -->  the set-up itself; this test runs it in the clone (into its prefix)
  *
+ * (docs/*.md and the packages' READMEs: docs.test.ts, with `doc-test` markers.)
+ *
  * Also: the README's offloaded-result example is what the server answers in the
  * scenario it names (the example had drifted from the output).
  */
@@ -20,45 +22,15 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cleanEnv, type DocBlock, docBlocks, homeEnv } from "./doc-blocks.js";
 
 const run = promisify(execFile);
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const readme = readFileSync(join(root, "README.md"), "utf8");
 
-interface Block {
-  line: number;
-  code: string;
-  marker?: { kind: string; reason: string };
-}
-
 /** The README's ```sh blocks, with the marker on the line before each, if any. */
-function shellBlocks(text: string): Block[] {
-  const lines = text.split("\n");
-  const blocks: Block[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    if (lines[i] !== "```sh") continue;
-    const end = lines.indexOf("```", i + 1);
-    const before = lines[i - 1] ?? "";
-    const m = /^<!-- readme-test: (\w+) \((.+)\) -->$/.exec(before);
-    blocks.push({
-      line: i + 1,
-      code: lines.slice(i + 1, end).join("\n"),
-      ...(m ? { marker: { kind: m[1] as string, reason: m[2] as string } } : {}),
-    });
-    i = end;
-  }
-  return blocks;
-}
-
-/** A child's environment: no npm_* settings of this run, no user config. */
-function cleanEnv(extra: Record<string, string>): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (v !== undefined && !k.toLowerCase().startsWith("npm_") && !k.startsWith("ATLATL_")) {
-      env[k] = v;
-    }
-  }
-  return { ...env, ATLATL_CONFIG: "", ...extra };
+function shellBlocks(text: string): DocBlock[] {
+  return docBlocks(text, "readme-test").filter((b) => b.lang === "sh");
 }
 
 let prefix = "";
@@ -73,15 +45,8 @@ beforeAll(async () => {
     env: cleanEnv({}),
   });
   env = cleanEnv({
-    HOME: home,
+    ...homeEnv(home),
     PATH: `${join(prefix, "bin")}:${process.env.PATH ?? ""}`,
-    // Every per-user location under the throw-away HOME, whatever this machine sets.
-    XDG_CONFIG_HOME: join(home, ".config"),
-    XDG_DATA_HOME: join(home, ".local", "share"),
-    XDG_STATE_HOME: join(home, ".local", "state"),
-    XDG_CACHE_HOME: join(home, ".cache"),
-    CLAUDE_CONFIG_DIR: join(home, ".claude"),
-    CODEX_HOME: join(home, ".codex"),
   });
 }, 120_000);
 

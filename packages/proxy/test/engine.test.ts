@@ -1,17 +1,18 @@
 /**
  * The engine seam in process: per-tool policy, isError, inline keys, binary
- * content in files of its own, records recipes run through bash + jq, config.
+ * content in files of its own, records recipes run through bash + jq, config;
+ * and a running proxy (over stdio) applying its config file's per-tool tables.
  */
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { LroEvents } from "@atlatl/lro";
-import { reassembleResult } from "@atlatl/lro/mcp";
+import { estimateCallResultTokens, reassembleResult } from "@atlatl/lro/mcp";
 import { type CallToolResult, Client } from "@modelcontextprotocol/client";
 import { InMemoryTransport, Server } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadProxyConfig, parseToolPolicies } from "../src/config/proxy-config.js";
 import { createProxyEngine, type ProxyEngine } from "../src/proxy/local-lro.js";
-import { tempDir } from "./helpers.js";
+import { MODERN, proxied, tempDir } from "./helpers.js";
 import { runAllRecipes } from "./recipes.js";
 
 const out = tempDir("atlatl-proxy-engine-");
@@ -70,6 +71,16 @@ describe("proxy engine", () => {
     expect(await engine.offloadCallResult(big, { name: "t", policy: never })).toBe(big);
     const high = { mode: "auto" as const, thresholdTokens: 10_000, inlineKeys: [] };
     expect(await engine.offloadCallResult(big, { name: "t", policy: high })).toBe(big);
+  });
+
+  it("keeps a result estimated exactly at the threshold inline, and offloads it one token below (spec: > offloads, <= inline)", async () => {
+    const result: CallToolResult = { content: [{ type: "text", text: "word ".repeat(900) }] };
+    const tokens = await estimateCallResultTokens(result, Number.POSITIVE_INFINITY);
+    const at = { mode: "auto" as const, thresholdTokens: tokens, inlineKeys: [] };
+    expect(await engine.offloadCallResult(result, { name: "t", policy: at })).toBe(result);
+    const below = { mode: "auto" as const, thresholdTokens: tokens - 1, inlineKeys: [] };
+    const r = await engine.offloadCallResult(result, { name: "t", policy: below });
+    expect(descriptorOf(r).offloaded).toBe(true);
   });
 
   it("offloads any non-error result under policy always", async () => {
@@ -239,4 +250,45 @@ describe("proxy config", () => {
       parseToolPolicies({ proxy: { tools: { x: { inline_keys: "a" } } } }, "c.toml"),
     ).toThrow(/inline_keys must be an array of strings/);
   });
+});
+
+describe("a running proxy", () => {
+  it("applies [proxy.tools.<name>] from its config file: always, never, and a threshold of its own", async () => {
+    const file = join(out.dir, "tools.toml");
+    writeFileSync(
+      file,
+      [
+        "[proxy.tools.echo]",
+        'policy = "always"',
+        "[proxy.tools.lines]",
+        'policy = "never"',
+        "[proxy.tools.era]",
+        "policy = 1",
+      ].join("\n"),
+    );
+    const p = await proxied(
+      [MODERN],
+      ["--config", file, "--threshold", "200", "--output-dir", join(out.dir, "running")],
+    );
+    try {
+      const call = async (name: string, args: Record<string, unknown> = {}) =>
+        (
+          (await p.client.callTool({ name, arguments: args })) as {
+            content: { type: string; text: string }[];
+          }
+        ).content[0]?.text as string;
+      // A two-word result, far below the threshold: offloaded anyway.
+      const echo = JSON.parse(await call("echo", { message: "hi there" }));
+      expect(echo.offloaded).toBe(true);
+      // Far above the threshold: passed through as it came.
+      const lines = await call("lines", { count: 400 });
+      expect(lines.split("\n")).toHaveLength(400);
+      // A small result above this tool's own threshold of 1 token.
+      expect(JSON.parse(await call("era")).offloaded).toBe(true);
+      // A tool without a table: the default policy (small, inline).
+      expect(await call("aborted-count")).toBe("0");
+    } finally {
+      await p.close();
+    }
+  }, 60_000);
 });

@@ -186,8 +186,13 @@ function configFiles(snap: Record<string, string>): Record<string, string> {
 
 /** Run the built bin with this HOME, from the project directory. */
 function proxyCli(...args: string[]) {
-  const env: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: home.dir };
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: project, env, encoding: "utf8" });
+  return proxyCliIn(home.dir, project, ...args);
+}
+
+/** Run the built bin with `homeDir` as HOME, from `cwd`. */
+function proxyCliIn(homeDir: string, cwd: string, ...args: string[]) {
+  const env: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: homeDir };
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, env, encoding: "utf8" });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -444,6 +449,28 @@ describe("atlatl-proxy install|uninstall <client>", () => {
     );
     expect(r.status).toBe(1);
     expect(r.stderr).toContain("the environment variable ATLATL_UNSET_VAR is not set");
+  });
+
+  it("an install backup holds the file's bytes exactly: CRLF line ends and all; uninstall gives them back", () => {
+    const crlf = tempDir("atlatl-install-crlf-");
+    try {
+      const path = join(crlf.dir, ".cursor", "mcp.json");
+      mkdirSync(dirname(path), { recursive: true });
+      const bytes = Buffer.from(
+        (original[".cursor/mcp.json"] as string).replace(/\n/g, "\r\n"),
+        "utf8",
+      );
+      expect(bytes.includes("\r\n")).toBe(true);
+      writeFileSync(path, bytes);
+      expect(proxyCliIn(crlf.dir, crlf.dir, "install", "cursor").status).toBe(0);
+      const backups = readdirSync(dirname(path)).filter((n) => n.endsWith(".bak"));
+      expect(backups).toHaveLength(1);
+      expect(readFileSync(join(dirname(path), backups[0] as string)).equals(bytes)).toBe(true);
+      expect(proxyCliIn(crlf.dir, crlf.dir, "uninstall", "cursor").status).toBe(0);
+      expect(readFileSync(path).equals(bytes)).toBe(true);
+    } finally {
+      crlf.remove();
+    }
   });
 
   it("an unknown client is a clear error that writes nothing", () => {

@@ -194,4 +194,32 @@ describe("the proxy writes every match, at any threshold beside the server's", (
       expect(lines.slice(1)).toEqual(serverFile.slice(1, 6));
     });
   }, 60_000);
+
+  it("the server's own max_records caps the whole set it sends the proxy over stdio", async () => {
+    // Only the server's config caps: the proxy's max_records stays the default.
+    const config = join(work.dir, "server-cap.toml");
+    writeFileSync(config, "[prompt.offload]\nmax_records = 4\n");
+    const out = join(work.dir, "proxy-server-cap");
+    const p = await proxied(
+      [...serve, "--config", config],
+      ["--output-dir", out, "--threshold", "300"],
+      undefined,
+      serverEnv(1600, join(work.dir, "server-cap")),
+    );
+    try {
+      const r = (await p.client.callTool({
+        name: "recall_memories",
+        arguments: { query: QUERY, detail: "medium", limit: 8 },
+      })) as CallToolResult;
+      const descriptor = JSON.parse(textOf(r));
+      expect(descriptor.file_path.startsWith(out)).toBe(true);
+      const lines = linesOf(descriptor.file_path);
+      // The server sent its first 4 matches of 9: the proxy's file holds those.
+      expect(lines).toHaveLength(1 + 4);
+      expect(lines.slice(1)).toEqual(serverFile.slice(1, 5));
+      expect(descriptor.capped).toMatchObject({ total_matches: MATCHES });
+    } finally {
+      await p.close();
+    }
+  }, 60_000);
 });

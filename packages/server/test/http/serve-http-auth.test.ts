@@ -28,6 +28,22 @@ const REFUSALS: { name: string; headers: Record<string, string>; status: number 
     status: 403,
   },
   {
+    // An allowed name as a prefix of another host is not that host.
+    name: "Host extending an allowed name (localhost.evil.com)",
+    headers: { authorization: `Bearer ${TOKEN}`, host: "localhost.evil.com" },
+    status: 403,
+  },
+  {
+    name: "Host extending an allowed address (127.0.0.1.evil.com:80)",
+    headers: { authorization: `Bearer ${TOKEN}`, host: "127.0.0.1.evil.com:80" },
+    status: 403,
+  },
+  {
+    name: "Origin on a host extending an allowed name",
+    headers: { authorization: `Bearer ${TOKEN}`, origin: "http://localhost.evil.com" },
+    status: 403,
+  },
+  {
     name: "bad Origin",
     headers: { authorization: `Bearer ${TOKEN}`, origin: "https://evil.example.com" },
     status: 403,

@@ -9,6 +9,7 @@
  * `atlatl serve --http` process.
  */
 import { readFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
   Client as Client2,
@@ -58,6 +59,9 @@ async function scenario(a: Caller, b: Caller): Promise<void> {
   expect((await a.read(uri)).contents[0]?.text).toBe(readFileSync(path, "utf8"));
   expect(await a.listUris()).toContain(uri);
 
+  // B has a file of its own first: its directory exists, so only isolation keeps A's file from it.
+  const own = await offload(b);
+  expect(dirname(own.path)).not.toBe(dirname(path));
   const foreign = await b.call("lro_extract", { file_path: path, query: ".id" });
   expect(foreign.isError).toBe(true);
   expect(text(foreign)).toMatch(/^FILE_NOT_FOUND: there is no offload file /);

@@ -7,7 +7,7 @@
  * `atlatl serve --http` process with two tokens.
  */
 import { readFileSync, statSync } from "node:fs";
-import { basename } from "node:path";
+import { basename, dirname } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ATLATL_TOOLS } from "../mcp/tool-names.js";
 import {
@@ -96,7 +96,9 @@ describe("atlatl serve --http: a 2026-07-28 client over raw HTTP", () => {
     const listed = ok(await modern(s.url, "resources/list", {}, { token: A }));
     expect((listed.resources as { uri: string }[]).map((r) => r.uri)).toContain(uri);
 
-    // Token B: the same handles name nothing it owns.
+    // Token B, with a file of its own (its directory exists): A's handles name nothing it owns.
+    const own = await offload(B);
+    expect(dirname(own.path)).not.toBe(dirname(path));
     const name = basename(path);
     for (const file_path of [path, name, uri]) {
       const r = await modern(

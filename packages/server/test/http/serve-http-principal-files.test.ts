@@ -102,6 +102,9 @@ describe("atlatl serve --http: offload files belong to the token, not the sessio
     const a = await s.connect({ token: A });
     const b = await s.connect({ token: B });
     const { path, uri } = await offload(a);
+    // B has a file of its own first: its directory exists, so only isolation keeps A's file from it.
+    const own = await offload(b);
+    expect(dirname(own.path)).not.toBe(dirname(path));
     const name = basename(path);
     const notFound = `FILE_NOT_FOUND: there is no offload file ${name}.`;
     const answers = await Promise.all([path, name, uri].map((h) => extract(b, h)));

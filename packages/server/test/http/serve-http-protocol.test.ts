@@ -97,6 +97,13 @@ describe("atlatl serve --http: protocol points of 2025-11-25 that 2026-07-28 req
     const ok = await list("2025-11-25");
     expect(ok.status).toBe(200);
     expect(ok.body).toContain('"lro_extract"');
+    // Another revision the server speaks than the one this session negotiated: served too
+    // (the transport refuses unsupported versions only; docs/remote.md says so).
+    for (const other of ["2025-06-18", "2024-10-07"]) {
+      const r = await list(other);
+      expect(r.status, other).toBe(200);
+      expect(r.body).toContain('"lro_extract"');
+    }
     // Without the header the server assumes 2025-03-26 (the transport spec's fallback).
     expect((await list()).status).toBe(200);
   });

@@ -4,7 +4,12 @@
  * can do: a connection killed mid-publish. Declared when `ATLATL_TEST_PG_URL`
  * is set or CI requires it: on CI without the URL these tests fail.
  */
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openOffloadFile } from "@atlatl/lro/node";
 import pg from "pg";
+import { ulid } from "ulid";
 import { describe, expect, it } from "vitest";
 import { offloadStoreContract } from "../../../lro/test/offload-store/offload-store.contract.js";
 import { createOffloadStore } from "../../src/offload-store/create-offload-store.js";
@@ -115,6 +120,89 @@ describe.runIf(PG_ENABLED)("postgres offload store, what only a database can sho
       for (const err of refused) expect(err).toMatchObject({ code: "OFFLOAD_QUOTA_EXCEEDED" });
     } finally {
       for (const s of stores) await s.close();
+      await dropSchema(schema);
+    }
+  });
+
+  it("postgres: a file exactly filling the principal's quota is kept; one byte more is refused", async () => {
+    const schema = freshSchema();
+    const quota = 1000;
+    const store = await openOn(schema, quota);
+    try {
+      const publish = (name: string, size: number) =>
+        store.publish({
+          principal: "alice",
+          name,
+          size,
+          createdAt: Date.now(),
+          expiresAt: Date.now() + 60_000,
+          chunks: [Buffer.alloc(size, 0x61)],
+        });
+      const first = "atlatl-recall-01KB0000000000000000000081.jsonl";
+      await publish(first, 600);
+      // 600 + 400 = the quota exactly: accepted.
+      await publish("atlatl-recall-01KB0000000000000000000082.jsonl", 400);
+      await expect(
+        publish("atlatl-recall-01KB0000000000000000000083.jsonl", 1),
+      ).rejects.toMatchObject({ code: "OFFLOAD_QUOTA_EXCEEDED" });
+      // Alone, a file of exactly the quota is accepted too.
+      await store.remove({ principal: "alice", name: first });
+      await store.remove({
+        principal: "alice",
+        name: "atlatl-recall-01KB0000000000000000000082.jsonl",
+      });
+      await publish("atlatl-recall-01KB0000000000000000000084.jsonl", quota);
+      expect((await store.list("alice", Date.now())).map((f) => f.size)).toEqual([quota]);
+    } finally {
+      await store.close();
+      await dropSchema(schema);
+    }
+  });
+
+  it("postgres: a chunk whose bytes changed in the table (same size) fails its checksum; the reader keeps no copy", async () => {
+    const schema = freshSchema();
+    const writer = await openOn(schema, 1 << 30);
+    const reader = await openOn(schema, 1 << 30);
+    const admin = new pg.Client({ connectionString: pgUrl() });
+    await admin.connect();
+    const dir = mkdtempSync(join(tmpdir(), "atlatl-pg-sha-"));
+    try {
+      // A live name: the reader refuses an expired one before fetching.
+      const name = `atlatl-recall-${ulid()}.jsonl`;
+      const bytes = Buffer.from(`${'{"type":"lro_header"}'}\n${'{"id":"a"}'}\n`);
+      await writer.publish({
+        principal: "alice",
+        name,
+        size: bytes.length,
+        createdAt: Date.now(),
+        expiresAt: Date.now() + 60_000,
+        chunks: [bytes],
+      });
+      // One byte flipped, the length kept: only the SHA-256 can tell.
+      await admin.query(
+        `UPDATE ${schema}.offload_chunks SET data = overlay(data placing '\\x7a'::bytea from 3 for 1) WHERE name = $1`,
+        [name],
+      );
+      const found = await reader.fetch({ principal: "alice", name });
+      expect(found?.size).toBe(bytes.length);
+      const read = async () => {
+        for await (const _ of found?.chunks ?? []);
+      };
+      await expect(read()).rejects.toMatchObject({ code: "OFFLOAD_STORE_FAILED" });
+      // Through the engine's fetch: an error, and nothing of the file in the reader's directory.
+      await expect(
+        openOffloadFile(name, {
+          outputDir: dir,
+          ttlSeconds: 60,
+          store: { store: reader, principal: "alice" },
+        }),
+      ).rejects.toMatchObject({ code: "OFFLOAD_STORE_FAILED" });
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      await admin.end();
+      await writer.close();
+      await reader.close();
+      rmSync(dir, { recursive: true, force: true });
       await dropSchema(schema);
     }
   });

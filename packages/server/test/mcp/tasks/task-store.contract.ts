@@ -12,6 +12,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { ProtocolError } from "@modelcontextprotocol/server";
 import { afterEach, describe, expect, it } from "vitest";
 import {
+  TASK_MAX_TTL_MS,
+  TASK_TTL_MS,
   TaskLimitError,
   type TaskOutcome,
   type TaskRun,
@@ -151,6 +153,16 @@ export function taskStoreContract(c: TaskStoreContract): void {
       await sleep(250);
       expect(await store.get("alice", task.taskId)).toBeUndefined();
       expect(await store.list("alice")).toEqual([]);
+    });
+
+    it(`${c.name}: a requested TTL past the maximum is cut to it; none asked, the default`, async () => {
+      const { store } = await open();
+      const long = await store.start("alice", TASK_MAX_TTL_MS * 24, async () => done("long"));
+      expect(long.ttlMs).toBe(TASK_MAX_TTL_MS);
+      expect((await store.settled("alice", long.taskId))?.ttlMs).toBe(TASK_MAX_TTL_MS);
+      expect((await store.get("alice", long.taskId))?.ttlMs).toBe(TASK_MAX_TTL_MS);
+      const plain = await store.start("alice", undefined, async () => done("plain"));
+      expect((await store.get("alice", plain.taskId))?.ttlMs).toBe(TASK_TTL_MS);
     });
 
     it(`${c.name}: an owner's working tasks are bounded; another owner's are not`, async () => {
