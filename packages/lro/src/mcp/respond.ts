@@ -214,6 +214,7 @@ async function wholeSetInline(
 ): Promise<CallToolResult> {
   const maxRecords = options.offloader.config.maxRecords ?? DEFAULT_OFFLOAD_CONFIG.maxRecords;
   const maxBytes = options.policy?.maxInlineBytes ?? Number.POSITIVE_INFINITY;
+  const setting = options.policy?.maxInlineBytesSetting;
   const records: object[] = [];
   const scores: number[] = [];
   let scored = true;
@@ -252,7 +253,8 @@ async function wholeSetInline(
       ? {
           warning:
             `cut to the first ${records.length} of ${total} records: the whole result set is ` +
-            `larger than the ${maxBytes}-byte bound on inline results for LRO proxy clients; ` +
+            `larger than the ${maxBytes}-byte bound on inline results for LRO proxy clients` +
+            `${setting ? ` (${setting})` : ""}; ` +
             "narrow the query (filters, a lower detail level) to receive every match",
         }
       : {}),
@@ -298,6 +300,8 @@ async function respondWholeSet(
     records: set.records,
     scores: set.scores,
     totalMatches: set.total,
+    // The server cut the set for a bound of its own: the cap notice names it.
+    ...(set.warning !== undefined ? { capCause: set.warning } : {}),
     ...decision(p),
   });
   const kept = keptFields(page);

@@ -123,7 +123,13 @@ function negotiatedOffload(
     offloader,
     resourceLinks: offloader.config.enabled,
     policy: (...args) =>
-      contextOf(args).offloadsLocally ? { mode: "whole-set-inline", maxInlineBytes } : AUTO_POLICY,
+      contextOf(args).offloadsLocally
+        ? {
+            mode: "whole-set-inline",
+            maxInlineBytes,
+            maxInlineBytesSetting: "[server.http] proxy_inline_bytes",
+          }
+        : AUTO_POLICY,
   });
   return (next) => {
     const respond = lro(next);
