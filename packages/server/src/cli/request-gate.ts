@@ -51,18 +51,18 @@ function parsed(line: Buffer): RawMessage | undefined {
 export function gateRequests(hooks: RequestGateHooks): Transform {
   let phase: Phase = "opening";
 
-  /** The connection's opening message: its generation, as the SDK's stdio entry reads it. */
-  const open = (message: RawMessage) => {
+  /** The generation an opening message picks, as the SDK's stdio entry reads it. */
+  const opened = (message: RawMessage): Phase => {
     const claim = claimedRevision(message);
     if (claim === undefined) {
       // `initialize`, or a message without a claim: the 2025 era.
-      phase = "legacy";
       const info = initializeClientInfo(message);
       if (info) hooks.onInitialize(info);
-    } else if (typeof claim === "string" && MODERN_REVISIONS.includes(claim)) {
-      phase = "modern";
+      return "legacy";
     }
-    // Otherwise the SDK refuses it and the next message opens again.
+    if (typeof claim === "string" && MODERN_REVISIONS.includes(claim)) return "modern";
+    // The SDK refuses it; the next message opens again.
+    return "opening";
   };
 
   /** The refusal of a message on a 2026-07-28 connection, if any. */
@@ -76,7 +76,7 @@ export function gateRequests(hooks: RequestGateHooks): Transform {
       const message = parsed(line);
       if (!message) return done(null, line);
       if (phase === "opening") {
-        open(message);
+        phase = opened(message);
         if (phase !== "modern") return done(null, line);
       }
       const error = refusal(message);

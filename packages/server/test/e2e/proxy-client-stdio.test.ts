@@ -96,8 +96,8 @@ describe("atlatl serve over stdio: an LRO proxy client", () => {
       const child = spawn(process.execPath, [...cli, "--db", db, "serve"], {
         env,
         cwd: serverRoot,
-        stdio: ["pipe", "pipe", "ignore"],
       });
+      child.stderr.resume();
       try {
         const lines = new Lines(child, "legacy");
         // No atlatl/proxy capability: only the specification's clientInfo flag, if any.
