@@ -4,12 +4,15 @@
  * -32022 naming the ones it does (the connection serves on), and a
  * `subscriptions/listen` asking for `taskIds` without the tasks extension
  * declared gets -32021 (SEP-2663); with the extension it is acknowledged.
+ * The gate itself: an opening the SDK refuses opens again; a 2025 connection
+ * is read at its `initialize` only.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { gateRequests } from "../../src/cli/request-gate.js";
 import { Lines } from "./raw-lines.js";
 import { serverRoot } from "./spawn-server.js";
 
@@ -78,5 +81,52 @@ describe("atlatl serve over stdio, 2026-07-28: every request is checked", () => 
       .poll(() => since().some((l) => l.method === "notifications/subscriptions/acknowledged"))
       .toBe(true);
     expect(since().filter((l) => l.error !== undefined)).toEqual([]);
+  });
+});
+
+describe("gateRequests", () => {
+  const line = (message: Record<string, unknown>) => Buffer.from(`${JSON.stringify(message)}\n`);
+  const claim = (version: string) => ({
+    _meta: { "io.modelcontextprotocol/protocolVersion": version },
+  });
+  async function run(messages: Record<string, unknown>[]) {
+    const seen = { passed: [] as unknown[], refused: [] as unknown[], dropped: [] as string[] };
+    const infos: Record<string, unknown>[] = [];
+    const gate = gateRequests({
+      onInitialize: (info) => infos.push(info),
+      refuse: (r) => seen.refused.push(r),
+      dropped: (why) => seen.dropped.push(why),
+    });
+    gate.on("data", (b: Buffer) => seen.passed.push(JSON.parse(b.toString())));
+    for (const m of messages) gate.write(line(m));
+    gate.end();
+    await new Promise((resolve) => gate.on("end", resolve));
+    return { ...seen, infos };
+  }
+
+  it("lets an opening the SDK refuses open again, then checks every later message", async () => {
+    const r = await run([
+      { jsonrpc: "2.0", id: 1, method: "server/discover", params: claim("2099-01-01") },
+      { jsonrpc: "2.0", id: 2, method: "server/discover", params: claim("2026-07-28") },
+      { jsonrpc: "2.0", id: 3, method: "tools/list", params: claim("2099-01-01") },
+      { jsonrpc: "2.0", method: "notifications/cancelled", params: claim("1900-01-01") },
+    ]);
+    // The SDK answers the refused opening; the gate passes it on.
+    expect(r.passed.map((m) => (m as { id?: number }).id)).toEqual([1, 2]);
+    expect(r.refused).toEqual([
+      expect.objectContaining({ id: 3, error: expect.objectContaining({ code: -32022 }) }),
+    ]);
+    expect(r.dropped).toEqual([expect.stringContaining("notifications/cancelled")]);
+  });
+
+  it("reads a 2025 initialize's clientInfo as sent and nothing after it", async () => {
+    const clientInfo = { name: "p", version: "1", proxy: true };
+    const r = await run([
+      { jsonrpc: "2.0", id: 1, method: "initialize", params: { clientInfo } },
+      { jsonrpc: "2.0", id: 2, method: "tools/list", params: claim("1900-01-01") },
+    ]);
+    expect(r.infos).toEqual([clientInfo]);
+    expect(r.passed).toHaveLength(2);
+    expect(r.refused).toEqual([]);
   });
 });
