@@ -66,7 +66,7 @@ export function requestDeclaresExtension(ctx: FactsContext, id: string): boolean
 }
 
 /** The `clientInfo` sent at `initialize`: as sent when the transport read it, else the SDK's. */
-function initializeClientInfo(server: Server, initialize: InitializeFacts | undefined) {
+function sentClientInfo(server: Server, initialize: InitializeFacts | undefined) {
   return (initialize?.clientInfo ?? server.getClientVersion()) as ClientFacts["clientInfo"];
 }
 
@@ -86,7 +86,7 @@ export function clientFacts(
       server.getClientCapabilities(),
     clientInfo:
       (objectAt(envelope, CLIENT_INFO_META_KEY) as ClientFacts["clientInfo"]) ??
-      initializeClientInfo(server, initialize),
+      sentClientInfo(server, initialize),
   };
 }
 
@@ -103,7 +103,7 @@ export function clientOffloadsLocally(
   const facts = clientFacts(ctx, server, initialize);
   return (
     offloadsLocally(facts.capabilities, facts.clientInfo) ||
-    offloadsLocally(server.getClientCapabilities(), initializeClientInfo(server, initialize)) ||
+    offloadsLocally(server.getClientCapabilities(), sentClientInfo(server, initialize)) ||
     requestOffloadsLocally(ctx.mcpReq._meta)
   );
 }
