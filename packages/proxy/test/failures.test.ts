@@ -89,6 +89,13 @@ describe("upstream failures through the proxy", () => {
     expect(info.caps.roots).toEqual({ listChanged: true });
   });
 
+  it("answers resources/read of an unknown URI with -32602 when the upstream has no resources", async () => {
+    const err = await rejection(p.client.readResource({ uri: "demo://nope/1" }));
+    expect(err.code).toBe(ErrorCode.InvalidParams);
+    expect(err.message).toContain("Resource not found: demo://nope/1");
+    expect(err.data).toEqual({ uri: "demo://nope/1" });
+  });
+
   it("fails a call the upstream never answers with a timeout error naming the setting", async () => {
     const started = Date.now();
     const err = await rejection(p.client.callTool({ name: "hang", arguments: {} }));

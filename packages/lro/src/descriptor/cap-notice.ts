@@ -1,7 +1,9 @@
 /**
  * The words of a capped offload: a result set with more records than
  * `prompt.offload.max_records` is written up to the cap, and its descriptor
- * states both counts plainly and how to narrow the request.
+ * states both counts plainly and how to narrow the request. A set its producer
+ * already cut for a bound of its own (a server's bound on a whole set sent
+ * inline) names that bound instead: this side's `max_records` did not cut it.
  */
 import type { CapNotice } from "../types.js";
 
@@ -12,6 +14,18 @@ export interface CapCounts {
   /** Records written to the file (the first ones, in the result's order). */
   inFile: number;
   maxRecords: number;
+  /**
+   * Why the producer's set holds fewer records than match, in its own words
+   * (naming its bound), when that and not `maxRecords` left records out.
+   */
+  cause?: string | undefined;
+}
+
+/** What left records out of the file. */
+function causeOf(c: CapCounts): string {
+  return c.cause !== undefined
+    ? `the set arrived cut: ${c.cause}`
+    : `prompt.offload.max_records = ${c.maxRecords}`;
 }
 
 /** The `capped` field of a descriptor. */
@@ -22,15 +36,25 @@ export function capNotice(c: CapCounts): CapNotice {
     max_records: c.maxRecords,
     note:
       `The file holds the first ${c.inFile} of ${c.total} matching records (in the result's order); ` +
-      `${c.total - c.inFile} more match but are not in it (prompt.offload.max_records = ${c.maxRecords}).`,
+      `${c.total - c.inFile} more match but are not in it (${causeOf(c)}).`,
   };
 }
 
 /** The paragraph guidance gains when capped: what is missing and how to narrow. */
 export function capGuidance(c: CapCounts): string {
-  return [
+  const head = [
     `CAPPED: ${c.total} records match, the file holds the first ${c.inFile}.`,
     "Counts and aggregates over the file cover only those. To cover every match, narrow the",
+  ];
+  if (c.cause !== undefined) {
+    return [
+      ...head,
+      "request (more filters, more specific query words, a lower detail level) until the",
+      `set arrives whole; it arrived cut (${c.cause}).`,
+    ].join("\n");
+  }
+  return [
+    ...head,
     "request (more filters, or more specific query words) until it matches at most",
     "max_records, or ask for a larger prompt.offload.max_records.",
   ].join("\n");

@@ -22,6 +22,12 @@ export interface ResponsePolicy {
    * server bounds what one proxy client can make it hold in memory).
    */
   maxInlineBytes?: number | undefined;
+  /**
+   * The setting `maxInlineBytes` comes from, named in the warning of a set it
+   * cut (e.g. `[server.http] proxy_inline_bytes`), so whoever reads the
+   * warning knows which bound to raise.
+   */
+  maxInlineBytesSetting?: string | undefined;
 }
 
 /** The default policy: offload above the configured threshold. */

@@ -217,6 +217,7 @@ async function wholeSetInline(
 ): Promise<CallToolResult> {
   const maxRecords = options.offloader.config.maxRecords ?? DEFAULT_OFFLOAD_CONFIG.maxRecords;
   const maxBytes = options.policy?.maxInlineBytes ?? Number.POSITIVE_INFINITY;
+  const setting = options.policy?.maxInlineBytesSetting;
   const records: object[] = [];
   const scores: number[] = [];
   let scored = true;
@@ -255,7 +256,8 @@ async function wholeSetInline(
       ? {
           warning:
             `cut to the first ${records.length} of ${total} records: the whole result set is ` +
-            `larger than the ${maxBytes}-byte bound on inline results for LRO proxy clients; ` +
+            `larger than the ${maxBytes}-byte bound on inline results for LRO proxy clients` +
+            `${setting ? ` (${setting})` : ""}; ` +
             "narrow the query (filters, a lower detail level) to receive every match",
         }
       : {}),
@@ -301,6 +303,8 @@ async function respondWholeSet(
     records: set.records,
     scores: set.scores,
     totalMatches: set.total,
+    // The server cut the set for a bound of its own: the cap notice names it.
+    ...(set.warning !== undefined ? { capCause: set.warning } : {}),
     ...decision(p),
   });
   const kept = keptFields(page);

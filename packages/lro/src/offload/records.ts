@@ -299,7 +299,12 @@ export async function offloadRecords<D = OffloadResponse>(
         nativeExtraction: ctx.nativeExtraction,
       });
       const response = capped
-        ? withCapNotice(described, { total, inFile: count, maxRecords })
+        ? withCapNotice(described, {
+            total,
+            inFile: count,
+            maxRecords,
+            ...(count < maxRecords ? { cause: input.capCause } : {}),
+          })
         : described;
       emitCreated(ctx, file);
       return { kind: "offloaded", estimatedTokens: tokens, response, file, total };

@@ -50,6 +50,12 @@ export interface OffloadRecordsInput<D = OffloadResponse> {
    * capped here too, its descriptor saying how many match.
    */
   totalMatches?: number | undefined;
+  /**
+   * Why the producer's records stop short of `totalMatches` (its own bound, in
+   * its words): the cap notice says so instead of blaming `max_records`
+   * when this side's `max_records` did not cut the set.
+   */
+  capCause?: string | undefined;
   /** Project records to `detail` (default true; idempotent on projected records). */
   project?: boolean;
   /** Offload regardless of `enabled` and the threshold (the caller has decided). */

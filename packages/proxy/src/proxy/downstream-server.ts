@@ -19,6 +19,7 @@ import {
   type ProtocolEra,
   type ReadResourceResult,
   type Request,
+  ResourceNotFoundError,
   type Result,
   Server,
   type ServerCapabilities,
@@ -125,8 +126,12 @@ export function buildDownstreamServer(
         (upstreamCaps.resources
           ? await toUpstream(request, ctxOf(extra))
           : { resourceTemplates: [] }) as ListResourceTemplatesResult,
-      readResource: async (request, extra) =>
-        (await toUpstream(request, ctxOf(extra), true)) as ReadResourceResult,
+      readResource: async (request, extra) => {
+        // An upstream without resources has none to find: not found (-32602), as a
+        // server answers an unknown URI, rather than its -32601 for the method.
+        if (!upstreamCaps.resources) throw new ResourceNotFoundError(request.params.uri);
+        return (await toUpstream(request, ctxOf(extra), true)) as ReadResourceResult;
+      },
     },
   });
   if (upstreamCaps.prompts) {

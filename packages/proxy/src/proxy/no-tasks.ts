@@ -8,7 +8,7 @@
 import type { ClientCapabilities, ServerCapabilities } from "@modelcontextprotocol/server";
 
 /** The 2026-07-28 tasks extension's id (in capabilities' `extensions`). */
-const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 
 type WithTasks = { tasks?: unknown; extensions?: Record<string, unknown> };
 

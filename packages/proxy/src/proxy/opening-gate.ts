@@ -5,7 +5,9 @@
  * sampling, elicitation and roots reach the upstream) and serves with the
  * upstream's `serverInfo`, instructions and capabilities. A 2025 client opens
  * with `initialize`; a 2026-07-28 client with a request (usually
- * `server/discover`) whose `_meta` envelope carries the same facts.
+ * `server/discover`) whose `_meta` envelope carries the same facts. After a
+ * 2026-07-28 opening, each message is checked as the SDK's stdio entry does
+ * not (`request-checks.ts`): a refused request is answered here.
  */
 import {
   CLIENT_CAPABILITIES_META_KEY,
@@ -20,6 +22,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from "@modelcontextprotocol/server";
+import { checkModernMessage } from "./request-checks.js";
 
 /** Who the client is, from its opening message. */
 export interface ClientFacts {
@@ -64,6 +67,9 @@ export class OpeningGate implements Transport {
   private readonly held: [JSONRPCMessage, MessageExtraInfo | undefined][] = [];
   private open = false;
   private closed = false;
+  /** The message that opened the session, and whether it opened a 2026-07-28 one. */
+  private opening: JSONRPCMessage | undefined;
+  private modern = false;
   private readonly closedWaiters: (() => void)[] = [];
 
   constructor(private readonly inner: Transport) {}
@@ -72,10 +78,17 @@ export class OpeningGate implements Transport {
   waitForOpening(): Promise<ClientFacts | undefined> {
     return new Promise((resolve, reject) => {
       this.inner.onmessage = (message, extra) => {
-        if (this.open) return this.onmessage?.(message, extra);
+        if (this.open) {
+          this.deliver(message, extra);
+          return;
+        }
         this.held.push([message, extra]);
-        const facts = clientFacts(message);
-        if (facts) resolve(facts);
+        const facts = this.opening ? undefined : clientFacts(message);
+        if (facts) {
+          this.opening = message;
+          this.modern = facts.era === "modern";
+          resolve(facts);
+        }
       };
       this.inner.onclose = () => {
         this.closed = true;
@@ -97,8 +110,18 @@ export class OpeningGate implements Transport {
   /** Called by whoever serves the client (`serveStdio`): deliver what was held, then pass through. */
   async start(): Promise<void> {
     this.open = true;
-    for (const [message, extra] of this.held.splice(0)) this.onmessage?.(message, extra);
+    for (const [message, extra] of this.held.splice(0)) this.deliver(message, extra);
     if (this.closed) this.onclose?.();
+  }
+
+  /** `message` to whoever serves the client, unless a 2026-07-28 session refuses it here. */
+  private deliver(message: JSONRPCMessage, extra: MessageExtraInfo | undefined): void {
+    // The opening message is the SDK's to check.
+    const checked =
+      this.modern && message !== this.opening ? checkModernMessage(message) : undefined;
+    if (!checked) this.onmessage?.(message, extra);
+    else if ("answer" in checked) void this.inner.send(checked.answer).catch(() => {});
+    else this.onerror?.(new Error(`dropped a notification (${checked.drop})`));
   }
 
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {

@@ -3,8 +3,9 @@
  * request's own `_meta` envelope (`ctx.mcpReq.envelope`: client capabilities
  * and client info), on a 2025-11-25 connection what the client declared at
  * `initialize` (`Server.getClientCapabilities()` / `getClientVersion()`, which
- * the SDK keeps for that era). Both are read, so a 2025 client that also sends
- * per-request capabilities in `_meta` is heard too.
+ * the SDK keeps for that era, and the `clientInfo` as sent, which the
+ * transport layer read: {@link InitializeFacts}). Both are read, so a 2025
+ * client that also sends per-request capabilities in `_meta` is heard too.
  */
 import { offloadsLocally, requestOffloadsLocally } from "@atlatl/lro/mcp";
 import {
@@ -23,6 +24,18 @@ export interface ClientFacts {
   capabilities: ClientCapabilities | undefined;
   /** The request envelope's, else `initialize`'s (unknown keys such as `proxy` kept). */
   clientInfo: (Implementation & Record<string, unknown>) | undefined;
+}
+
+/**
+ * A 2025-11-25 connection's `initialize` as the client sent it, filled in by
+ * the transport layer that read the raw message (stdio's request gate, an
+ * HTTP session's opening body): the SDK 2.x server validates `clientInfo`
+ * against its `Implementation` schema and keeps no unknown key, so
+ * `clientInfo.proxy: true` (the LRO specification's proxy signal) is read
+ * from here.
+ */
+export interface InitializeFacts {
+  clientInfo?: Record<string, unknown> | undefined;
 }
 
 /** The handler context fields client facts are read from. */
@@ -52,8 +65,20 @@ export function requestDeclaresExtension(ctx: FactsContext, id: string): boolean
   return objectAt(objectAt(capabilities, "extensions") as never, id) !== undefined;
 }
 
-/** The client of the request `ctx` is the context of, on `server` (`McpServer.server`). */
-export function clientFacts(ctx: FactsContext, server: Server): ClientFacts {
+/** The `clientInfo` sent at `initialize`: as sent when the transport read it, else the SDK's. */
+function sentClientInfo(server: Server, initialize: InitializeFacts | undefined) {
+  return (initialize?.clientInfo ?? server.getClientVersion()) as ClientFacts["clientInfo"];
+}
+
+/**
+ * The client of the request `ctx` is the context of, on `server`
+ * (`McpServer.server`), whose connection's `initialize` was `initialize`.
+ */
+export function clientFacts(
+  ctx: FactsContext,
+  server: Server,
+  initialize?: InitializeFacts,
+): ClientFacts {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   return {
     capabilities:
@@ -61,7 +86,7 @@ export function clientFacts(ctx: FactsContext, server: Server): ClientFacts {
       server.getClientCapabilities(),
     clientInfo:
       (objectAt(envelope, CLIENT_INFO_META_KEY) as ClientFacts["clientInfo"]) ??
-      (server.getClientVersion() as ClientFacts["clientInfo"]),
+      sentClientInfo(server, initialize),
   };
 }
 
@@ -70,11 +95,15 @@ export function clientFacts(ctx: FactsContext, server: Server): ClientFacts {
  * in its capabilities or client info (`offloadsLocally`), at `initialize` or in
  * this request's envelope, or in this request's own `_meta`.
  */
-export function clientOffloadsLocally(ctx: FactsContext, server: Server): boolean {
-  const facts = clientFacts(ctx, server);
+export function clientOffloadsLocally(
+  ctx: FactsContext,
+  server: Server,
+  initialize?: InitializeFacts,
+): boolean {
+  const facts = clientFacts(ctx, server, initialize);
   return (
     offloadsLocally(facts.capabilities, facts.clientInfo) ||
-    offloadsLocally(server.getClientCapabilities(), server.getClientVersion()) ||
+    offloadsLocally(server.getClientCapabilities(), sentClientInfo(server, initialize)) ||
     requestOffloadsLocally(ctx.mcpReq._meta)
   );
 }
@@ -86,6 +115,10 @@ export type ToolCallContext = ServerContext & {
 };
 
 /** `ctx` of a `tools/call` on `server` with its client's facts. */
-export function toolCallContext(ctx: ServerContext, server: Server): ToolCallContext {
-  return { ...ctx, offloadsLocally: clientOffloadsLocally(ctx, server) };
+export function toolCallContext(
+  ctx: ServerContext,
+  server: Server,
+  initialize?: InitializeFacts,
+): ToolCallContext {
+  return { ...ctx, offloadsLocally: clientOffloadsLocally(ctx, server, initialize) };
 }

@@ -14,7 +14,7 @@ import {
 } from "@modelcontextprotocol/server";
 import type { Services } from "../services/create-services.js";
 import { ATLATL_VERSION } from "../version.js";
-import type { ToolCallContext } from "./client-facts.js";
+import type { InitializeFacts, ToolCallContext } from "./client-facts.js";
 import { forwardLroEvents, withLroLogging } from "./lro-logging.js";
 import { progressDone } from "./progress.js";
 import { atlatlPrompts, type RegisterPrompts } from "./prompts.js";
@@ -100,6 +100,11 @@ export interface AtlatlServerDeps {
    */
   proxyInlineBytes?: number;
   /**
+   * The connection's `initialize` as the client sent it, read by the transport
+   * layer (stdio, an HTTP session): its `clientInfo.proxy`, which the SDK drops.
+   */
+  initialize?: InitializeFacts;
+  /**
    * The task table this server's tasks live in and the owner they belong to
    * (a process-wide table keyed by principal). Default: a table of this
    * server's own (its session's), closed with it.
@@ -123,7 +128,13 @@ function negotiatedOffload(
     offloader,
     resourceLinks: offloader.config.enabled,
     policy: (...args) =>
-      contextOf(args).offloadsLocally ? { mode: "whole-set-inline", maxInlineBytes } : AUTO_POLICY,
+      contextOf(args).offloadsLocally
+        ? {
+            mode: "whole-set-inline",
+            maxInlineBytes,
+            maxInlineBytesSetting: "[server.http] proxy_inline_bytes",
+          }
+        : AUTO_POLICY,
   });
   return (next) => {
     const respond = lro(next);
@@ -225,12 +236,12 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
 
   const closers: (() => Promise<void>)[] = [];
   if (!deps.tasks) closers.push(async () => await table.close());
-  if (!lroEnabled) shared.tools.mount(server.server, tasks);
+  if (!lroEnabled) shared.tools.mount(server.server, tasks, deps.initialize);
   if (lroEnabled) {
     const dir = deps.offloader.config.outputDir;
     // lro_extract on the low-level server, atlatl's tools served beside it.
     const extract = registerLroExtract(server.server, {
-      upstream: shared.tools.upstreamFor(server.server, tasks),
+      upstream: shared.tools.upstreamFor(server.server, tasks, deps.initialize),
       offloader: deps.offloader,
       resourceLinks: true,
       ...(deps.principal !== undefined ? { principal: deps.principal } : {}),

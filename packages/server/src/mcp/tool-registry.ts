@@ -35,7 +35,7 @@ import {
   type ToolAnnotations,
 } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { type ToolCallContext, toolCallContext } from "./client-facts.js";
+import { type InitializeFacts, type ToolCallContext, toolCallContext } from "./client-facts.js";
 import { answerWithTask, type ToolTasks, taskRequestOf } from "./tasks/task-call.js";
 import { compose, type ToolHandler, type ToolMiddleware } from "./tool-middleware.js";
 import { toolError } from "./tools/json-result.js";
@@ -157,17 +157,22 @@ export class ToolRegistry {
     return answerWithTask(tasks, task, extra, call);
   }
 
-  /** The tools as `server` serves them: each call with its client's facts, its tasks in `tasks`. */
-  upstreamFor(server: Server, tasks?: ToolTasks): ToolsOfServer {
+  /**
+   * The tools as `server` serves them: each call with its client's facts (its
+   * connection's `initialize` as sent, when the transport read it), its tasks
+   * in `tasks`.
+   */
+  upstreamFor(server: Server, tasks?: ToolTasks, initialize?: InitializeFacts): ToolsOfServer {
     return {
       listTools: () => this.listTools(),
-      callTool: (request, ctx) => this.callTool(request, toolCallContext(ctx, server), tasks),
+      callTool: (request, ctx) =>
+        this.callTool(request, toolCallContext(ctx, server, initialize), tasks),
     };
   }
 
   /** Serve the tools on `server` alone (when no `lro_extract` serves them beside it). */
-  mount(server: Server, tasks?: ToolTasks): void {
-    const tools = this.upstreamFor(server, tasks);
+  mount(server: Server, tasks?: ToolTasks, initialize?: InitializeFacts): void {
+    const tools = this.upstreamFor(server, tasks, initialize);
     server.setRequestHandler("tools/list", () => tools.listTools());
     // Results go through the SDK's projection for the client's era (as `McpServer` does).
     server.setRequestHandler("tools/call", async (request, ctx) =>

@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,6 +9,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Lines } from "./raw-lines.js";
 import { serverRoot } from "./spawn-server.js";
 
 const cli = ["--conditions=source", "--import", "tsx", join(serverRoot, "src/cli/main.ts")];
@@ -88,6 +89,37 @@ describe("atlatl serve over stdio: an LRO proxy client", () => {
     expect(inline.whole.records).toEqual(inline.records);
     expect(inline.whole.scores).toHaveLength(300);
     expect((await recallAll(plain)).offloaded).toBe(true);
+  });
+
+  it("knows a raw 2025-11-25 proxy by clientInfo.proxy alone, sent at initialize", async () => {
+    const rawRecall = async (clientInfo: Record<string, unknown>) => {
+      const child = spawn(process.execPath, [...cli, "--db", db, "serve"], {
+        env,
+        cwd: serverRoot,
+      });
+      child.stderr.resume();
+      try {
+        const lines = new Lines(child, "legacy");
+        // No atlatl/proxy capability: only the specification's clientInfo flag, if any.
+        await lines.initialize(clientInfo);
+        const answer = await lines.request("tools/call", {
+          name: "recall_memories",
+          arguments: { query: "", limit: 1000, detail: "full", status: "any" },
+        });
+        const r = answer.result as unknown as CallToolResult;
+        return { ...JSON.parse((r.content[0] as { text: string }).text), whole: readWholeSet(r) };
+      } finally {
+        child.kill();
+      }
+    };
+    const proxy = await rawRecall({ proxy: true });
+    expect(proxy.offloaded).toBeUndefined();
+    expect(proxy.records).toHaveLength(300);
+    expect(proxy.whole?.set).toMatchObject({ operation: "recall", total: 300 });
+    expect(proxy.whole?.set.records).toHaveLength(300);
+    const plain = await rawRecall({});
+    expect(plain.offloaded).toBe(true);
+    expect(plain.whole).toBeUndefined();
   });
 
   it("knows a 2026-07-28 proxy by clientInfo.proxy alone, which its requests' envelopes carry", async () => {

@@ -14,7 +14,7 @@ export interface Line {
   method?: string;
   params?: Record<string, unknown>;
   result?: Record<string, unknown>;
-  error?: { code: number; message: string };
+  error?: { code: number; message: string; data?: Record<string, unknown> };
 }
 
 export class Lines {
@@ -34,12 +34,15 @@ export class Lines {
     });
   }
 
-  /** The 2025-11-25 handshake (`initialize`, then `notifications/initialized`). */
-  async initialize(): Promise<Line> {
+  /**
+   * The 2025-11-25 handshake (`initialize`, then `notifications/initialized`),
+   * with `clientInfo` added to the client info sent.
+   */
+  async initialize(clientInfo: Record<string, unknown> = {}): Promise<Line> {
     const answer = await this.request("initialize", {
       protocolVersion: "2025-11-25",
       capabilities: {},
-      clientInfo: { name: "raw-lines", version: "1.0.0" },
+      clientInfo: { name: "raw-lines", version: "1.0.0", ...clientInfo },
     });
     this.child.stdin.write(
       `${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`,
@@ -49,19 +52,21 @@ export class Lines {
 
   /**
    * Send a request; its response. A modern one carries the envelope (with
-   * `capabilities` as its client capabilities); `meta` is added to `_meta`.
+   * `capabilities` as its client capabilities, claiming protocol `version`);
+   * `meta` is added to `_meta`.
    */
   request(
     method: string,
     params: Record<string, unknown>,
     capabilities: Record<string, unknown> = {},
     meta: Record<string, unknown> = {},
+    version = "2026-07-28",
   ): Promise<Line> {
     const id = this.nextId++;
     const envelope =
       this.era === "modern"
         ? {
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/protocolVersion": version,
             "io.modelcontextprotocol/clientCapabilities": capabilities,
             "io.modelcontextprotocol/clientInfo": { name: "raw-lines", version: "1.0.0" },
           }

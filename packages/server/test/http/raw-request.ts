@@ -187,3 +187,65 @@ export function sseText(body: ReadableStream<Uint8Array>) {
     rest: () => readWhile(() => true),
   };
 }
+
+/** The JSON-RPC messages of a response: its SSE `data:` lines, or its JSON body. */
+function messagesOf(res: RawResponse): { id?: number | string }[] {
+  if (!String(res.headers["content-type"] ?? "").startsWith("text/event-stream")) {
+    return res.body === "" ? [] : [res.json()];
+  }
+  return res.body
+    .split("\n")
+    .filter((l) => l.startsWith("data:"))
+    .map((l) => l.slice(5).trim())
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l) as { id?: number });
+}
+
+/**
+ * A 2025-11-25 session over raw HTTP: `initialize` with exactly the
+ * `clientInfo` and `capabilities` given (no client in between to validate
+ * them), then `notifications/initialized`; `request` answers by id.
+ */
+export async function legacySession(
+  base: string,
+  token: string,
+  init: { clientInfo: Record<string, unknown>; capabilities?: Record<string, unknown> },
+) {
+  const headers = { ...MCP_HEADERS, authorization: `Bearer ${token}` };
+  const opened = await raw(base, "/mcp", {
+    method: "POST",
+    headers,
+    body: {
+      ...INITIALIZE,
+      params: {
+        protocolVersion: "2025-11-25",
+        capabilities: init.capabilities ?? {},
+        clientInfo: init.clientInfo,
+      },
+    },
+  });
+  const session = opened.headers["mcp-session-id"] as string;
+  const inSession = { ...headers, "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" };
+  await raw(base, "/mcp", {
+    method: "POST",
+    headers: inSession,
+    body: { jsonrpc: "2.0", method: "notifications/initialized" },
+  });
+  let id = 100;
+  return {
+    session,
+    async request(method: string, params: Record<string, unknown>) {
+      const mine = id++;
+      const res = await raw(base, "/mcp", {
+        method: "POST",
+        headers: inSession,
+        body: { jsonrpc: "2.0", id: mine, method, params },
+      });
+      return messagesOf(res).find((m) => m.id === mine) as {
+        result?: Record<string, unknown>;
+        error?: { code: number; message: string };
+      };
+    },
+    end: () => raw(base, "/mcp", { method: "DELETE", headers: inSession }),
+  };
+}

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { readWholeSet } from "@atlatl/lro/mcp";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
@@ -11,6 +12,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { principalDir, tokenPrincipal } from "../../src/http/mcp/principals.js";
+import { legacySession } from "./raw-request.js";
 import { type HttpServer, startHttpServer } from "./spawn-http.js";
 
 const TOKEN = "t0ken-alpha";
@@ -76,6 +78,31 @@ describe("atlatl serve --http: MCP over Streamable HTTP (SDK client, real proces
     expect(body.records).toHaveLength(600);
     expect(body.next_cursor ?? null).toBeNull();
     expect(result.content.some((c) => c.type === "resource_link")).toBe(false);
+  });
+
+  it("knows a raw 2025-11-25 client by clientInfo.proxy alone, sent at initialize", async () => {
+    const recallOf = async (clientInfo: Record<string, unknown>) => {
+      // No atlatl/proxy capability: only the specification's clientInfo flag, if any.
+      const session = await legacySession(s.url, TOKEN, { clientInfo });
+      try {
+        const answer = await session.request("tools/call", {
+          name: "recall_memories",
+          arguments: { query: "", limit: 1000, detail: "full", status: "any" },
+        });
+        const result = answer.result as unknown as CallToolResult;
+        return { body: JSON.parse(text(result)), whole: readWholeSet(result) };
+      } finally {
+        await session.end();
+      }
+    };
+    const proxy = await recallOf({ name: "lro-proxy", version: "1", proxy: true });
+    expect(proxy.body.offloaded).toBeUndefined();
+    expect(proxy.body.records).toHaveLength(600);
+    expect(proxy.whole?.set).toMatchObject({ operation: "recall", total: 600 });
+    expect(proxy.whole?.set.records).toHaveLength(600);
+    const plain = await recallOf({ name: "plain", version: "1" });
+    expect(plain.body.offloaded).toBe(true);
+    expect(plain.whole).toBeUndefined();
   });
 
   it("keeps two tokens' parallel sessions apart: B can neither list nor read A's offload file", async () => {

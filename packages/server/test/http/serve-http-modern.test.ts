@@ -228,6 +228,23 @@ describe("atlatl serve --http: a 2026-07-28 client over raw HTTP", () => {
     });
   });
 
+  it("refuses subscriptions/listen for taskIds without the tasks extension: -32021 (SEP-2663)", async () => {
+    const TASKS = { extensions: { "io.modelcontextprotocol/tasks": {} } };
+    const listen = { notifications: { taskIds: ["t-1"] } };
+    const r = await modern(s.url, "subscriptions/listen", listen, { token: A });
+    expect(refusal(r)).toEqual({ status: 400, code: -32021 });
+    expect(r.message.error?.data).toEqual({ requiredCapabilities: TASKS });
+    expect(r.message.error?.message).toContain("io.modelcontextprotocol/tasks");
+    // Declared: acknowledged (with what the server honours), and the stream ends.
+    const declared = await modern(s.url, "subscriptions/listen", listen, {
+      token: A,
+      capabilities: TASKS,
+    });
+    expect(declared.status).toBe(200);
+    expect(declared.body).toContain("notifications/subscriptions/acknowledged");
+    expect(declared.message.error).toBeUndefined();
+  });
+
   it("answers resources/read of a missing resource with -32602", async () => {
     for (const uri of [
       "atlatl://offload/lro-recall_memories-01KAAAAAAAAAAAAAAAAAAAAAAA.jsonl",

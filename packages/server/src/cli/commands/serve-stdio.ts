@@ -2,10 +2,12 @@ import { startSweeper } from "@atlatl/lro/node";
 import { ProtocolErrorCode, STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/server";
 import { StdioServerTransport, serveStdio } from "@modelcontextprotocol/server/stdio";
 import type { App } from "../../app/open-app.js";
+import type { InitializeFacts } from "../../mcp/client-facts.js";
 import { createAtlatlServer } from "../../mcp/create-server.js";
 import { createSharedExtraction } from "../../mcp/shared-extraction.js";
 import { redactUrl } from "../../store/redact-url.js";
 import { limitLineLength, type OversizedLine } from "../line-limit.js";
+import { gateRequests } from "../request-gate.js";
 
 /** Largest stdio message served: the SDK transport's own buffer limit. */
 const MAX_MESSAGE_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE;
@@ -64,11 +66,21 @@ export function serveStdioApp(app: App): void {
       })
       .catch(() => {});
   };
+  // The connection's raw messages, read where we hold them: the `initialize` as
+  // sent (its clientInfo.proxy) and each 2026-07-28 request's revision.
+  const initialize: InitializeFacts = {};
+  const gate = gateRequests({
+    onInitialize: (clientInfo) => {
+      initialize.clientInfo = clientInfo;
+    },
+    refuse: (response) => void transport.send(response).catch(() => {}),
+    dropped: (why) => process.stderr.write(`atlatl: dropped a stdio notification (${why})\n`),
+  });
   const transport = new StdioServerTransport(
-    process.stdin.pipe(limitLineLength(MAX_MESSAGE_BYTES, onOversized)),
+    process.stdin.pipe(limitLineLength(MAX_MESSAGE_BYTES, onOversized)).pipe(gate),
     process.stdout,
   );
-  const served = serveStdio(() => createAtlatlServer({ ...app, extraction }).server, {
+  const served = serveStdio(() => createAtlatlServer({ ...app, extraction, initialize }).server, {
     transport,
     // A closed stdout is the client going away: the stdout handler above ends quietly.
     onerror: (err) => {

@@ -4,6 +4,7 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
 import type { AtlatlServer } from "../../mcp/create-server.js";
+import { initializeClientInfo, rawMessage } from "../../mcp/raw-message.js";
 import type { SessionLimits } from "../http-config.js";
 import { BoundedEventStore } from "./bounded-event-store.js";
 import type { PrincipalServers } from "./principal-servers.js";
@@ -149,7 +150,13 @@ export class LegacySessions {
   ): Promise<Response> {
     const id = randomUUID();
     const { limits } = this.deps;
-    const { principal, atlatl } = this.deps.servers.create(principalId);
+    // The `initialize` as sent: its clientInfo.proxy, which the SDK drops.
+    const opening = rawMessage(body.parsedBody);
+    const clientInfo = opening && initializeClientInfo(opening);
+    const { principal, atlatl } = this.deps.servers.create(
+      principalId,
+      clientInfo ? { clientInfo } : undefined,
+    );
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       eventStore: new BoundedEventStore(limits.resumeBytes),

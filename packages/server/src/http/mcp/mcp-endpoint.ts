@@ -5,6 +5,7 @@ import {
   type McpHttpHandler,
   type McpRequestContext,
 } from "@modelcontextprotocol/server";
+import { errorResponse, listenTasksUndeclared, rawMessage } from "../../mcp/raw-message.js";
 import type { Caller, LegacySessions } from "./legacy-sessions.js";
 import type { PrincipalServers } from "./principal-servers.js";
 import { type Principals, principalAuthInfo } from "./principals.js";
@@ -15,9 +16,10 @@ import { type Principals, principalAuthInfo } from "./principals.js";
  * classification) goes to the sessionful {@link LegacySessions}; a 2026-07-28
  * request (the envelope) to the SDK's stateless `createMcpHandler`, which
  * validates its headers and version, answers `server/discover` and
- * `subscriptions/listen`, and serves every other request on a fresh atlatl
- * server from {@link PrincipalServers}, for the principal it is given as
- * `authInfo`. No LRO state lives in either: both read and write the
+ * `subscriptions/listen` (one asking for `taskIds` without the tasks
+ * extension is refused here first, -32021), and serves every other request
+ * on a fresh atlatl server from {@link PrincipalServers}, for the principal
+ * it is given as `authInfo`. No LRO state lives in either: both read and write the
  * principal's files and tasks, by handle.
  *
  * With `[server.http] legacy_sessions = false` there are no sessions
@@ -61,6 +63,12 @@ export class McpEndpoint {
       (req.method !== "POST" || (await isLegacyRequest(req, parsedBody, { maxRequestBodySize })))
     ) {
       return legacy.handle(req, who, parsedBody);
+    }
+    // The SDK's listen router would acknowledge an empty filter (SEP-2663: -32021).
+    const message = rawMessage(parsedBody);
+    const refused = message && listenTasksUndeclared(message);
+    if (message && refused) {
+      return Response.json(errorResponse(message, refused), { status: 400 });
     }
     const principal = this.deps.principals.get(who.principalId);
     // While the request is served, the principal's (maybe empty) directory stays.

@@ -1,5 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { App } from "../../app/open-app.js";
+import type { InitializeFacts } from "../../mcp/client-facts.js";
 import { type AtlatlServer, createAtlatlServer } from "../../mcp/create-server.js";
 import type { SharedExtraction } from "../../mcp/shared-extraction.js";
 import type { TaskStore } from "../../mcp/tasks/task-store.js";
@@ -27,8 +28,14 @@ export class PrincipalServers {
     },
   ) {}
 
-  /** A new atlatl MCP server serving `principalId`, and that principal. */
-  create(principalId: string): { principal: Principal; atlatl: AtlatlServer } {
+  /**
+   * A new atlatl MCP server serving `principalId`, and that principal;
+   * `initialize` is a 2025-era session's opening request as sent.
+   */
+  create(
+    principalId: string,
+    initialize?: InitializeFacts,
+  ): { principal: Principal; atlatl: AtlatlServer } {
     const { app, extraction, proxyInlineBytes } = this.deps;
     const principal = this.deps.principals.get(principalId);
     const atlatl = createAtlatlServer({
@@ -39,6 +46,7 @@ export class PrincipalServers {
       principalScoped: true,
       principal: principal.id,
       proxyInlineBytes,
+      ...(initialize ? { initialize } : {}),
     });
     return { principal, atlatl };
   }
