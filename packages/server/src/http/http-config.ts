@@ -59,6 +59,14 @@ const HTTP_KEYS = {
     description:
       "Open MCP sessions (2025-11-25) and listen streams (2026-07-28) per token before refusal",
   },
+  max_listen_refusals_per_minute: {
+    type: "integer",
+    min: 1,
+    max: 100_000,
+    default: 60,
+    description:
+      "Refused listen streams (2026-07-28) per token in a minute; past it its listens get 429 until the minute ends",
+  },
   max_sessions: {
     type: "integer",
     min: 1,
@@ -103,6 +111,8 @@ export interface HttpConfig {
    */
   legacySessions: boolean;
   sessions: SessionLimits;
+  /** Refused `subscriptions/listen` requests per token in a minute before they get 429 unseen. */
+  maxListenRefusalsPerMinute: number;
   /** For listings: the token values replaced by their count. */
   entries: ConfigEntry[];
 }
@@ -159,6 +169,7 @@ export function loadHttpConfig(
     maxBodyBytes: v.max_body_bytes,
     maxConcurrent: v.max_concurrent,
     legacySessions: v.legacy_sessions,
+    maxListenRefusalsPerMinute: v.max_listen_refusals_per_minute,
     sessions: {
       maxPerToken: v.max_sessions_per_token,
       maxTotal: v.max_sessions,

@@ -55,6 +55,7 @@ export async function startHttpServer(app: App, http: HttpConfig): Promise<Runni
     principals,
     extraction,
     proxyInlineBytes: http.sessions.proxyInlineBytes,
+    onLive: (n) => metrics.setLiveServers(n),
   });
   const mcp = new McpEndpoint({
     principals,
@@ -70,6 +71,7 @@ export async function startHttpServer(app: App, http: HttpConfig): Promise<Runni
       : {}),
     maxBodyBytes: http.maxBodyBytes,
     maxListeners: http.sessions.maxPerToken,
+    maxListenRefusalsPerMinute: http.maxListenRefusalsPerMinute,
     onerror: (err) => logger.warn({ msg: "mcp", error: err.message }),
   });
   const sweeper = app.config.offload.enabled
