@@ -90,6 +90,7 @@ export async function startHttpServer(app: App, http: HttpConfig): Promise<Runni
     mcp,
     metrics,
     log: requestLog(logger),
+    onError: (err) => logger.error({ msg: "unhandled", error: err.message }),
     routes: [
       {
         path: "/v1",

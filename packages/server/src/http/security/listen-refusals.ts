@@ -32,7 +32,7 @@ export class ListenRefusals {
       `Too many refused subscriptions/listen: this token's listens were refused ${w.refused} times ` +
         `this minute ([server.http] max_listen_refusals_per_minute = ${this.perMinute}). ` +
         `End an open listen stream before opening another; retry after ${retryAfter} s.`,
-      { "retry-after": String(retryAfter) },
+      { headers: { "retry-after": String(retryAfter) } },
     );
   }
 
