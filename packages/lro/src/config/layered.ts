@@ -33,7 +33,7 @@ export type ConfigKeySpec =
   | ({ type: "integer"; min?: number; max?: number } & KeySpecBase<number>)
   | ({ type: "string" } & KeySpecBase<string>)
   /** A list of strings: a TOML array, or text separated by commas (environment, options). */
-  | ({ type: "list" } & KeySpecBase<string[]>);
+  | ({ type: "list" } & KeySpecBase<readonly string[]>);
 
 /** Keys of a section by their snake_case TOML name. */
 export type ConfigSectionSpec = Record<string, ConfigKeySpec>;

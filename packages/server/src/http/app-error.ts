@@ -11,10 +11,10 @@ import { problem } from "./problem.js";
  * answers), elsewhere problem+json. The error's own text goes to `log` only:
  * it may name internals.
  */
-export function appError(
+export function appError<E extends { Variables: McpBodyVariables }>(
   mcpPath: string,
   log: (err: Error) => void,
-): ErrorHandler<{ Variables: McpBodyVariables }> {
+): ErrorHandler<E> {
   return (err, c) => {
     log(err);
     if (c.req.path === mcpPath) {
