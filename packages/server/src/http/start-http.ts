@@ -47,6 +47,7 @@ export async function startHttpServer(app: App, http: HttpConfig): Promise<Runni
   const tasks = await createTaskStore({
     shared: app.offloadStore.kind === "postgres",
     url: app.config.store.url,
+    timeouts: app.config.store.timeouts,
     offloadTtlSeconds: app.config.offload.ttlSeconds,
   });
   const servers = new PrincipalServers({
