@@ -106,7 +106,7 @@ export function createHttpApp(parts: HttpAppParts): Hono<{ Variables: AuthVariab
       return problem({
         title: "Service Unavailable",
         status: 503,
-        detail: `The ${part} is not answering${code}.`,
+        detail: `${part}: not answering${code}`,
       });
     }
   });

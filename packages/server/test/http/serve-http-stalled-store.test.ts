@@ -51,7 +51,7 @@ describe.runIf(PG_ENABLED)("atlatl serve --http with a PostgreSQL that stops ans
       const r = await raw(s.url, "/healthz");
       expect(r.status).toBe(503);
       expect(r.headers["content-type"]).toBe("application/problem+json");
-      expect(r.json().detail).toBe("The store is not answering (UNAVAILABLE).");
+      expect(r.json().detail).toBe("store: not answering (UNAVAILABLE)");
       expect(r.body).not.toMatch(/127\.0\.0\.1|timeout/);
     },
     BOUND_AND_MARGIN_MS,
