@@ -9,8 +9,8 @@ import { describe, expect, it } from "vitest";
 import type { App } from "../../src/app/open-app.js";
 import { createHttpApp } from "../../src/http/create-http-app.js";
 import { loadHttpConfig } from "../../src/http/http-config.js";
-import type { AuthVariables } from "../../src/http/security/bearer-auth.js";
 import { createHttpMetrics } from "../../src/http/ops/metrics.js";
+import type { AuthVariables } from "../../src/http/security/bearer-auth.js";
 
 const SECRET = "connect ECONNREFUSED 10.1.2.3:5432 at /srv/atlatl/internal.ts";
 
