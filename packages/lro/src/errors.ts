@@ -35,6 +35,7 @@ export const ERROR_CODES = [
   "SCHEMA_INCOMPATIBLE",
   "OPEN_FAILED",
   "CLOSED",
+  "UNAVAILABLE",
   "BACKEND",
   // MIF import and export.
   "PATH_NOT_FOUND",

@@ -31,7 +31,9 @@ interface KeySpecBase<T> {
 export type ConfigKeySpec =
   | ({ type: "boolean" } & KeySpecBase<boolean>)
   | ({ type: "integer"; min?: number; max?: number } & KeySpecBase<number>)
-  | ({ type: "string" } & KeySpecBase<string>);
+  | ({ type: "string" } & KeySpecBase<string>)
+  /** A list of strings: a TOML array, or text separated by commas (environment, options). */
+  | ({ type: "list" } & KeySpecBase<readonly string[]>);
 
 /** Keys of a section by their snake_case TOML name. */
 export type ConfigSectionSpec = Record<string, ConfigKeySpec>;
@@ -42,7 +44,9 @@ export type ConfigValues<S extends ConfigSectionSpec> = {
     ? boolean
     : S[K] extends { type: "integer" }
       ? number
-      : string;
+      : S[K] extends { type: "list" }
+        ? string[]
+        : string;
 };
 
 /** One resolved key, with where it came from. */
@@ -119,6 +123,14 @@ function lookupTable(data: Record<string, unknown>, section: string): unknown {
   return node;
 }
 
+/** Comma-separated text as its items, trimmed, empty ones dropped. */
+function commaItems(text: string): string[] {
+  return text
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
 const TRUE_WORDS = new Set(["true", "1", "yes", "on"]);
 const FALSE_WORDS = new Set(["false", "0", "no", "off"]);
 
@@ -160,6 +172,13 @@ function parseValue(
     case "string":
       if (typeof raw === "string") return { ok: true, value: raw };
       return { ok: false, expected: "a string" };
+    case "list":
+      // A comma-separated string is the form of the environment, and is kept in files too.
+      if (typeof raw === "string") return { ok: true, value: commaItems(raw) };
+      if (Array.isArray(raw) && raw.every((item) => typeof item === "string")) {
+        return { ok: true, value: raw.map((s) => s.trim()).filter((s) => s.length > 0) };
+      }
+      return { ok: false, expected: 'an array of strings (e.g. ["a", "b"]) or "a,b"' };
   }
 }
 

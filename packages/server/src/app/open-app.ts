@@ -51,7 +51,10 @@ export async function openApp(options: OpenAppOptions = {}): Promise<App> {
   let offloadStore: OffloadStore = localOffloadStore;
   if (options.sharedOffloads) {
     try {
-      offloadStore = await createOffloadStore(config.offloadStore, { url: config.store.url });
+      offloadStore = await createOffloadStore(config.offloadStore, {
+        url: config.store.url,
+        timeouts: config.store.timeouts,
+      });
     } catch (err) {
       await store.close();
       throw err;

@@ -9,6 +9,11 @@ import {
   resolveConfigSection,
 } from "@atlatl/lro/node";
 import envPaths from "env-paths";
+import {
+  DEFAULT_CONNECT_TIMEOUT_SECONDS,
+  DEFAULT_STATEMENT_TIMEOUT_SECONDS,
+  type PostgresTimeouts,
+} from "../store/postgres/pool-timeouts.js";
 import { redactUrl } from "../store/redact-url.js";
 import { type OffloadStoreConfig, resolveOffloadStoreConfig } from "./offload-store-config.js";
 
@@ -36,6 +41,21 @@ const STORE_KEYS = {
       "PostgreSQL connection URL (postgres://user:password@host:port/db); empty keeps SQLite",
     check: (value: string) =>
       value === "" || /^postgres(ql)?:\/\//.test(value) ? undefined : URL_EXPECTED,
+  },
+  connect_timeout_seconds: {
+    type: "integer",
+    min: 1,
+    max: 3600,
+    default: DEFAULT_CONNECT_TIMEOUT_SECONDS,
+    description: "PostgreSQL: longest wait for a connection before the request fails UNAVAILABLE",
+  },
+  statement_timeout_seconds: {
+    type: "integer",
+    min: 1,
+    max: 3600,
+    default: DEFAULT_STATEMENT_TIMEOUT_SECONDS,
+    description:
+      "PostgreSQL: longest a statement (or a streamed read) may take before the request fails UNAVAILABLE",
   },
 } as const;
 
@@ -65,6 +85,8 @@ export interface StoreConfig {
   backend: "sqlite" | "postgres";
   path: string;
   url: string | null;
+  /** PostgreSQL's connect and statement bounds (every pool of the process). */
+  timeouts: PostgresTimeouts;
 }
 
 /** Flags and constructor options that override every other source. */
@@ -133,6 +155,10 @@ export function loadServerConfig(
       backend: storeBackend,
       path: store.values.path,
       url: store.values.url === "" ? null : store.values.url,
+      timeouts: {
+        connectTimeoutMs: store.values.connect_timeout_seconds * 1000,
+        statementTimeoutMs: store.values.statement_timeout_seconds * 1000,
+      },
     },
     offload: {
       enabled: offload.enabled,

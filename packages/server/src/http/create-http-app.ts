@@ -1,6 +1,8 @@
+import { isCodedError } from "@atlatl/lro";
 import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { App } from "../app/open-app.js";
+import { appError } from "./app-error.js";
 import { type HttpConfig, isLoopbackHost, LOOPBACK_NAMES } from "./http-config.js";
 import { isListenRequest, jsonRpcBody, type McpBodyVariables } from "./mcp/json-rpc-body.js";
 import type { McpEndpoint } from "./mcp/mcp-endpoint.js";
@@ -61,6 +63,8 @@ export interface HttpAppParts {
   isClosing?: () => boolean;
   /** Outermost middleware (request logging). */
   log?: MiddlewareHandler<{ Variables: AuthVariables }>;
+  /** A failure whose text the client is not shown (it may name internals): for the operator. */
+  onError?: (err: Error) => void;
 }
 
 /**
@@ -96,10 +100,13 @@ export function createHttpApp(parts: HttpAppParts): Hono<{ Variables: AuthVariab
       await parts.app.offloadStore.check();
       return c.json({ status: "ok", offload_store: parts.app.offloadStore.kind });
     } catch (err) {
+      parts.onError?.(err as Error);
+      // The code, not the driver's text: anyone may ask, and that text names hosts.
+      const code = isCodedError(err) ? ` (${err.code})` : "";
       return problem({
         title: "Service Unavailable",
         status: 503,
-        detail: `${part}: ${(err as Error).message}`,
+        detail: `${part}: not answering${code}`,
       });
     }
   });
@@ -156,6 +163,7 @@ export function createHttpApp(parts: HttpAppParts): Hono<{ Variables: AuthVariab
     return c.body(await metrics.registry.metrics());
   });
   for (const r of parts.routes ?? []) web.route(r.path, r.app);
+  web.onError(appError(MCP_PATH, parts.onError ?? (() => {})));
   web.notFound(() => problem({ title: "Not Found", status: 404, detail: "No such route." }));
   return web;
 }

@@ -5,19 +5,13 @@ import { type ConfigEntry, readTomlConfigFile, resolveConfigSection } from "@atl
 /** Host names a loopback-bound server accepts in `Host` and `Origin` by default. */
 export const LOOPBACK_NAMES = ["127.0.0.1", "localhost", "[::1]"] as const;
 
-const list = (value: string) =>
-  value
-    .split(",")
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
-
 const HTTP_KEYS = {
   host: { type: "string", default: "127.0.0.1", description: "Address to listen on" },
   port: { type: "integer", min: 0, max: 65535, default: 8080, description: "Port (0: any free)" },
   tokens: {
-    type: "string",
-    default: "",
-    description: "Bearer tokens, comma-separated (never printed)",
+    type: "list",
+    default: [],
+    description: "Bearer tokens: a TOML array, or comma-separated (never printed)",
   },
   token_file: {
     type: "string",
@@ -27,14 +21,16 @@ const HTTP_KEYS = {
       value === "" ? value : resolve(origin.file ? dirname(origin.file) : ".", value),
   },
   allowed_hosts: {
-    type: "string",
-    default: "",
-    description: "Extra Host names accepted (comma-separated; loopback names always)",
+    type: "list",
+    default: [],
+    description:
+      "Extra Host names accepted (a TOML array, or comma-separated; loopback names always)",
   },
   allowed_origins: {
-    type: "string",
-    default: "",
-    description: "Origins accepted besides loopback ones, e.g. https://dash.example.com",
+    type: "list",
+    default: [],
+    description:
+      'Origins accepted besides loopback ones, e.g. ["https://dash.example.com"] (or comma-separated)',
   },
   max_body_bytes: {
     type: "integer",
@@ -62,6 +58,14 @@ const HTTP_KEYS = {
     default: 64,
     description:
       "Open MCP sessions (2025-11-25) and listen streams (2026-07-28) per token before refusal",
+  },
+  max_listen_refusals_per_minute: {
+    type: "integer",
+    min: 1,
+    max: 100_000,
+    default: 60,
+    description:
+      "Refused listen streams (2026-07-28) per token in a minute; past it its listens get 429 until the minute ends",
   },
   max_sessions: {
     type: "integer",
@@ -107,6 +111,8 @@ export interface HttpConfig {
    */
   legacySessions: boolean;
   sessions: SessionLimits;
+  /** Refused `subscriptions/listen` requests per token in a minute before they get 429 unseen. */
+  maxListenRefusalsPerMinute: number;
   /** For listings: the token values replaced by their count. */
   entries: ConfigEntry[];
 }
@@ -153,16 +159,17 @@ export function loadHttpConfig(
     overrides: { host: overrides.host, port: overrides.port },
   });
   const v = section.values;
-  const tokens = [...list(v.tokens), ...(v.token_file ? readTokenFile(v.token_file) : [])];
+  const tokens = [...v.tokens, ...(v.token_file ? readTokenFile(v.token_file) : [])];
   return {
     host: v.host,
     port: v.port,
     tokens,
-    allowedHosts: list(v.allowed_hosts),
-    allowedOrigins: list(v.allowed_origins),
+    allowedHosts: v.allowed_hosts,
+    allowedOrigins: v.allowed_origins,
     maxBodyBytes: v.max_body_bytes,
     maxConcurrent: v.max_concurrent,
     legacySessions: v.legacy_sessions,
+    maxListenRefusalsPerMinute: v.max_listen_refusals_per_minute,
     sessions: {
       maxPerToken: v.max_sessions_per_token,
       maxTotal: v.max_sessions,
@@ -171,7 +178,7 @@ export function loadHttpConfig(
       proxyInlineBytes: v.proxy_inline_bytes,
     },
     entries: section.entries.map((e) =>
-      e.key.endsWith(".tokens") ? { ...e, value: `(${list(v.tokens).length} tokens)` } : e,
+      e.key.endsWith(".tokens") ? { ...e, value: `(${v.tokens.length} tokens)` } : e,
     ),
   };
 }

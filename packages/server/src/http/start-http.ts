@@ -47,6 +47,7 @@ export async function startHttpServer(app: App, http: HttpConfig): Promise<Runni
   const tasks = await createTaskStore({
     shared: app.offloadStore.kind === "postgres",
     url: app.config.store.url,
+    timeouts: app.config.store.timeouts,
     offloadTtlSeconds: app.config.offload.ttlSeconds,
   });
   const servers = new PrincipalServers({
@@ -55,6 +56,7 @@ export async function startHttpServer(app: App, http: HttpConfig): Promise<Runni
     principals,
     extraction,
     proxyInlineBytes: http.sessions.proxyInlineBytes,
+    onLive: (n) => metrics.setLiveServers(n),
   });
   const mcp = new McpEndpoint({
     principals,
@@ -70,6 +72,7 @@ export async function startHttpServer(app: App, http: HttpConfig): Promise<Runni
       : {}),
     maxBodyBytes: http.maxBodyBytes,
     maxListeners: http.sessions.maxPerToken,
+    maxListenRefusalsPerMinute: http.maxListenRefusalsPerMinute,
     onerror: (err) => logger.warn({ msg: "mcp", error: err.message }),
   });
   const sweeper = app.config.offload.enabled
@@ -88,6 +91,7 @@ export async function startHttpServer(app: App, http: HttpConfig): Promise<Runni
     mcp,
     metrics,
     log: requestLog(logger),
+    onError: (err) => logger.error({ msg: "unhandled", error: err.message }),
     routes: [
       {
         path: "/v1",

@@ -110,6 +110,8 @@ export interface AtlatlServerDeps {
    * server's own (its session's), closed with it.
    */
   tasks?: { table: TaskStore<CallToolResult>; owner: string };
+  /** Called once, when what the server holds has been released (a count of live servers). */
+  onReleased?: () => void;
 }
 
 /**
@@ -270,6 +272,7 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
   const release = () => {
     released ??= (async () => {
       for (const close of closers) await close().catch(() => {});
+      deps.onReleased?.();
     })();
     return released;
   };

@@ -7,12 +7,15 @@
 import { localOffloadStore, type OffloadStore } from "@atlatl/lro/node";
 import type pg from "pg";
 import type { OffloadStoreConfig } from "../config/offload-store-config.js";
+import type { PostgresTimeouts } from "../store/postgres/pool-timeouts.js";
 import { redactUrl } from "../store/redact-url.js";
 
 /** Options of {@link createOffloadStore}. */
 export interface CreateOffloadStoreOptions {
   /** The memory store's PostgreSQL URL (the shared store's database). */
   url?: string | null | undefined;
+  /** The connect and statement bounds of the pool opened from `url` (`[store]`). */
+  timeouts?: PostgresTimeouts | undefined;
   /** A pool to use instead of opening one from `url` (the caller ends it). */
   pool?: pg.Pool | undefined;
   /** A schema to create the tables in (tests isolate by schema; default the URL's search_path). */
@@ -36,7 +39,9 @@ export async function createOffloadStore(
   const { openPostgresOffloadStore } = await import("./postgres/open-postgres-offload-store.js");
   const url = options.url ?? "";
   return openPostgresOffloadStore({
-    ...(options.pool ? { pool: options.pool } : { url, maxConnections: POOL_SIZE }),
+    ...(options.pool
+      ? { pool: options.pool }
+      : { url, maxConnections: POOL_SIZE, timeouts: options.timeouts }),
     quotaBytes: config.quotaBytes,
     describe: redactUrl(url),
     ...(options.schema ? { schema: options.schema } : {}),

@@ -21,6 +21,8 @@ export type StoreErrorCode = Extract<
   | "OPEN_FAILED"
   /** The store was closed. */
   | "CLOSED"
+  /** The database server cannot be reached or did not answer in time (retry later). */
+  | "UNAVAILABLE"
   /** Any other backend failure (I/O, locking, corruption). */
   | "BACKEND"
 >;

@@ -3,6 +3,7 @@
  * PostgreSQL, otherwise the SQLite file at `path`. Each backend is imported
  * only when chosen, so a SQLite user never loads the PostgreSQL driver.
  */
+import type { PostgresTimeouts } from "./postgres/pool-timeouts.js";
 import type { MemoryStore } from "./store.js";
 
 export interface OpenStoreConfig {
@@ -10,6 +11,8 @@ export interface OpenStoreConfig {
   path: string;
   /** PostgreSQL connection URL; null or empty keeps SQLite. */
   url?: string | null | undefined;
+  /** PostgreSQL's connect and statement bounds (default `DEFAULT_POSTGRES_TIMEOUTS`). */
+  timeouts?: PostgresTimeouts | undefined;
 }
 
 export interface OpenStoreOptions {
@@ -29,7 +32,11 @@ export async function openStore(
 ): Promise<MemoryStore> {
   if (config.url) {
     const { openPostgresStore } = await import("./postgres/open-postgres.js");
-    return openPostgresStore({ url: config.url, readOnly: options.readOnly });
+    return openPostgresStore({
+      url: config.url,
+      readOnly: options.readOnly,
+      timeouts: config.timeouts,
+    });
   }
   const { openSqliteStore } = await import("./sqlite/open-sqlite.js");
   return openSqliteStore({ path: config.path, readOnly: options.readOnly });

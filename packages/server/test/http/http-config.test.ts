@@ -38,6 +38,31 @@ describe("[server.http] configuration", () => {
     });
   });
 
+  it("takes list settings as TOML arrays, and as comma-separated text (file or environment)", () => {
+    const arrays = join(dir, "arrays.toml");
+    writeFileSync(
+      arrays,
+      '[server.http]\nallowed_hosts = ["atlatl.internal", "mem2"]\n' +
+        'tokens = ["array-token-number-1", "array-token-number-2"]\n' +
+        'allowed_origins = ["https://dash.example.com"]\n',
+    );
+    expect(loadHttpConfig(arrays, {})).toMatchObject({
+      allowedHosts: ["atlatl.internal", "mem2"],
+      tokens: ["array-token-number-1", "array-token-number-2"],
+      allowedOrigins: ["https://dash.example.com"],
+    });
+    // The environment stays comma-separated, and overrides the file's array.
+    expect(
+      loadHttpConfig(arrays, { ATLATL_SERVER__HTTP__ALLOWED_HOSTS: "a.internal, b.internal" })
+        .allowedHosts,
+    ).toEqual(["a.internal", "b.internal"]);
+    const wrong = join(dir, "wrong.toml");
+    writeFileSync(wrong, "[server.http]\nallowed_hosts = [1, 2]\n");
+    expect(() => loadHttpConfig(wrong, {})).toThrow(
+      /server\.http\.allowed_hosts.*array of strings/,
+    );
+  });
+
   it("never lists token values", () => {
     const config = loadHttpConfig(file, { ATLATL_SERVER__HTTP__TOKENS: "super-secret" });
     const listing = JSON.stringify(config.entries);

@@ -5,7 +5,10 @@ import {
   type McpHttpHandler,
   type McpRequestContext,
 } from "@modelcontextprotocol/server";
+import type { AtlatlServer } from "../../mcp/create-server.js";
 import { errorResponse, listenTasksUndeclared, rawMessage } from "../../mcp/raw-message.js";
+import { ListenRefusals } from "../security/listen-refusals.js";
+import { isListenRequest } from "./json-rpc-body.js";
 import type { Caller, LegacySessions } from "./legacy-sessions.js";
 import type { PrincipalServers } from "./principal-servers.js";
 import { type Principals, principalAuthInfo } from "./principals.js";
@@ -35,6 +38,9 @@ import { type Principals, principalAuthInfo } from "./principals.js";
  */
 export class McpEndpoint {
   private readonly modern = new Map<string, McpHttpHandler>();
+  /** The servers the factory built for each modern request being served. */
+  private readonly built = new WeakMap<Request, AtlatlServer[]>();
+  private readonly listenRefusals: ListenRefusals;
   private closed = false;
 
   constructor(
@@ -51,9 +57,13 @@ export class McpEndpoint {
        * bound on the other generation's long-lived streams.
        */
       maxListeners: number;
+      /** `[server.http] max_listen_refusals_per_minute`. */
+      maxListenRefusalsPerMinute: number;
       onerror?: (error: Error) => void;
     },
-  ) {}
+  ) {
+    this.listenRefusals = new ListenRefusals(deps.maxListenRefusalsPerMinute);
+  }
 
   /** Serve one `/mcp` request of `who`; `parsedBody` is its JSON body when already read. */
   async handle(req: Request, who: Caller, parsedBody?: unknown): Promise<Response> {
@@ -64,22 +74,39 @@ export class McpEndpoint {
     ) {
       return legacy.handle(req, who, parsedBody);
     }
+    const listen = isListenRequest(parsedBody);
+    if (listen) {
+      const refusal = this.listenRefusals.check(who.principalId);
+      if (refusal) return refusal;
+    }
     // The SDK's listen router would acknowledge an empty filter (SEP-2663: -32021).
     const message = rawMessage(parsedBody);
     const refused = message && listenTasksUndeclared(message);
     if (message && refused) {
+      if (listen) this.listenRefusals.refused(who.principalId);
       return Response.json(errorResponse(message, refused), { status: 400 });
     }
     const principal = this.deps.principals.get(who.principalId);
     // While the request is served, the principal's (maybe empty) directory stays.
     principal.active++;
+    const built: AtlatlServer[] = [];
+    this.built.set(req, built);
     try {
-      return await this.handlerOf(who.principalId).fetch(req, {
+      const res = await this.handlerOf(who.principalId).fetch(req, {
         authInfo: principalAuthInfo(who.principalId),
         ...(parsedBody === undefined ? {} : { parsedBody }),
       });
+      const streamed = res.headers.get("content-type")?.startsWith("text/event-stream") ?? false;
+      if (listen && !streamed) this.listenRefusals.refused(who.principalId);
+      return res;
     } finally {
       principal.active--;
+      this.built.delete(req);
+      // A server the SDK connected is released when its exchange closes it
+      // (`onclose`); one it only built and closed unconnected (a listen, a
+      // refused call) never fires `onclose`: released here, or it would stay
+      // subscribed to the principal's hub for good.
+      for (const atlatl of built) if (!atlatl.server.isConnected()) void atlatl.close();
     }
   }
 
@@ -106,6 +133,7 @@ export class McpEndpoint {
     if (principalId === undefined)
       throw new Error("an MCP request reached the server unauthenticated");
     const { atlatl } = this.deps.servers.create(principalId);
+    if (ctx.requestInfo) this.built.get(ctx.requestInfo)?.push(atlatl);
     return atlatl.server;
   }
 

@@ -16,6 +16,8 @@ import type { Principal, Principals } from "./principals.js";
  * that made it and only its principal reads it.
  */
 export class PrincipalServers {
+  private alive = 0;
+
   constructor(
     private readonly deps: {
       app: Pick<App, "services">;
@@ -25,6 +27,8 @@ export class PrincipalServers {
       tasks: TaskStore<CallToolResult>;
       /** `[server.http] proxy_inline_bytes`. */
       proxyInlineBytes: number;
+      /** The number of servers built and not yet released, on every change (a gauge). */
+      onLive?: (live: number) => void;
     },
   ) {}
 
@@ -47,8 +51,15 @@ export class PrincipalServers {
       principal: principal.id,
       proxyInlineBytes,
       ...(initialize ? { initialize } : {}),
+      onReleased: () => this.count(-1),
     });
+    this.count(1);
     return { principal, atlatl };
+  }
+
+  private count(change: number): void {
+    this.alive += change;
+    this.deps.onLive?.(this.alive);
   }
 
   /** Cancel working tasks (shutdown). */

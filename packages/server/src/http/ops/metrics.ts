@@ -9,6 +9,7 @@ export interface HttpMetrics {
   /** Counts and times every request by route pattern, method and status. */
   middleware: MiddlewareHandler;
   setActiveSessions(n: number): void;
+  setLiveServers(n: number): void;
   /** Stop listening to LRO events. */
   close(): void;
 }
@@ -67,6 +68,11 @@ export function createHttpMetrics(events: LroEvents): HttpMetrics {
     help: "Open MCP sessions over Streamable HTTP",
     registers: [registry],
   });
+  const servers = new Gauge({
+    name: "atlatl_mcp_servers_live",
+    help: "MCP server instances built and not yet released: one per open session and per MCP request being served",
+    registers: [registry],
+  });
   for (const outcome of ["created", "expired", "failed"]) offloads.inc({ outcome }, 0);
   const off = [
     events.on("OffloadCreated", () => offloads.inc({ outcome: "created" })),
@@ -104,6 +110,7 @@ export function createHttpMetrics(events: LroEvents): HttpMetrics {
     registry,
     middleware,
     setActiveSessions: (n) => sessions.set(n),
+    setLiveServers: (n) => servers.set(n),
     close: () => {
       for (const o of off) o();
     },

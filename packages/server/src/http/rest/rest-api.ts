@@ -109,10 +109,12 @@ function singleValuedQuery(c: Context): Response | undefined {
 
 /** Service validation failures: 400 for query parameters, 422 for bodies; the rest rethrown. */
 /** HTTP status of a coded error the client can act on. */
-const STATUS_OF: Partial<Record<CodedErrorCode, { status: 404 | 409; title: string }>> = {
+const STATUS_OF: Partial<Record<CodedErrorCode, { status: 404 | 409 | 503; title: string }>> = {
   NOT_FOUND: { status: 404, title: "Not Found" },
   ALREADY_EXISTS: { status: 409, title: "Conflict" },
   CONFLICT: { status: 409, title: "Conflict" },
+  // The database is down or stalled: worth retrying, unlike a 500.
+  UNAVAILABLE: { status: 503, title: "Service Unavailable" },
 };
 
 /**

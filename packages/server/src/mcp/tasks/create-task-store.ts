@@ -5,6 +5,7 @@
  * good on every instance. The PostgreSQL driver is imported only when chosen.
  */
 import type { CallToolResult } from "@modelcontextprotocol/server";
+import type { PostgresTimeouts } from "../../store/postgres/pool-timeouts.js";
 import { TaskTable } from "./memory/task-table.js";
 import { TASK_MAX_TTL_MS, type TaskStore } from "./task-store.js";
 
@@ -14,6 +15,8 @@ export interface CreateTaskStoreOptions {
   shared: boolean;
   /** The memory store's PostgreSQL URL (the shared store's database). */
   url?: string | null | undefined;
+  /** Its connect and statement bounds (`[store]`). */
+  timeouts?: PostgresTimeouts | undefined;
   /** The offload files' TTL: a task's result names one, so it is kept no longer. */
   offloadTtlSeconds: number;
 }
@@ -25,5 +28,9 @@ export async function createTaskStore(
   const maxTtlMs = Math.min(TASK_MAX_TTL_MS, options.offloadTtlSeconds * 1000);
   if (!options.shared) return new TaskTable<CallToolResult>({ maxTtlMs });
   const { openPostgresTaskStore } = await import("./postgres/open-postgres-task-store.js");
-  return openPostgresTaskStore<CallToolResult>({ url: options.url ?? "", maxTtlMs });
+  return openPostgresTaskStore<CallToolResult>({
+    url: options.url ?? "",
+    maxTtlMs,
+    timeouts: options.timeouts,
+  });
 }

@@ -1,13 +1,14 @@
 /** Opening the PostgreSQL offload store: its pool (or the caller's) and its tables. */
 import { LroError } from "@atlatl/lro";
 import pg from "pg";
+import { type PostgresTimeouts, poolTimeouts } from "../../store/postgres/pool-timeouts.js";
 import { ensureOffloadSchema } from "./offload-schema.js";
 import { PostgresOffloadStore } from "./postgres-offload-store.js";
 
 /** Options of {@link openPostgresOffloadStore}: a pool, or a URL to open one from. */
 export type OpenPostgresOffloadStoreOptions = (
   | { pool: pg.Pool }
-  | { url: string; maxConnections: number }
+  | { url: string; maxConnections: number; timeouts?: PostgresTimeouts | undefined }
 ) & {
   quotaBytes: number;
   /** The database as it may be printed (no password). */
@@ -32,6 +33,7 @@ export async function openPostgresOffloadStore(
       : new pg.Pool({
           connectionString: options.url,
           max: options.maxConnections,
+          ...poolTimeouts(options.timeouts),
           ...(schema ? { options: `-c search_path=${schema}` } : {}),
         });
   // An idle client losing its connection must not crash the process; the next query reconnects.

@@ -3,6 +3,7 @@ import pg from "pg";
 import { StoreError } from "../errors.js";
 import { redactUrl } from "../redact-url.js";
 import { migrate, readableVersion } from "./migrations.js";
+import { type PostgresTimeouts, poolTimeouts } from "./pool-timeouts.js";
 import { pgStoreError } from "./postgres-errors.js";
 import { PostgresMemoryStore } from "./postgres-store.js";
 
@@ -16,6 +17,8 @@ export interface PostgresStoreOptions {
   maxConnections?: number | undefined;
   /** Read commands: never create the schema or migrate; refuse one that is missing or outdated. */
   readOnly?: boolean | undefined;
+  /** Connect and statement bounds (default `DEFAULT_POSTGRES_TIMEOUTS`). */
+  timeouts?: PostgresTimeouts | undefined;
 }
 
 /** bigint (int8) as a JS number: sequence numbers and epoch milliseconds fit in 2^53. */
@@ -42,6 +45,7 @@ export async function openPostgresStore(
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.maxConnections ?? 10,
+    ...poolTimeouts(options.timeouts),
     types: { getTypeParser: typeParser } as pg.CustomTypesConfig,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });

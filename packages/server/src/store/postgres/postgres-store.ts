@@ -130,10 +130,15 @@ export class PostgresMemoryStore implements MemoryStore {
     if (memories.length === 0) return { inserted: 0, updated: 0 };
     return this.run("upsertMany", async () => {
       const client = await this.pool.connect();
+      let failed: Error | undefined;
       try {
         return await copyUpsert(client, memories);
+      } catch (err) {
+        failed = err as Error;
+        throw err;
       } finally {
-        client.release();
+        // A client whose statement failed (or timed out, still running) is dropped, not reused.
+        client.release(failed);
       }
     });
   }
@@ -263,8 +268,12 @@ export class PostgresMemoryStore implements MemoryStore {
       }
     } finally {
       await cursor?.close().catch(() => undefined);
-      await client.query("COMMIT").catch(() => undefined);
-      client.release();
+      // A connection that cannot even end its transaction (lost, stalled) is dropped, not reused.
+      const ended = await client.query("COMMIT").then(
+        () => true,
+        () => false,
+      );
+      client.release(!ended);
     }
   }
 

@@ -151,16 +151,20 @@ export class RankedReader {
     values: unknown[],
   ): Promise<R[]> {
     const client = await this.db.connect();
+    let broken = false;
     try {
       await client.query(`BEGIN READ ONLY; ${TEXT_READ_SETTINGS}`);
       const { rows } = await client.query<R>(text, values);
       await client.query("COMMIT");
       return rows;
     } catch (err) {
-      await client.query("ROLLBACK").catch(() => undefined);
+      await client.query("ROLLBACK").catch(() => {
+        broken = true;
+      });
       throw err;
     } finally {
-      client.release();
+      // A connection that cannot even roll back (lost, stalled) is dropped, not reused.
+      client.release(broken);
     }
   }
 }

@@ -1,0 +1,31 @@
+import type { ErrorHandler } from "hono";
+import type { McpBodyVariables } from "./mcp/json-rpc-body.js";
+import { jsonRpcErrorResponse, requestIdOf } from "./mcp/json-rpc-error.js";
+import { problem } from "./problem.js";
+
+/**
+ * The whole app's last resort (Hono's `onError`; `/v1` maps its own errors
+ * first): a throw no route answered (a message nested too deep for the SDK's
+ * validation, a bug) gets a JSON body, never Hono's plain-text 500: under
+ * `mcpPath` a JSON-RPC error (`-32603` with the request's id, as stdio
+ * answers), elsewhere problem+json. The error's own text goes to `log` only:
+ * it may name internals.
+ */
+export function appError<E extends { Variables: McpBodyVariables }>(
+  mcpPath: string,
+  log: (err: Error) => void,
+): ErrorHandler<E> {
+  return (err, c) => {
+    log(err);
+    if (c.req.path === mcpPath) {
+      return jsonRpcErrorResponse(500, -32603, "Internal server error", {
+        id: requestIdOf(c.get("mcpBody")),
+      });
+    }
+    return problem({
+      title: "Internal Server Error",
+      status: 500,
+      detail: "The request failed on the server.",
+    });
+  };
+}

@@ -1,0 +1,39 @@
+/**
+ * How long a PostgreSQL connection and a statement may take, for every pool
+ * of the process (memory, offload and task stores): a database that stops
+ * answering (a partition, a stalled host) fails each request within these
+ * bounds with `UNAVAILABLE` instead of holding it for good.
+ */
+export interface PostgresTimeouts {
+  /** Opening a connection, or waiting for a pooled one (`[store] connect_timeout_seconds`). */
+  connectTimeoutMs: number;
+  /** One statement (`[store] statement_timeout_seconds`). */
+  statementTimeoutMs: number;
+}
+
+export const DEFAULT_CONNECT_TIMEOUT_SECONDS = 5;
+export const DEFAULT_STATEMENT_TIMEOUT_SECONDS = 30;
+
+export const DEFAULT_POSTGRES_TIMEOUTS: PostgresTimeouts = {
+  connectTimeoutMs: DEFAULT_CONNECT_TIMEOUT_SECONDS * 1000,
+  statementTimeoutMs: DEFAULT_STATEMENT_TIMEOUT_SECONDS * 1000,
+};
+
+/**
+ * The `pg.Pool` options bounding both: `statement_timeout` has the server
+ * cancel a slow statement; `query_timeout` has the driver give up on a server
+ * that answers nothing at all, which no server-side setting can bound. The
+ * driver's bound covers a cursor's whole life, so a streamed read ends within
+ * it too.
+ */
+export function poolTimeouts(t: PostgresTimeouts = DEFAULT_POSTGRES_TIMEOUTS): {
+  connectionTimeoutMillis: number;
+  statement_timeout: number;
+  query_timeout: number;
+} {
+  return {
+    connectionTimeoutMillis: t.connectTimeoutMs,
+    statement_timeout: t.statementTimeoutMs,
+    query_timeout: t.statementTimeoutMs,
+  };
+}
