@@ -18,6 +18,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { type ParseError, parse as parseJsonc } from "jsonc-parser";
 import { parse as parseToml } from "smol-toml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BACKUPS_KEPT } from "../src/install/backups.js";
+import { fileStateDir } from "../src/install/state-dir.js";
 import { readWrappedCommandLine } from "../src/install/wrap-rule.js";
 import { FIXTURES, tempDir } from "./helpers.js";
 
@@ -39,6 +41,8 @@ const CLAUDE = (() => {
 })();
 
 const home = tempDir("atlatl-install-home-");
+/** Where the installers keep records and backups under HOME (XDG_STATE_HOME unset). */
+const STATE = join(".local", "state", "atlatl", "install");
 const project = join(home.dir, "project");
 const children: ChildProcess[] = [];
 let httpUrl = "";
@@ -178,10 +182,9 @@ function snapshot(): Record<string, string> {
   return out;
 }
 
+/** The files outside the installers' state folder (records and backups). */
 function configFiles(snap: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(snap).filter(([k]) => !k.endsWith(".bak") && !k.endsWith(".absent")),
-  );
+  return Object.fromEntries(Object.entries(snap).filter(([k]) => !k.startsWith(STATE)));
 }
 
 /** Run the built bin with this HOME, from the project directory. */
@@ -241,7 +244,7 @@ describe("atlatl-proxy install|uninstall <client>", () => {
 
   it("install wraps every server, keeps every file valid in its format, and again changes nothing; uninstall restores the bytes", () => {
     for (const client of CLIENTS) {
-      const r = proxyCli("install", client);
+      const r = proxyCli("install", client, ...(client === "claude-code" ? ["--project"] : []));
       expect(r.status, r.stderr).toBe(0);
     }
     const installed = snapshot();
@@ -260,6 +263,11 @@ describe("atlatl-proxy install|uninstall <client>", () => {
       }
     }
     expect(wrapped).toBe(15);
+    // The project's shared file names the proxy by name, no path of this machine.
+    const shared = JSON.parse(files["project/.mcp.json"] as string).mcpServers.shared;
+    expect(shared.command).toBe("atlatl-proxy");
+    expect(JSON.stringify(shared)).not.toContain(home.dir);
+    expect(JSON.stringify(shared)).not.toContain(process.execPath);
     // Comments, untouched keys and other tables survive.
     expect(files[".config/Code/User/mcp.json"]).toContain("// the git server");
     expect(files[".codex/config.toml"]).toContain("# reads the project");
@@ -276,7 +284,10 @@ describe("atlatl-proxy install|uninstall <client>", () => {
       permissions: { additionalDirectories: [expect.stringMatching(/atlatl-/)] },
     });
 
-    for (const client of CLIENTS) expect(proxyCli("install", client).status).toBe(0);
+    for (const client of CLIENTS) {
+      const r = proxyCli("install", client, ...(client === "claude-code" ? ["--project"] : []));
+      expect(r.status).toBe(0);
+    }
     expect(snapshot()).toEqual(installed);
 
     for (const client of CLIENTS) {
@@ -300,6 +311,60 @@ describe("atlatl-proxy install|uninstall <client>", () => {
     expect(back).toEqual({
       mcpServers: { added: { command: "new-server" }, ...before.mcpServers },
     });
+  });
+
+  it("uninstall keeps what the user changed inside a wrapped entry since install (a rotated token)", () => {
+    const path = join(home.dir, "rotate.json");
+    const text = `{
+  "mcpServers": {
+    "github": {
+      "command": "npx",
+      "args": ["-y", "@modelcontextprotocol/server-github"],
+      "env": { "GITHUB_PERSONAL_ACCESS_TOKEN": "ghp_old" }
+    }
+  }
+}
+`;
+    writeFileSync(path, text);
+    expect(proxyCli("install", "cursor", "--config", path).status).toBe(0);
+    writeFileSync(path, readFileSync(path, "utf8").replace("ghp_old", "ghp_new"));
+    const r = proxyCli("uninstall", "cursor", "--config", path);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain("unwrapped mcpServers github");
+    const back = readFileSync(path, "utf8");
+    expect(JSON.parse(back)).toEqual(JSON.parse(text.replace("ghp_old", "ghp_new")));
+  });
+
+  it("the project's .mcp.json is left alone unless --project; backups go to the state folder, the newest few", () => {
+    const mcp = join(project, ".mcp.json");
+    const r = proxyCli("install", "claude-code", "--no-permissions");
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`${mcp} (no change)`);
+    expect(r.stdout).toContain("--project wraps its servers with `atlatl-proxy` from PATH");
+    expect(readFileSync(mcp, "utf8")).toBe(original["project/.mcp.json"]);
+    expect(proxyCli("uninstall", "claude-code", "--no-permissions").status).toBe(0);
+    // Nothing of ours beside the files: not in the project, not in HOME's config folders.
+    const beside = Object.keys(snapshot()).filter(
+      (k) => !k.startsWith(STATE) && /\.(bak|absent)$|atlatl-(install|uninstall)/.test(k),
+    );
+    expect(beside).toEqual([]);
+    expect(readdirSync(project)).toEqual([".mcp.json"]);
+    // Many cycles later, the newest few backups of each file are kept, and the output says where.
+    const path = join(home.dir, ".cursor", "mcp.json");
+    writeFileSync(path, original[".cursor/mcp.json"] as string);
+    let out = "";
+    for (let i = 0; i < 6; i++) {
+      out = proxyCli("install", "cursor").stdout + proxyCli("uninstall", "cursor").stdout;
+    }
+    const where = { home: home.dir, cwd: project, platform: process.platform, env: {} };
+    const dir = fileStateDir(where, path);
+    const backups = readdirSync(dir).filter((n) => n.endsWith(".bak"));
+    expect(backups).toHaveLength(BACKUPS_KEPT);
+    expect(out).toContain(`(backup: ${dir}/`);
+    expect(out).toContain(
+      `backups are kept under ${join(home.dir, STATE)}, the newest ${BACKUPS_KEPT} of each file`,
+    );
+    expect(readFileSync(path, "utf8")).toBe(original[".cursor/mcp.json"]);
   });
 
   it("--only and --except pick servers by name", () => {
