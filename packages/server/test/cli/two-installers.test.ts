@@ -145,76 +145,95 @@ function expectFormatKept(file: string, text: string): void {
 }
 
 describe("atlatl install and atlatl-proxy install on the same files", () => {
-  it("uninstalled in the reverse order, each gives back the bytes from before its install", () => {
+  const ORDERS = [
+    ["atlatl", "atlatl-proxy"],
+    ["atlatl-proxy", "atlatl"],
+  ] as const;
+
+  for (const [first, second] of ORDERS) {
+    it(`${first} install, ${second} install, then uninstalled in the reverse order: each gives back the bytes from before its install`, () => {
+      setUp();
+      runAll(first, "install");
+      const firstOnly = Object.fromEntries(Object.keys(ORIGINALS).map((f) => [f, read(f)]));
+      const grant = read(SETTINGS);
+      runAll(second, "install");
+      expect(read(SETTINGS)).toBe(grant);
+      const out = runAll(second, "uninstall");
+      expect(out).toContain("put back the bytes from before");
+      for (const file of Object.keys(ORIGINALS)) expect(read(file), file).toBe(firstOnly[file]);
+      expect(read(SETTINGS)).toBe(grant);
+      runAll(first, "uninstall");
+      for (const file of Object.keys(ORIGINALS)) expect(read(file), file).toBe(ORIGINALS[file]);
+      expect(existsSync(join(home, SETTINGS))).toBe(false);
+    }, 120_000);
+  }
+
+  it("the settings file atlatl-proxy install created goes with atlatl uninstall, after atlatl-proxy uninstall kept it", () => {
     setUp();
-    runAll("atlatl", "install");
-    const serverOnly = Object.fromEntries(Object.keys(ORIGINALS).map((f) => [f, read(f)]));
-    const grant = read(SETTINGS);
     runAll("atlatl-proxy", "install");
-    expect(read(SETTINGS)).toBe(grant);
-    runAll("atlatl-proxy", "uninstall");
-    for (const file of Object.keys(ORIGINALS)) expect(read(file), file).toBe(serverOnly[file]);
-    expect(read(SETTINGS)).toBe(grant);
+    runAll("atlatl", "install");
+    expect(runAll("atlatl-proxy", "uninstall")).toContain("(atlatl still uses it)");
+    expect(existsSync(join(home, SETTINGS))).toBe(true);
     runAll("atlatl", "uninstall");
-    for (const file of Object.keys(ORIGINALS)) expect(read(file), file).toBe(ORIGINALS[file]);
     expect(existsSync(join(home, SETTINGS))).toBe(false);
   }, 120_000);
 
-  for (const [first, second] of [
-    ["atlatl", "atlatl-proxy"],
-    ["atlatl-proxy", "atlatl"],
-  ] as const) {
-    it(`${first} install, ${second} install, a user's edit, then ${first} uninstall and ${second} uninstall: each undoes exactly its own change`, () => {
-      setUp();
-      runAll(first, "install");
-      const dir = grantedDirs()[0] as string;
-      expect(dir).toMatch(/atlatl-/);
-      runAll(second, "install");
-      // The user rotates the token (inside the wrapped entry now) and Claude Code rewrites its settings.
-      for (const file of Object.keys(ORIGINALS))
-        writeFileSync(join(home, file), rotate(read(file)));
-      const settings = JSON.parse(read(SETTINGS)) as Doc;
-      writeFileSync(join(home, SETTINGS), JSON.stringify({ model: "opus", ...settings }, null, 2));
-      const both = Object.fromEntries(Object.keys(ORIGINALS).map((f) => [f, parse(f, read(f))]));
-      const edited = Object.fromEntries(
-        Object.entries(ORIGINALS).map(([f, text]) => [f, parse(f, rotate(text))]),
-      );
-
-      /** The server's change is its `atlatl` entry; the proxy's, every other entry as wrapped. */
-      const serverChange = (file: string) => ({ atlatl: servers(file, both[file] as Doc).atlatl });
-      const proxyChange = (file: string) => {
-        const { atlatl: _, ...wrapped } = servers(file, both[file] as Doc);
-        return wrapped;
-      };
-      const withServers = (file: string, entries: Record<string, unknown>) => {
-        const doc = structuredClone(edited[file] as Doc);
-        Object.assign(servers(file, doc), entries);
-        return doc;
-      };
-
-      const out = runAll(first, "uninstall");
-      for (const file of Object.keys(ORIGINALS)) {
-        const text = read(file);
-        expectFormatKept(file, text);
-        const other = second === "atlatl" ? serverChange(file) : proxyChange(file);
-        expect(parse(file, text), `${file} after ${first} uninstall`).toEqual(
-          withServers(file, other),
+  for (const [first, second] of ORDERS) {
+    for (const [out1, out2] of ORDERS) {
+      it(`${first} install, ${second} install, a user's edit, ${out1} uninstall, ${out2} uninstall: each undoes exactly its own change`, () => {
+        setUp();
+        runAll(first, "install");
+        const dir = grantedDirs()[0] as string;
+        expect(dir).toMatch(/atlatl-/);
+        runAll(second, "install");
+        // The user rotates the token (inside the wrapped entry now) and Claude Code rewrites its settings.
+        for (const file of Object.keys(ORIGINALS)) {
+          writeFileSync(join(home, file), rotate(read(file)));
+        }
+        const settings = JSON.parse(read(SETTINGS)) as Doc;
+        writeFileSync(
+          join(home, SETTINGS),
+          JSON.stringify({ model: "opus", ...settings }, null, 2),
         );
-      }
-      expect(grantedDirs()).toEqual([dir]);
-      expect(out).toContain(
-        `kept permissions.additionalDirectories ${dir} (${second} still uses it)`,
-      );
-      expect(JSON.parse(read(SETTINGS)).model).toBe("opus");
+        const both = Object.fromEntries(Object.keys(ORIGINALS).map((f) => [f, parse(f, read(f))]));
+        const edited = Object.fromEntries(
+          Object.entries(ORIGINALS).map(([f, text]) => [f, parse(f, rotate(text))]),
+        );
 
-      runAll(second, "uninstall");
-      for (const file of Object.keys(ORIGINALS)) {
-        const text = read(file);
-        expectFormatKept(file, text);
-        expect(parse(file, text), `${file} after both uninstalls`).toEqual(edited[file]);
-      }
-      expect(JSON.parse(read(SETTINGS))).toEqual({ model: "opus" });
-    }, 120_000);
+        /** The server's change is its `atlatl` entry; the proxy's, every other entry as wrapped. */
+        const changeOf = (tool: Tool, file: string) => {
+          const { atlatl, ...wrapped } = servers(file, both[file] as Doc);
+          return tool === "atlatl" ? { atlatl } : wrapped;
+        };
+        const withServers = (file: string, entries: Record<string, unknown>) => {
+          const doc = structuredClone(edited[file] as Doc);
+          Object.assign(servers(file, doc), entries);
+          return doc;
+        };
+
+        const out = runAll(out1, "uninstall");
+        for (const file of Object.keys(ORIGINALS)) {
+          const text = read(file);
+          expectFormatKept(file, text);
+          expect(parse(file, text), `${file} after ${out1} uninstall`).toEqual(
+            withServers(file, changeOf(out2, file)),
+          );
+        }
+        expect(grantedDirs()).toEqual([dir]);
+        expect(out).toContain(
+          `kept permissions.additionalDirectories ${dir} (${out2} still uses it)`,
+        );
+        expect(JSON.parse(read(SETTINGS)).model).toBe("opus");
+
+        runAll(out2, "uninstall");
+        for (const file of Object.keys(ORIGINALS)) {
+          const text = read(file);
+          expectFormatKept(file, text);
+          expect(parse(file, text), `${file} after both uninstalls`).toEqual(edited[file]);
+        }
+        expect(JSON.parse(read(SETTINGS))).toEqual({ model: "opus" });
+      }, 120_000);
+    }
   }
 
   // Claude Code is a capability of the machine (.ci/run installs it), so under CI it must be there.
