@@ -204,6 +204,7 @@ function planWrapFile(req: WrapRequest, file: ClientFile): FilePlan | undefined 
   const saved = recordAfter(file.path, text, beforeOurs(client, file, before, record), wrappedNow);
   return { path: file.path, before, after: text, entries, notes, records: [saved] };
 }
+
 /** The plan of `atlatl-proxy install <client>`. */
 export function planWrap(req: WrapRequest): FilePlan[] {
   return filesOf(req.client, req.where, req.configPath).flatMap((f) => planWrapFile(req, f) ?? []);
@@ -294,6 +295,7 @@ function planUnwrapFile(req: WrapRequest, file: ClientFile): FilePlan | undefine
   const after = recordAfter(file.path, text, restorableBytes(record, before), remaining);
   return { path: file.path, before, after: text, entries, notes, records: [after] };
 }
+
 /** The plan of `atlatl-proxy uninstall <client>`. */
 export function planUnwrap(req: WrapRequest): FilePlan[] {
   return filesOf(req.client, req.where, req.configPath).flatMap(
