@@ -313,7 +313,7 @@ describe("atlatl-proxy install|uninstall <client>", () => {
     });
   });
 
-  it("uninstall keeps what the user changed inside a wrapped entry since install (a rotated token)", () => {
+  it("uninstall keeps what the user changed inside a wrapped entry since install (a rotated token, another directory)", () => {
     const path = join(home.dir, "rotate.json");
     const text = `{
   "mcpServers": {
@@ -321,18 +321,28 @@ describe("atlatl-proxy install|uninstall <client>", () => {
       "command": "npx",
       "args": ["-y", "@modelcontextprotocol/server-github"],
       "env": { "GITHUB_PERSONAL_ACCESS_TOKEN": "ghp_old" }
-    }
+    },
+    "fs": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/src"] }
   }
 }
 `;
     writeFileSync(path, text);
     expect(proxyCli("install", "cursor", "--config", path).status).toBe(0);
-    writeFileSync(path, readFileSync(path, "utf8").replace("ghp_old", "ghp_new"));
+    // The user rotates the token and gives the wrapped filesystem server another directory.
+    const edited = readFileSync(path, "utf8")
+      .replace("ghp_old", "ghp_new")
+      .replace('"/src"', '"/src",\n        "/docs"');
+    writeFileSync(path, edited);
     const r = proxyCli("uninstall", "cursor", "--config", path);
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toContain("unwrapped mcpServers github");
-    const back = readFileSync(path, "utf8");
-    expect(JSON.parse(back)).toEqual(JSON.parse(text.replace("ghp_old", "ghp_new")));
+    expect(r.stdout).toContain("unwrapped mcpServers github\n");
+    expect(r.stdout).toContain(
+      "unwrapped mcpServers fs (its server changed since install: unwrapped to the server as it is now)",
+    );
+    const back = JSON.parse(readFileSync(path, "utf8"));
+    const expected = JSON.parse(text.replace("ghp_old", "ghp_new"));
+    expected.mcpServers.fs.args.push("/docs");
+    expect(back).toEqual(expected);
   });
 
   it("the project's .mcp.json is left alone unless --project; backups go to the state folder, the newest few", () => {

@@ -90,12 +90,12 @@ export function planGrantDirectory(where: ClientEnv, dir: string, tool: Tool): F
 }
 
 /** `text` without `dir` in the granted directories (and without the keys that leaves empty). */
-function withoutDirectory(text: string, dirs: string[], dir: string): string {
+function withoutDirectory(path: string, text: string, dirs: string[], dir: string): string {
   const rest = dirs.filter((d) => d !== dir);
   const out = settingsFormat.editEntry(text, [], "permissions", {
     additionalDirectories: rest.length > 0 ? rest : undefined,
   });
-  const permissions = settingsFormat.parse(out, "settings").permissions;
+  const permissions = settingsFormat.parse(out, path).permissions;
   const empty =
     permissions !== null &&
     typeof permissions === "object" &&
@@ -152,7 +152,7 @@ export function planRevokeDirectory(
     restored !== undefined
       ? restored
       : dirs.includes(dir)
-        ? withoutDirectory(before, dirs, dir)
+        ? withoutDirectory(path, before, dirs, dir)
         : before;
   return {
     ...same,
