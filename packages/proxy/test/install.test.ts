@@ -2,9 +2,10 @@
  * `atlatl-proxy install|uninstall <client>` on a throw-away HOME holding a config
  * for every client (entries with env, HTTP entries with a header, comments in
  * the JSONC and TOML ones), through the built bin as a user runs it: a dry run
- * writes nothing; install wraps every server and each file still parses in its
+ * writes nothing; install wraps every server (the project's `.mcp.json` only
+ * with --project, by `atlatl-proxy` from PATH) and each file still parses in its
  * client's format; installing again changes nothing; uninstall gives the bytes
- * back. Then the wrapped Claude Code entries are started, as Claude Code starts
+ * back, or keeps what changed since; backups stay in the state folder, bounded. Then the wrapped Claude Code entries are started, as Claude Code starts
  * them, by the SDK's real client, and list the fixture servers' tools.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";

@@ -57,7 +57,7 @@ function addCommonOptions(cmd: Command): Command {
     .option("--except <name...>", "all servers but these")
     .option(
       "--project",
-      "claude-code: the current project's .mcp.json too (wrapped with `atlatl-proxy` from PATH)",
+      "claude-code: the current project's .mcp.json too (shared: `atlatl-proxy` from PATH, no local paths)",
     );
 }
 
