@@ -10,7 +10,15 @@
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -468,7 +476,7 @@ describe("atlatl-proxy install|uninstall <client>", () => {
 
   // Claude Code is a capability of the machine (.ci/run installs it), so under CI it must be there.
   it.skipIf(!CLAUDE && !process.env.CI)(
-    "Claude Code's own `claude mcp list` shows every wrapped server connected",
+    "Claude Code's own `claude mcp list` shows every wrapped server connected, the project's by `atlatl-proxy` from PATH",
     async () => {
       expect(CLAUDE, `no Claude Code CLI (see .ci/run: ${CLAUDE_INSTALL})`).toBeDefined();
       const url = await startHttpFixture();
@@ -487,12 +495,35 @@ describe("atlatl-proxy install|uninstall <client>", () => {
           join(claudeHome.dir, ".claude.json"),
           `${JSON.stringify({ mcpServers: entries }, null, 2)}\n`,
         );
-        const env = { PATH: process.env.PATH ?? "", HOME: claudeHome.dir };
-        const installed = spawnSync(process.execPath, [BIN, "install", "claude-code"], {
-          cwd: claudeHome.dir,
-          env,
-          encoding: "utf8",
-        });
+        // The project's shared file, its servers approved (as a user does once), and
+        // `atlatl-proxy` on PATH (as `npm run install-bins` puts it).
+        const shared = {
+          command: process.execPath,
+          args: [ENV_SERVER],
+          env: { FIXTURE_TOKEN: "p" },
+        };
+        writeFileSync(
+          join(claudeHome.dir, ".mcp.json"),
+          `${JSON.stringify({ mcpServers: { shared } }, null, 2)}\n`,
+        );
+        mkdirSync(join(claudeHome.dir, ".claude"));
+        writeFileSync(
+          join(claudeHome.dir, ".claude", "settings.json"),
+          '{ "enableAllProjectMcpServers": true }\n',
+        );
+        const bin = join(claudeHome.dir, "bin");
+        mkdirSync(bin);
+        symlinkSync(BIN, join(bin, "atlatl-proxy"));
+        const env = { PATH: `${bin}:${process.env.PATH ?? ""}`, HOME: claudeHome.dir };
+        const installed = spawnSync(
+          process.execPath,
+          [BIN, "install", "claude-code", "--project"],
+          {
+            cwd: claudeHome.dir,
+            env,
+            encoding: "utf8",
+          },
+        );
         expect(installed.status, installed.stderr).toBe(0);
         const listed = spawnSync(CLAUDE as string, ["mcp", "list"], {
           cwd: claudeHome.dir,
@@ -504,6 +535,7 @@ describe("atlatl-proxy install|uninstall <client>", () => {
         for (const name of Object.keys(entries)) {
           expect(out, out).toMatch(new RegExp(`^${name}: .*atlatl-proxy\\.js.*Connected`, "m"));
         }
+        expect(out, out).toMatch(/^shared: atlatl-proxy -- .*env-server\.mjs.*Connected/m);
       } finally {
         claudeHome.remove();
       }
