@@ -7,9 +7,10 @@ import type { FilePlan } from "./plan.js";
 import { type Tool, writeRecord } from "./records.js";
 import { installStateDir } from "./state-dir.js";
 
-/** A file that was written, and where its old bytes went. */
+/** A file that was written (or removed), and where its old bytes went. */
 export interface Written {
   path: string;
+  removed: boolean;
   backup?: string;
 }
 
@@ -30,7 +31,8 @@ export function applyPlans(plans: readonly FilePlan[], run: Run): Written[] {
           ? undefined
           : saveBackup(run.where, plan.path, plan.before, run.tool, run.action);
       writeAtomically(plan.path, plan.before, plan.after);
-      out.push({ path: plan.path, ...(backup === undefined ? {} : { backup }) });
+      const removed = plan.after === null;
+      out.push({ path: plan.path, removed, ...(backup === undefined ? {} : { backup }) });
     }
     for (const r of plan.records ?? []) writeRecord(run.where, plan.path, r);
   }
@@ -88,8 +90,10 @@ export function carryOut(
   }
   const written = applyPlans(plans, run);
   out.write(plansSummary(plans));
-  for (const w of written)
-    out.write(`wrote ${w.path}${w.backup ? ` (backup: ${w.backup})` : ""}\n`);
+  for (const w of written) {
+    const backup = w.backup ? ` (backup: ${w.backup})` : "";
+    out.write(`${w.removed ? "removed" : "wrote"} ${w.path}${backup}\n`);
+  }
   if (written.some((w) => w.backup)) {
     out.write(
       `backups are kept under ${installStateDir(run.where)}, the newest ${BACKUPS_KEPT} of each file\n`,

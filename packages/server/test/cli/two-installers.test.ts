@@ -162,9 +162,10 @@ describe("atlatl install and atlatl-proxy install on the same files", () => {
       expect(out).toContain("put back the bytes from before");
       for (const file of Object.keys(ORIGINALS)) expect(read(file), file).toBe(firstOnly[file]);
       expect(read(SETTINGS)).toBe(grant);
-      runAll(first, "uninstall");
+      const last = runAll(first, "uninstall");
       for (const file of Object.keys(ORIGINALS)) expect(read(file), file).toBe(ORIGINALS[file]);
       expect(existsSync(join(home, SETTINGS))).toBe(false);
+      expect(last).toContain(`removed ${join(home, SETTINGS)} (backup: `);
     }, 120_000);
   }
 
