@@ -2,14 +2,23 @@
  * `atlatl-proxy install|uninstall <client>` on a throw-away HOME holding a config
  * for every client (entries with env, HTTP entries with a header, comments in
  * the JSONC and TOML ones), through the built bin as a user runs it: a dry run
- * writes nothing; install wraps every server and each file still parses in its
+ * writes nothing; install wraps every server (the project's `.mcp.json` only
+ * with --project, by `atlatl-proxy` from PATH) and each file still parses in its
  * client's format; installing again changes nothing; uninstall gives the bytes
- * back. Then the wrapped Claude Code entries are started, as Claude Code starts
+ * back, or keeps what changed since; backups stay in the state folder, bounded. Then the wrapped Claude Code entries are started, as Claude Code starts
  * them, by the SDK's real client, and list the fixture servers' tools.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,6 +27,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { type ParseError, parse as parseJsonc } from "jsonc-parser";
 import { parse as parseToml } from "smol-toml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BACKUPS_KEPT } from "../src/install/backups.js";
+import { fileStateDir } from "../src/install/state-dir.js";
 import { readWrappedCommandLine } from "../src/install/wrap-rule.js";
 import { FIXTURES, tempDir } from "./helpers.js";
 
@@ -39,6 +50,8 @@ const CLAUDE = (() => {
 })();
 
 const home = tempDir("atlatl-install-home-");
+/** Where the installers keep records and backups under HOME (XDG_STATE_HOME unset). */
+const STATE = join(".local", "state", "atlatl", "install");
 const project = join(home.dir, "project");
 const children: ChildProcess[] = [];
 let httpUrl = "";
@@ -178,10 +191,9 @@ function snapshot(): Record<string, string> {
   return out;
 }
 
+/** The files outside the installers' state folder (records and backups). */
 function configFiles(snap: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(snap).filter(([k]) => !k.endsWith(".bak") && !k.endsWith(".absent")),
-  );
+  return Object.fromEntries(Object.entries(snap).filter(([k]) => !k.startsWith(STATE)));
 }
 
 /** Run the built bin with this HOME, from the project directory. */
@@ -246,7 +258,7 @@ describe("atlatl-proxy install|uninstall <client>", () => {
 
   it("install wraps every server, keeps every file valid in its format, and again changes nothing; uninstall restores the bytes", () => {
     for (const client of CLIENTS) {
-      const r = proxyCli("install", client);
+      const r = proxyCli("install", client, ...(client === "claude-code" ? ["--project"] : []));
       expect(r.status, r.stderr).toBe(0);
     }
     const installed = snapshot();
@@ -265,6 +277,11 @@ describe("atlatl-proxy install|uninstall <client>", () => {
       }
     }
     expect(wrapped).toBe(15);
+    // The project's shared file names the proxy by name, no path of this machine.
+    const shared = JSON.parse(files["project/.mcp.json"] as string).mcpServers.shared;
+    expect(shared.command).toBe("atlatl-proxy");
+    expect(JSON.stringify(shared)).not.toContain(home.dir);
+    expect(JSON.stringify(shared)).not.toContain(process.execPath);
     // Comments, untouched keys and other tables survive.
     expect(files[".config/Code/User/mcp.json"]).toContain("// the git server");
     expect(files[".codex/config.toml"]).toContain("# reads the project");
@@ -281,7 +298,10 @@ describe("atlatl-proxy install|uninstall <client>", () => {
       permissions: { additionalDirectories: [expect.stringMatching(/atlatl-/)] },
     });
 
-    for (const client of CLIENTS) expect(proxyCli("install", client).status).toBe(0);
+    for (const client of CLIENTS) {
+      const r = proxyCli("install", client, ...(client === "claude-code" ? ["--project"] : []));
+      expect(r.status).toBe(0);
+    }
     expect(snapshot()).toEqual(installed);
 
     for (const client of CLIENTS) {
@@ -305,6 +325,70 @@ describe("atlatl-proxy install|uninstall <client>", () => {
     expect(back).toEqual({
       mcpServers: { added: { command: "new-server" }, ...before.mcpServers },
     });
+  });
+
+  it("uninstall keeps what the user changed inside a wrapped entry since install (a rotated token, another directory)", () => {
+    const path = join(home.dir, "rotate.json");
+    const text = `{
+  "mcpServers": {
+    "github": {
+      "command": "npx",
+      "args": ["-y", "@modelcontextprotocol/server-github"],
+      "env": { "GITHUB_PERSONAL_ACCESS_TOKEN": "ghp_old" }
+    },
+    "fs": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/src"] }
+  }
+}
+`;
+    writeFileSync(path, text);
+    expect(proxyCli("install", "cursor", "--config", path).status).toBe(0);
+    // The user rotates the token and gives the wrapped filesystem server another directory.
+    const edited = readFileSync(path, "utf8")
+      .replace("ghp_old", "ghp_new")
+      .replace('"/src"', '"/src",\n        "/docs"');
+    writeFileSync(path, edited);
+    const r = proxyCli("uninstall", "cursor", "--config", path);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain("unwrapped mcpServers github\n");
+    expect(r.stdout).toContain(
+      "unwrapped mcpServers fs (its server changed since install: unwrapped to the server as it is now)",
+    );
+    const back = JSON.parse(readFileSync(path, "utf8"));
+    const expected = JSON.parse(text.replace("ghp_old", "ghp_new"));
+    expected.mcpServers.fs.args.push("/docs");
+    expect(back).toEqual(expected);
+  });
+
+  it("the project's .mcp.json is left alone unless --project; backups go to the state folder, the newest few", () => {
+    const mcp = join(project, ".mcp.json");
+    const r = proxyCli("install", "claude-code", "--no-permissions");
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`${mcp} (no change)`);
+    expect(r.stdout).toContain("--project wraps its servers with `atlatl-proxy` from PATH");
+    expect(readFileSync(mcp, "utf8")).toBe(original["project/.mcp.json"]);
+    expect(proxyCli("uninstall", "claude-code", "--no-permissions").status).toBe(0);
+    // Nothing of ours beside the files: not in the project, not in HOME's config folders.
+    const beside = Object.keys(snapshot()).filter(
+      (k) => !k.startsWith(STATE) && /\.(bak|absent)$|atlatl-(install|uninstall)/.test(k),
+    );
+    expect(beside).toEqual([]);
+    expect(readdirSync(project)).toEqual([".mcp.json"]);
+    // Many cycles later, the newest few backups of each file are kept, and the output says where.
+    const path = join(home.dir, ".cursor", "mcp.json");
+    writeFileSync(path, original[".cursor/mcp.json"] as string);
+    let out = "";
+    for (let i = 0; i < 6; i++) {
+      out = proxyCli("install", "cursor").stdout + proxyCli("uninstall", "cursor").stdout;
+    }
+    const where = { home: home.dir, cwd: project, platform: process.platform, env: {} };
+    const dir = fileStateDir(where, path);
+    const backups = readdirSync(dir).filter((n) => n.endsWith(".bak"));
+    expect(backups).toHaveLength(BACKUPS_KEPT);
+    expect(out).toContain(`(backup: ${dir}/`);
+    expect(out).toContain(
+      `backups are kept under ${join(home.dir, STATE)}, the newest ${BACKUPS_KEPT} of each file`,
+    );
+    expect(readFileSync(path, "utf8")).toBe(original[".cursor/mcp.json"]);
   });
 
   it("--only and --except pick servers by name", () => {
@@ -397,7 +481,7 @@ describe("atlatl-proxy install|uninstall <client>", () => {
 
   // Claude Code is a capability of the machine (.ci/run installs it), so under CI it must be there.
   it.skipIf(!CLAUDE && !process.env.CI)(
-    "Claude Code's own `claude mcp list` shows every wrapped server connected",
+    "Claude Code's own `claude mcp list` shows every wrapped server connected, the project's by `atlatl-proxy` from PATH",
     async () => {
       expect(CLAUDE, `no Claude Code CLI (see .ci/run: ${CLAUDE_INSTALL})`).toBeDefined();
       const url = await startHttpFixture();
@@ -416,12 +500,35 @@ describe("atlatl-proxy install|uninstall <client>", () => {
           join(claudeHome.dir, ".claude.json"),
           `${JSON.stringify({ mcpServers: entries }, null, 2)}\n`,
         );
-        const env = { PATH: process.env.PATH ?? "", HOME: claudeHome.dir };
-        const installed = spawnSync(process.execPath, [BIN, "install", "claude-code"], {
-          cwd: claudeHome.dir,
-          env,
-          encoding: "utf8",
-        });
+        // The project's shared file, its servers approved (as a user does once), and
+        // `atlatl-proxy` on PATH (as `npm run install-bins` puts it).
+        const shared = {
+          command: process.execPath,
+          args: [ENV_SERVER],
+          env: { FIXTURE_TOKEN: "p" },
+        };
+        writeFileSync(
+          join(claudeHome.dir, ".mcp.json"),
+          `${JSON.stringify({ mcpServers: { shared } }, null, 2)}\n`,
+        );
+        mkdirSync(join(claudeHome.dir, ".claude"));
+        writeFileSync(
+          join(claudeHome.dir, ".claude", "settings.json"),
+          '{ "enableAllProjectMcpServers": true }\n',
+        );
+        const bin = join(claudeHome.dir, "bin");
+        mkdirSync(bin);
+        symlinkSync(BIN, join(bin, "atlatl-proxy"));
+        const env = { PATH: `${bin}:${process.env.PATH ?? ""}`, HOME: claudeHome.dir };
+        const installed = spawnSync(
+          process.execPath,
+          [BIN, "install", "claude-code", "--project"],
+          {
+            cwd: claudeHome.dir,
+            env,
+            encoding: "utf8",
+          },
+        );
         expect(installed.status, installed.stderr).toBe(0);
         const listed = spawnSync(CLAUDE as string, ["mcp", "list"], {
           cwd: claudeHome.dir,
@@ -433,6 +540,7 @@ describe("atlatl-proxy install|uninstall <client>", () => {
         for (const name of Object.keys(entries)) {
           expect(out, out).toMatch(new RegExp(`^${name}: .*atlatl-proxy\\.js.*Connected`, "m"));
         }
+        expect(out, out).toMatch(/^shared: atlatl-proxy -- .*env-server\.mjs.*Connected/m);
       } finally {
         claudeHome.remove();
       }

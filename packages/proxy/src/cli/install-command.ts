@@ -34,6 +34,7 @@ interface InstallOptions {
   except?: string[];
   threshold?: number;
   permissions: boolean;
+  project?: boolean;
 }
 
 function positiveInt(value: string): number {
@@ -53,7 +54,11 @@ function addCommonOptions(cmd: Command): Command {
     )
     .option("--dry-run", "print the change as a diff; write nothing")
     .option("--only <name...>", "only these servers")
-    .option("--except <name...>", "all servers but these");
+    .option("--except <name...>", "all servers but these")
+    .option(
+      "--project",
+      "claude-code: the current project's .mcp.json too (shared: `atlatl-proxy` from PATH, no local paths)",
+    );
 }
 
 async function run(action: "install" | "uninstall", clientName: string, opts: InstallOptions) {
@@ -66,15 +71,18 @@ async function run(action: "install" | "uninstall", clientName: string, opts: In
     selection: { only: opts.only, except: opts.except },
     options: { thresholdTokens: opts.threshold },
     launcher: proxyLauncher(),
+    project: opts.project,
   };
   const plans = action === "install" ? planWrap(req) : planUnwrap(req);
   if (client.name === "claude-code" && opts.permissions) {
     const dir = loadProxyConfig().offload.outputDir;
     const grant =
-      action === "install" ? planGrantDirectory(where, dir) : planRevokeDirectory(where, dir);
+      action === "install"
+        ? planGrantDirectory(where, dir, "atlatl-proxy")
+        : planRevokeDirectory(where, dir, "atlatl-proxy");
     if (grant) plans.push(grant);
   }
-  carryOut(plans, action, opts.dryRun);
+  carryOut(plans, { tool: "atlatl-proxy", action, where }, opts.dryRun);
 }
 
 /** Run `atlatl-proxy install|uninstall …` and exit. */
@@ -84,7 +92,7 @@ export async function runInstallCommand(argv: readonly string[]): Promise<void> 
     program
       .command("install")
       .description(
-        "wrap every MCP server configured for <client> with atlatl-proxy (a backup first)",
+        "wrap every MCP server configured for <client> with atlatl-proxy (a backup first, kept in atlatl's state folder)",
       ),
   )
     .option("--threshold <tokens>", "offload threshold of the wrapped servers", positiveInt)
@@ -94,7 +102,7 @@ export async function runInstallCommand(argv: readonly string[]): Promise<void> 
     program
       .command("uninstall")
       .description(
-        "unwrap the servers install wrapped (the original bytes when nothing else changed)",
+        "unwrap the servers install wrapped, keeping every other change (the original bytes when nothing else changed)",
       ),
   )
     .option("--no-permissions", "claude-code: leave the offload directory grant alone")

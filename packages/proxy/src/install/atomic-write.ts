@@ -1,18 +1,11 @@
 /**
- * Writing a client's config file: a timestamped backup of the old bytes beside
- * it first, then the new text to a temporary file in the same folder, renamed
- * over the old one (readers see the old file or the new one, never half).
- *
- * An install backup's name carries the SHA-256 prefix of the text install wrote:
- * `uninstall` finds the backup whose tag matches the file as it is now, which
- * proves nothing else changed since, and puts those bytes back. A file install
- * created gets an empty `.absent` marker instead, and goes again on uninstall.
+ * Writing a client's config file: the new text to a temporary file in the same
+ * folder, renamed over the old one (readers see the old file or the new one,
+ * never half). The backup of the old bytes is the caller's (backups.ts).
  */
-import { createHash } from "node:crypto";
 import {
   chmodSync,
   mkdirSync,
-  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -20,15 +13,6 @@ import {
   writeFileSync,
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
-
-/** The short content tag in an install backup's name. */
-export function contentTag(text: string): string {
-  return createHash("sha256").update(text).digest("hex").slice(0, 16);
-}
-
-function timestamp(now: Date): string {
-  return now.toISOString().replace(/[-:]/g, "").replace(".", "");
-}
 
 /** The file's text, or undefined when it does not exist. */
 export function readIfExists(path: string): string | undefined {
@@ -40,82 +24,23 @@ export function readIfExists(path: string): string | undefined {
   }
 }
 
-/** What a write did. */
-export interface WriteResult {
-  /** The backup of the previous bytes (none when the file was new). */
-  backup?: string;
-}
-
 /**
- * Replace `path` with `text` atomically (`null`: remove the file), backing up the old bytes first (same
- * mode: a config may hold secrets). `action` names the backup; an install backup
- * is tagged with the new text's {@link contentTag}.
+ * Replace `path` with `text` atomically (`null`: remove the file), keeping the
+ * old file's mode (a config may hold secrets; a new one gets 0600).
  */
-export function writeWithBackup(
+export function writeAtomically(
   path: string,
   before: string | undefined,
   text: string | null,
-  action: "install" | "uninstall",
-  now = new Date(),
-): WriteResult {
+): void {
+  if (text === null) {
+    rmSync(path);
+    return;
+  }
   mkdirSync(dirname(path), { recursive: true });
   const mode = before === undefined ? 0o600 : statSync(path).mode & 0o777;
-  const tag = action === "install" ? `-${contentTag(text ?? "")}` : "";
-  const stem = `${path}.atlatl-${action}-${timestamp(now)}${tag}`;
-  let backup: string | undefined;
-  if (before !== undefined) {
-    backup = `${stem}.bak`;
-    writeFileSync(backup, before, { mode, flag: "wx" });
-  } else if (action === "install") {
-    writeFileSync(`${stem}.absent`, "", { mode, flag: "wx" });
-  }
-  if (text === null) {
-    // Only a file install created and nothing changed since (see bytesBeforeInstall).
-    rmSync(path);
-    return backup === undefined ? {} : { backup };
-  }
   const tmp = join(dirname(path), `.${basename(path)}.atlatl-${process.pid}.tmp`);
   writeFileSync(tmp, text, { mode });
   chmodSync(tmp, mode);
   renameSync(tmp, path);
-  return backup === undefined ? {} : { backup };
-}
-
-/** Install backups of `path`, newest first. */
-export function installBackups(path: string): string[] {
-  const prefix = `${basename(path)}.atlatl-install-`;
-  let names: string[];
-  try {
-    names = readdirSync(dirname(path));
-  } catch {
-    return [];
-  }
-  return names
-    .filter((n) => n.startsWith(prefix) && (n.endsWith(".bak") || n.endsWith(".absent")))
-    .sort()
-    .reverse()
-    .map((n) => join(dirname(path), n));
-}
-
-/**
- * The bytes `path` had before the installs that produced `text`, following the
- * chain of install backups (install, then install again with other options...):
- * `null` when there was no file. Undefined when `text` is not exactly what an
- * install wrote.
- */
-export function bytesBeforeInstall(path: string, text: string): string | null | undefined {
-  const backups = installBackups(path);
-  let current = text;
-  let found: string | undefined;
-  const seen = new Set<string>();
-  for (;;) {
-    const tag = contentTag(current);
-    if (seen.has(tag)) return found;
-    seen.add(tag);
-    if (backups.some((b) => b.endsWith(`-${tag}.absent`))) return null;
-    const backup = backups.find((b) => b.endsWith(`-${tag}.bak`));
-    if (backup === undefined) return found;
-    current = readFileSync(backup, "utf8");
-    found = current;
-  }
 }

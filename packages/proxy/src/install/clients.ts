@@ -46,6 +46,8 @@ export interface ClientFile {
   maps(doc: Record<string, unknown>): MapPath[];
   /** The table new servers go to (`atlatl install`). */
   primaryMap: MapPath;
+  /** A project's own file (usually committed): left alone unless asked, never given local paths. */
+  shared?: boolean;
 }
 
 /** A client: its files, their format and how entries are spelled. */
@@ -118,7 +120,7 @@ export const CLIENTS: Readonly<Record<ClientName, ClientSpec>> = {
           ? join(where.env.CLAUDE_CONFIG_DIR, ".claude.json")
           : join(where.home, ".claude.json"),
       ),
-      fixedFile("mcpServers")(join(where.cwd, ".mcp.json")),
+      { ...fixedFile("mcpServers")(join(where.cwd, ".mcp.json")), shared: true },
     ],
   },
   "claude-desktop": spec(

@@ -2,11 +2,12 @@
  * `atlatl-proxy/install`: putting atlatl into MCP clients' config files. The
  * proxy's `install <client>` wraps each configured server; the atlatl server's
  * `atlatl install <client>` adds itself with {@link planAddServer}. Both share
- * the clients' locations, the formats (jsonc-parser, toml-patch), the backups
- * and the atomic write. Only what those two commands call is exported; the
- * formats, backups and diff stay inside.
+ * the clients' locations, the formats (jsonc-parser, toml-patch), each one's
+ * record of its own change, the backups and the atomic write. Only what those
+ * two commands call is exported; the formats, records, backups and diff stay
+ * inside.
  */
-export { carryOut, type Written } from "./apply.js";
+export { carryOut, type Run, type Written } from "./apply.js";
 export { planGrantDirectory, planRevokeDirectory } from "./claude-permissions.js";
 export {
   CLIENT_NAMES,
@@ -18,5 +19,6 @@ export {
 } from "./clients.js";
 export { proxyLauncher } from "./launcher.js";
 export { type FilePlan, planUnwrap, planWrap, type WrapRequest } from "./plan.js";
+export type { Tool } from "./records.js";
 export { planAddServer, planRemoveServer, type ServerEntryRequest } from "./server-entry.js";
 export { isAtlatlServer } from "./wrap-rule.js";

@@ -1,4 +1,7 @@
-/** The command lines written into client configs: absolute, so they work from any directory. */
+/**
+ * The command lines written into client configs: absolute in a user's own
+ * files, so they work from any directory; by name in a project's shared file.
+ */
 import { fileURLToPath } from "node:url";
 import type { ProxyLauncher } from "./wrap-rule.js";
 
@@ -11,4 +14,12 @@ export function proxyLauncher(): ProxyLauncher {
   // src/install and dist/install both sit two levels below the package root.
   const bin = fileURLToPath(new URL("../../bin/atlatl-proxy.js", import.meta.url));
   return { command: process.execPath, args: [bin] };
+}
+
+/**
+ * `atlatl-proxy` from PATH: for a project's file (usually committed), which must
+ * work on every machine that checks it out, not just this one.
+ */
+export function portableLauncher(): ProxyLauncher {
+  return { command: "atlatl-proxy", args: [] };
 }

@@ -4,12 +4,21 @@
  * `--dry-run` and the real run share every decision.
  */
 
-import { readFileSync } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
-import { bytesBeforeInstall, installBackups, readIfExists } from "./atomic-write.js";
+import { readIfExists } from "./atomic-write.js";
 import type { ClientEnv, ClientFile, ClientSpec } from "./clients.js";
 import { type MapPath, tableAt } from "./config-format.js";
 import type { EntryChanges, RawEntry } from "./dialects.js";
+import { portableLauncher } from "./launcher.js";
+import {
+  type InstallRecord,
+  type RecordUpdate,
+  readRecord,
+  restorableBytes,
+  type Tool,
+  textHash,
+  type WrappedEntry,
+} from "./records.js";
 import {
   isAtlatlServer,
   type ProxyLauncher,
@@ -24,7 +33,15 @@ export interface EntryReport {
   /** The table, e.g. `mcpServers` or `projects./repo.mcpServers`. */
   map: string;
   name: string;
-  action: "wrapped" | "unwrapped" | "restored" | "unchanged" | "skipped" | "added" | "removed";
+  action:
+    | "wrapped"
+    | "unwrapped"
+    | "unchanged"
+    | "skipped"
+    | "added"
+    | "updated"
+    | "removed"
+    | "kept";
   reason?: string;
 }
 
@@ -36,6 +53,8 @@ export interface FilePlan {
   entries: EntryReport[];
   /** Notes for the user about this file. */
   notes: string[];
+  /** The installers' records of this file, saved with the write. */
+  records?: RecordUpdate[];
 }
 
 /** Which servers a run touches. */
@@ -53,7 +72,11 @@ export interface WrapRequest {
   selection: Selection;
   options: WrapOptions;
   launcher: ProxyLauncher;
+  /** Also a project's own file (`.mcp.json`), which is left alone unless asked. */
+  project?: boolean | undefined;
 }
+
+const TOOL: Tool = "atlatl-proxy";
 
 function selected(name: string, s: Selection): boolean {
   if (s.only && s.only.length > 0 && !s.only.includes(name)) return false;
@@ -78,17 +101,79 @@ function entriesOf(file: ClientFile, doc: Record<string, unknown>) {
   );
 }
 
+function entryKey(map: MapPath, name: string): string {
+  return JSON.stringify([...map, name]);
+}
+
+/** The entry with `changes` applied, as the record keeps it. */
+function changed(entry: RawEntry, changes: EntryChanges): RawEntry {
+  const out: RawEntry = { ...entry };
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === undefined) delete out[key];
+    else out[key] = value;
+  }
+  return out;
+}
+
+/** The entries of the record by key. */
+function recordedEntries(record: InstallRecord | undefined): Map<string, WrappedEntry> {
+  return new Map((record?.wrapped ?? []).map((w) => [entryKey(w.map, w.name), w]));
+}
+
+/**
+ * The bytes from before our change, when known: the file itself when it holds
+ * no wrapped entry, else the record's while the file is what we wrote last.
+ */
+function beforeOurs(
+  client: ClientSpec,
+  file: ClientFile,
+  text: string,
+  record: InstallRecord | undefined,
+): string | null | undefined {
+  const anyWrapped = entriesOf(file, client.format.parse(text, file.path)).some(({ entry }) =>
+    readWrappedCommandLine(entry.command, entry.args),
+  );
+  return anyWrapped ? restorableBytes(record, text) : text;
+}
+
+/** Our record after a run that leaves `wrapped` wrapped in `text`. */
+function recordAfter(
+  path: string,
+  text: string,
+  before: string | null | undefined,
+  wrapped: WrappedEntry[],
+): RecordUpdate {
+  if (wrapped.length === 0) return { tool: TOOL, value: null };
+  const value: InstallRecord = { path, after: textHash(text), wrapped };
+  if (before !== undefined) value.before = before;
+  return { tool: TOOL, value };
+}
+
+const PROJECT_NOTE =
+  "left as it is: the project's own file, usually committed (--project wraps its servers with `atlatl-proxy` from PATH)";
+
 /** Wrap every selected stdio and HTTP server of one file. */
 function planWrapFile(req: WrapRequest, file: ClientFile): FilePlan | undefined {
   const before = readIfExists(file.path);
   if (before === undefined) return undefined;
+  if (file.shared && !req.project) {
+    return { path: file.path, before, after: before, entries: [], notes: [PROJECT_NOTE] };
+  }
   const { client } = req;
+  const record = readRecord(req.where, file.path, TOOL);
+  const recorded = recordedEntries(record);
+  const launcher = file.shared ? portableLauncher() : req.launcher;
   let text = before;
   const entries: EntryReport[] = [];
+  const wrappedNow: WrappedEntry[] = [];
   for (const { map, name, entry } of entriesOf(file, client.format.parse(before, file.path))) {
     const at = { map: mapName(map), name };
-    if (!selected(name, req.selection)) continue;
     const wrapped = readWrappedCommandLine(entry.command, entry.args);
+    const mine = wrapped ? recorded.get(entryKey(map, name)) : undefined;
+    if (!selected(name, req.selection)) {
+      if (mine) wrappedNow.push(mine);
+      continue;
+    }
     const target = wrapped?.target ?? client.dialect.target(entry);
     if (target === undefined) {
       entries.push({ ...at, action: "skipped", reason: "neither a command nor a URL" });
@@ -98,8 +183,9 @@ function planWrapFile(req: WrapRequest, file: ClientFile): FilePlan | undefined 
       entries.push({ ...at, action: "skipped", reason: "the atlatl server offloads by itself" });
       continue;
     }
-    const line = wrappedCommandLine(req.launcher, target, req.options);
+    const line = wrappedCommandLine(launcher, target, req.options);
     if (wrapped && entry.command === line.command && isDeepStrictEqual(entry.args, line.args)) {
+      if (mine) wrappedNow.push(mine);
       entries.push({ ...at, action: "unchanged", reason: "already wrapped" });
       continue;
     }
@@ -107,9 +193,16 @@ function planWrapFile(req: WrapRequest, file: ClientFile): FilePlan | undefined 
       ? { command: line.command, args: line.args }
       : client.dialect.toCommand(entry, target, line.command, line.args);
     text = client.format.editEntry(text, map, name, changes);
+    const original = wrapped ? mine?.original : entry;
+    if (original) wrappedNow.push({ map, name, original, wrapped: changed(entry, changes) });
     entries.push({ ...at, action: "wrapped" });
   }
-  return { path: file.path, before, after: text, entries, notes: [] };
+  const notes =
+    file.shared && entries.some((e) => e.action === "wrapped")
+      ? ["wrapped with `atlatl-proxy` from PATH: everyone who uses this project needs it installed"]
+      : [];
+  const saved = recordAfter(file.path, text, beforeOurs(client, file, before, record), wrappedNow);
+  return { path: file.path, before, after: text, entries, notes, records: [saved] };
 }
 
 /** The plan of `atlatl-proxy install <client>`. */
@@ -118,38 +211,33 @@ export function planWrap(req: WrapRequest): FilePlan[] {
 }
 
 /**
- * The entry as it was before install, from the newest install backup holding
- * an unwrapped entry of that name running the same server.
+ * The changes that unwrap `entry` (which runs `target`). With our record of the
+ * entry and the same server inside, exactly the keys install changed go back,
+ * each only if still as install wrote it: everything else (an `env` token
+ * rotated since, say) stays as it is now.
  */
-function originalEntry(
-  req: WrapRequest,
-  path: string,
-  map: MapPath,
-  name: string,
+function unwrapChanges(
+  client: ClientSpec,
+  entry: RawEntry,
   target: ServerTarget,
-): RawEntry | undefined {
-  for (const backup of installBackups(path)) {
-    let doc: Record<string, unknown>;
-    try {
-      doc = req.client.format.parse(readFileSync(backup, "utf8"), backup);
-    } catch {
-      continue;
-    }
-    const entry = tableAt(doc, map)?.[name];
-    if (entry === undefined || readWrappedCommandLine(entry.command, entry.args)) continue;
-    if (isDeepStrictEqual(req.client.dialect.target(entry), target)) return entry;
+  mine: WrappedEntry | undefined,
+): { changes: EntryChanges; reason?: string } {
+  if (mine === undefined) return { changes: client.dialect.fromCommand(entry, target) };
+  if (!isDeepStrictEqual(client.dialect.target(mine.original), target)) {
+    return {
+      changes: client.dialect.fromCommand(entry, target),
+      reason: "its server changed since install: unwrapped to the server as it is now",
+    };
   }
-  return undefined;
-}
-
-/** Changes that make `entry` equal `original` key for key (order of untouched keys kept). */
-function becomeChanges(entry: RawEntry, original: RawEntry): EntryChanges {
   const changes: EntryChanges = {};
-  for (const key of Object.keys(entry)) if (!(key in original)) changes[key] = undefined;
-  for (const [key, value] of Object.entries(original)) {
-    if (!isDeepStrictEqual(entry[key], value)) changes[key] = value;
+  const { original, wrapped } = mine;
+  for (const key of new Set([...Object.keys(original), ...Object.keys(wrapped)])) {
+    if (isDeepStrictEqual(original[key], wrapped[key])) continue;
+    const commandLine = key === "command" || key === "args";
+    if (!commandLine && !isDeepStrictEqual(entry[key], wrapped[key])) continue;
+    if (!isDeepStrictEqual(entry[key], original[key])) changes[key] = original[key];
   }
-  return changes;
+  return { changes };
 }
 
 /** Unwrap the selected wrapped servers of one file. */
@@ -157,36 +245,55 @@ function planUnwrapFile(req: WrapRequest, file: ClientFile): FilePlan | undefine
   const before = readIfExists(file.path);
   if (before === undefined) return undefined;
   const { client } = req;
-  const entries: EntryReport[] = [];
-  const notes: string[] = [];
+  const record = readRecord(req.where, file.path, TOOL);
+  const doc = client.format.parse(before, file.path);
+  const wrappedEntries = entriesOf(file, doc).filter(({ entry }) =>
+    readWrappedCommandLine(entry.command, entry.args),
+  );
+  if (file.shared && !req.project && record === undefined) {
+    if (wrappedEntries.length === 0) return undefined;
+    const note = "left as it is: the project's own file (--project unwraps its servers)";
+    return { path: file.path, before, after: before, entries: [], notes: [note] };
+  }
   const everything = !req.selection.only?.length && !req.selection.except?.length;
-  // Nothing changed since install: the bytes from before it, exactly.
-  const restored = everything ? bytesBeforeInstall(file.path, before) : undefined;
-  if (restored === null) {
-    notes.push("removed: install created this file and it had not changed since");
-    return { path: file.path, before, after: null, entries, notes };
-  }
+  // Nothing but our change since install: the bytes from before it, exactly.
+  const restored = everything ? restorableBytes(record, before) : undefined;
   if (restored !== undefined) {
-    for (const { map, name, entry } of entriesOf(file, client.format.parse(before, file.path))) {
-      if (readWrappedCommandLine(entry.command, entry.args)) {
-        entries.push({ map: mapName(map), name, action: "restored" });
-      }
-    }
-    notes.push("restored the bytes from before install (the file had not changed since)");
+    return {
+      path: file.path,
+      before,
+      after: restored,
+      entries: (record?.wrapped ?? []).map((w) => ({
+        map: mapName(w.map),
+        name: w.name,
+        action: "unwrapped" as const,
+      })),
+      notes: ["put back the bytes from before `atlatl-proxy install` (nothing else had changed)"],
+      records: [{ tool: TOOL, value: null }],
+    };
   }
-  let text = restored ?? before;
-  for (const { map, name, entry } of entriesOf(file, client.format.parse(text, file.path))) {
-    if (!selected(name, req.selection)) continue;
+  const recorded = recordedEntries(record);
+  let text = before;
+  const entries: EntryReport[] = [];
+  const remaining: WrappedEntry[] = [];
+  for (const { map, name, entry } of wrappedEntries) {
+    const mine = recorded.get(entryKey(map, name));
+    if (!selected(name, req.selection)) {
+      if (mine) remaining.push(mine);
+      continue;
+    }
     const wrapped = readWrappedCommandLine(entry.command, entry.args);
     if (!wrapped) continue;
-    const original = originalEntry(req, file.path, map, name, wrapped.target);
-    const changes = original
-      ? becomeChanges(entry, original)
-      : client.dialect.fromCommand(entry, wrapped.target);
+    const { changes, reason } = unwrapChanges(client, entry, wrapped.target, mine);
     text = client.format.editEntry(text, map, name, changes);
-    entries.push({ map: mapName(map), name, action: "unwrapped" });
+    entries.push({ map: mapName(map), name, action: "unwrapped", ...(reason ? { reason } : {}) });
   }
-  return { path: file.path, before, after: text, entries, notes };
+  const notes =
+    record === undefined && entries.length > 0
+      ? ["no record of install here: unwrapped from each entry's proxy command line"]
+      : [];
+  const after = recordAfter(file.path, text, restorableBytes(record, before), remaining);
+  return { path: file.path, before, after: text, entries, notes, records: [after] };
 }
 
 /** The plan of `atlatl-proxy uninstall <client>`. */

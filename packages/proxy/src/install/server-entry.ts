@@ -4,11 +4,15 @@
  * backups as the proxy's wrap.
  */
 import { isDeepStrictEqual } from "node:util";
-import { bytesBeforeInstall, readIfExists } from "./atomic-write.js";
+import { readIfExists } from "./atomic-write.js";
 import type { ClientEnv, ClientSpec } from "./clients.js";
 import { tableAt } from "./config-format.js";
 import type { FilePlan } from "./plan.js";
 import { filesOf } from "./plan.js";
+import { type InstallRecord, readRecord, restorableBytes, type Tool, textHash } from "./records.js";
+
+/** The command that adds servers this way. */
+const TOOL: Tool = "atlatl";
 
 /** A server entry to add: a name and a command line. */
 export interface ServerEntryRequest {
@@ -56,28 +60,63 @@ export function planAddServer(req: ServerEntryRequest): FilePlan[] {
     command: req.command,
     args: req.args,
   });
-  return [{ path: file.path, before, after, entries: [{ ...at, action: "added" }], notes: [] }];
+  // The bytes from before our change: these, unless our entry is in them already.
+  const ours =
+    existing === undefined
+      ? (before ?? null)
+      : restorableBytes(readRecord(req.where, file.path, TOOL), text);
+  const value: InstallRecord = { path: file.path, after: textHash(after) };
+  if (ours !== undefined) value.before = ours;
+  return [
+    {
+      path: file.path,
+      before,
+      after,
+      entries: [{ ...at, action: existing === undefined ? "added" : "updated" }],
+      notes: [],
+      records: [{ tool: TOOL, value }],
+    },
+  ];
 }
 
-/** The plan that removes the server again (the bytes from before, when nothing else changed). */
+/**
+ * The plan that removes the server again: the bytes from before install when
+ * the file is exactly what install wrote, else just our entry.
+ */
 export function planRemoveServer(req: ServerEntryRequest): FilePlan[] {
   const [file] = filesOf(req.client, req.where, req.configPath);
   const before = file ? readIfExists(file.path) : undefined;
   if (!file || before === undefined) return [];
-  const restored = bytesBeforeInstall(file.path, before);
   const at = { map: file.primaryMap.join("."), name: req.name };
-  if (restored === null) {
+  const forget = { tool: TOOL, value: null };
+  const restored = restorableBytes(readRecord(req.where, file.path, TOOL), before);
+  if (restored !== undefined) {
+    const note = "put back the bytes from before `atlatl install` (nothing else had changed)";
     return [
-      { path: file.path, before, after: null, entries: [{ ...at, action: "removed" }], notes: [] },
+      {
+        path: file.path,
+        before,
+        after: restored,
+        entries: [{ ...at, action: "removed" }],
+        notes: [note],
+        records: [forget],
+      },
     ];
   }
-  const text = restored ?? before;
-  const doc = req.client.format.parse(text, file.path);
+  const doc = req.client.format.parse(before, file.path);
   const existing = tableAt(doc, file.primaryMap)?.[req.name];
-  const entries = restored !== undefined ? [{ ...at, action: "restored" as const }] : [];
   if (existing === undefined || !req.isOurs(existing)) {
-    return [{ path: file.path, before, after: text, entries, notes: [] }];
+    return [{ path: file.path, before, after: before, entries: [], notes: [], records: [forget] }];
   }
-  const after = req.client.format.removeEntry(text, file.primaryMap, req.name);
-  return [{ path: file.path, before, after, entries: [{ ...at, action: "removed" }], notes: [] }];
+  const after = req.client.format.removeEntry(before, file.primaryMap, req.name);
+  return [
+    {
+      path: file.path,
+      before,
+      after,
+      entries: [{ ...at, action: "removed" }],
+      notes: [],
+      records: [forget],
+    },
+  ];
 }

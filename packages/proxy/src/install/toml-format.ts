@@ -29,8 +29,12 @@ const BARE_KEY = /^[A-Za-z0-9_-]+$/;
 function appendTable(text: string, path: readonly string[], changes: EntryChanges): string {
   const header = path.map((k) => (BARE_KEY.test(k) ? k : JSON.stringify(k))).join(".");
   const body = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
-  const sep = text === "" ? "" : text.endsWith("\n\n") ? "" : text.endsWith("\n") ? "\n" : "\n\n";
-  return `${text}${sep}[${header}]\n${stringify(body)}`;
+  // In the file's own line ending: a CRLF file stays CRLF throughout.
+  const eol = text.includes("\r\n") ? "\r\n" : "\n";
+  const sep =
+    text === "" ? "" : text.endsWith(eol + eol) ? "" : text.endsWith(eol) ? eol : eol + eol;
+  const table = `[${header}]\n${stringify(body)}`.replace(/\r?\n/g, eol);
+  return `${text}${sep}${table}`;
 }
 
 export const tomlFormat: ConfigFormat = {

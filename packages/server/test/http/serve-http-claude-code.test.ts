@@ -1,17 +1,29 @@
 /**
  * The README's Claude Code snippet for the team server (`claude mcp add
- * --transport http ... --header "Authorization: Bearer ..."`) connects: Claude
+ * --transport http ... --header "Authorization: Bearer ..."`) connects, beside
+ * the `atlatl` entry `atlatl install claude-code` adds (the names differ): Claude
  * Code speaks 2025-11-25 (initialize, session), so this holds the legacy path
  * of `/mcp` to what a real client does; it also connects to an instance with
  * `legacy_sessions = false` (no session, what a balanced team server runs).
  * Claude Code's own CLI against real `atlatl serve --http` processes.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { binPath } from "../e2e/spawn-server.js";
 import { type HttpServer, startHttpServer } from "./spawn-http.js";
+
+const README = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "..", "README.md");
+
+/** The name the README's `claude mcp add -s user --transport http NAME URL` gives the team server. */
+const README_NAME = (() => {
+  const m = /claude mcp add -s user --transport http (\S+) http/.exec(readFileSync(README, "utf8"));
+  if (!m) throw new Error("README has no `claude mcp add -s user --transport http` command");
+  return m[1] as string;
+})();
 
 /**
  * Claude Code's CLI: the npm package `@anthropic-ai/claude-code` that .ci/run installs
@@ -33,6 +45,13 @@ describe("atlatl serve --http: the README's Claude Code snippet", () => {
   beforeAll(async () => {
     home = mkdtempSync(join(tmpdir(), "atlatl-claude-home-"));
     if (CLAUDE) {
+      // A user who followed the README's "Try it in Claude Code" first.
+      const installed = spawnSync(process.execPath, [binPath, "install", "claude-code"], {
+        cwd: home,
+        env: { PATH: process.env.PATH ?? "", HOME: home },
+        encoding: "utf8",
+      });
+      expect(installed.status, installed.stderr).toBe(0);
       s = await startHttpServer({ tokens: TOKEN, seed: 20 });
       stateless = await startHttpServer({
         tokens: TOKEN,
@@ -74,8 +93,10 @@ describe("atlatl serve --http: the README's Claude Code snippet", () => {
   it.skipIf(!CLAUDE && !process.env.CI)(
     "adds the server as the README says and `claude mcp list` shows it connected",
     async () => {
-      const out = addAndList("atlatl", s);
-      expect(out, out).toMatch(new RegExp(`^atlatl: ${s.url}/mcp \\(HTTP\\) - .*Connected`, "m"));
+      const out = addAndList(README_NAME, s);
+      expect(out, out).toMatch(
+        new RegExp(`^${README_NAME}: ${s.url}/mcp \\(HTTP\\) - .*Connected`, "m"),
+      );
       // It reached /mcp with its token and was answered (the request log says so).
       await expect
         .poll(() => s.stderr())

@@ -1,6 +1,6 @@
 /**
  * Codex connects with the README's configurations: the entry `atlatl install
- * codex` writes (`atlatl serve` over stdio) and the README's `[mcp_servers.atlatl]`
+ * codex` writes (`atlatl serve` over stdio) and the README's `[mcp_servers.atlatl-http]`
  * snippet for the team server (`url` + `bearer_token_env_var`, against a real
  * `atlatl serve --http` process). Codex's own MCP client does the connecting,
  * driven through `codex app-server` (the JSON-RPC protocol of Codex's IDE
@@ -40,10 +40,14 @@ const readme = readFileSync(
   "utf8",
 );
 
-/** The README's Codex snippet for the team server: the ```toml block naming `[mcp_servers.atlatl]`. */
+/** The README's name for the team server's entry, apart from the `atlatl` that `atlatl install` adds. */
+const HTTP_NAME = "atlatl-http";
+
+/** The README's Codex snippet for the team server: the ```toml block naming `[mcp_servers.atlatl-http]`. */
 function readmeCodexSnippet(): string {
-  const block = /```toml\n(\[mcp_servers\.atlatl\]\n[\s\S]*?)```/.exec(readme)?.[1];
-  if (!block) throw new Error("README has no ```toml block starting with [mcp_servers.atlatl]");
+  const block = /```toml\n(\[mcp_servers\.atlatl-http\]\n[\s\S]*?)```/.exec(readme)?.[1];
+  if (!block)
+    throw new Error("README has no ```toml block starting with [mcp_servers.atlatl-http]");
   return block;
 }
 
@@ -62,10 +66,14 @@ interface CodexView {
 
 /**
  * Run `codex app-server` (one JSON-RPC message a line, over stdio) with the given
- * environment (CODEX_HOME among it), ask it about the `atlatl` server and, if it
+ * environment (CODEX_HOME among it), ask it about the server `name` and, if it
  * connected, call `list_memories` through it; stdin closes after, and Codex exits.
  */
-async function askCodex(env: Record<string, string>, cwd: string): Promise<CodexView> {
+async function askCodex(
+  env: Record<string, string>,
+  cwd: string,
+  name = "atlatl",
+): Promise<CodexView> {
   const child = spawn(CODEX as string, ["app-server"], {
     cwd,
     env,
@@ -99,15 +107,15 @@ async function askCodex(env: Record<string, string>, cwd: string): Promise<Codex
     await request("initialize", { clientInfo: { name: "atlatl-test", version: "1.0.0" } });
     child.stdin.write(`${JSON.stringify({ method: "initialized" })}\n`);
     const list = await request<{ data: CodexServerStatus[] }>("mcpServerStatus/list", {
-      serverName: "atlatl",
+      serverName: name,
     });
-    const status = list.data.find((d) => d.name === "atlatl");
-    if (!status) throw new Error(`codex knows no server "atlatl": ${JSON.stringify(list)}`);
+    const status = list.data.find((d) => d.name === name);
+    if (!status) throw new Error(`codex knows no server "${name}": ${JSON.stringify(list)}`);
     if (!status.serverInfo) return { status };
     const thread = await request<{ thread: { id: string } }>("thread/start", { ephemeral: true });
     const called = await request<{ content: { type: string; text?: string }[] }>(
       "mcpServer/tool/call",
-      { server: "atlatl", threadId: thread.thread.id, tool: "list_memories", arguments: {} },
+      { server: name, threadId: thread.thread.id, tool: "list_memories", arguments: {} },
     );
     return { status, listed: called.content[0]?.text ?? JSON.stringify(called) };
   } finally {
@@ -181,8 +189,10 @@ describe("Codex with the README's configurations", () => {
       async () => {
         expect(CODEX, "no Codex CLI (see .ci/run)").toBeDefined();
         const snippet = readmeCodexSnippet();
-        const entry = (parseToml(snippet) as { mcp_servers: { atlatl: Record<string, string> } })
-          .mcp_servers.atlatl;
+        const servers = (
+          parseToml(snippet) as { mcp_servers: Record<string, Record<string, string>> }
+        ).mcp_servers;
+        const entry = servers[HTTP_NAME] as Record<string, string>;
         expect(entry.url).toBe("http://127.0.0.1:8080/mcp");
         const tokenVar = entry.bearer_token_env_var as string;
         expect(tokenVar).toMatch(/^[A-Z_][A-Z0-9_]*$/);
@@ -197,14 +207,14 @@ describe("Codex with the README's configurations", () => {
         );
         const env = { PATH: process.env.PATH ?? "", HOME: user, CODEX_HOME: codexHome };
 
-        expectConnected(await askCodex({ ...env, [tokenVar]: TOKEN }, user));
+        expectConnected(await askCodex({ ...env, [tokenVar]: TOKEN }, user, HTTP_NAME));
         // It reached /mcp with the token from that variable (the request log says so).
         expect(s.stderr()).toMatch(
           /"method":"POST","path":"\/mcp","status":200,"ms":[\d.]+,"token":"token-1"/,
         );
 
         // Another token is refused (401), and Codex says so rather than connecting.
-        const refused = await askCodex({ ...env, [tokenVar]: "not-the-token" }, user);
+        const refused = await askCodex({ ...env, [tokenVar]: "not-the-token" }, user, HTTP_NAME);
         expect(refused.status.serverInfo).toBeNull();
         expect(refused.status.toolsError).toMatch(/auth required/i);
       },

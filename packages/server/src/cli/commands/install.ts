@@ -69,11 +69,11 @@ function run(
     const dir = loadServerConfig({ configFile: o.config }).offload.outputDir;
     const grant =
       action === "install"
-        ? planGrantDirectory(req.where, dir)
-        : planRevokeDirectory(req.where, dir);
+        ? planGrantDirectory(req.where, dir, "atlatl")
+        : planRevokeDirectory(req.where, dir, "atlatl");
     if (grant) plans.push(grant);
   }
-  carryOut(plans, action, opts.dryRun);
+  carryOut(plans, { tool: "atlatl", action, where: req.where }, opts.dryRun);
 }
 
 /** `atlatl install <client>`. */
