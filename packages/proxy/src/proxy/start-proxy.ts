@@ -37,6 +37,7 @@ import { InputBridge } from "./input-bridge.js";
 import { createProxyEngine } from "./local-lro.js";
 import { extractToolName, resourcePrefix } from "./names.js";
 import { OpeningGate } from "./opening-gate.js";
+import { checkResultDepth } from "./result-depth.js";
 import { Downstream, relayToClient, upstreamClient } from "./upstream-client.js";
 import { upstreamResultFor } from "./upstream-results.js";
 
@@ -138,6 +139,7 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     if (upstreamGone) throw goneError();
     try {
       const result = await forwardRequest(upstream, request, ctx, timeoutMs, extra);
+      checkResultDepth(request.method, result);
       return upstreamEra === "modern" ? upstreamResultFor(result, downstream.era) : result;
     } catch (err) {
       if (upstreamGone) throw goneError();
