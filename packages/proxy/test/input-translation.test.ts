@@ -142,6 +142,50 @@ describe("a 2026-07-28 client, its input asked by a 2025-11-25 upstream", () => 
     }
   });
 
+  it("refuses a requestState on a request other than the one it was minted for, and the right retry still works", async () => {
+    const raw = rawProxied([FAULTY], args);
+    try {
+      const meta = envelope({ elicitation: { form: {} } });
+      await raw.request("server/discover", { _meta: meta });
+      const first = await raw.request("tools/call", {
+        name: "ask-now",
+        arguments: { topic: "a" },
+        _meta: meta,
+      });
+      expect(first.result?.resultType).toBe("input_required");
+      const [key] = Object.keys(first.result?.inputRequests as object);
+      const answers = { [key as string]: { action: "accept", content: { name: "Grace" } } };
+      const continuing = {
+        _meta: meta,
+        inputResponses: answers,
+        requestState: first.result?.requestState,
+      };
+      // Another tool, the same tool with other arguments: each refused, nothing answered.
+      for (const other of [
+        { name: "echo", arguments: { topic: "a" } },
+        { name: "ask-now", arguments: { topic: "b" } },
+      ]) {
+        const wrong = await raw.request("tools/call", { ...other, ...continuing });
+        expect(wrong.result, JSON.stringify(wrong)).toBeUndefined();
+        expect(wrong.error?.code).toBe(-32602);
+        expect(wrong.error?.message).toContain("requestState was issued for another request");
+        expect(wrong.error?.data).toEqual({ code: "REQUEST_STATE_MISMATCH" });
+      }
+      // The same name and arguments, keys in any order: the parked call goes on.
+      const retry = await raw.request("tools/call", {
+        arguments: { topic: "a" },
+        name: "ask-now",
+        ...continuing,
+      });
+      expect(JSON.parse(rawText(retry)).answer).toEqual({
+        action: "accept",
+        content: { name: "Grace" },
+      });
+    } finally {
+      raw.close();
+    }
+  });
+
   it("refuses a question tied to no call in progress (-32601, said to the upstream)", async () => {
     await f.client.callTool({ name: "ask-after", arguments: {} });
     await new Promise((r) => setTimeout(r, 500));

@@ -9,18 +9,24 @@
  * answer, which goes to the upstream as its response, and the retry goes on
  * waiting for the upstream's result (or its next question).
  *
+ * A `requestState` continues only the request it was minted for: the parked
+ * call keeps a digest of its method and params (name and arguments), and a
+ * retry whose digest differs is refused, so one call's state cannot answer
+ * another (whose own upstream call would then never run).
+ *
  * An upstream request is tied to the one input-capable call in flight. With
  * none (e.g. `roots/list` right after the upstream's initialize) or several
  * (stdio does not say which call a request belongs to) it is refused: the
  * 2026 protocol has no other channel to the client.
  */
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import {
   CLIENT_CAPABILITIES_META_KEY,
   createRequestStateCodec,
   type InputRequest,
   type InputRequiredResult,
   inputRequired,
+  type Request,
   type Result,
   type ServerContext,
 } from "@modelcontextprotocol/server";
@@ -60,6 +66,8 @@ interface Question {
 /** One upstream call of a 2026 client's, possibly parked between legs. */
 interface Parked {
   id: string;
+  /** {@link requestDigest} of the request that started it: each retry must match. */
+  digest: string;
   upstream: Promise<Result>;
   abort: AbortController;
   /** Asked by the upstream, not yet sent to the client. */
@@ -99,10 +107,15 @@ export class InputBridge {
    * Run one leg of an input-capable call: a new call starts `start` (the
    * upstream request, with a context that outlives this leg: cancelled with
    * the call, its progress sent to whichever leg is current); a retry (its
-   * `requestState` ours) answers the parked call's questions and waits on.
+   * `requestState` ours, for this same request) answers the parked call's
+   * questions and waits on.
    */
-  async leg(ctx: ServerContext, start: (call: ForwardContext) => Promise<Result>): Promise<Result> {
-    const call = await this.callOf(ctx, start);
+  async leg(
+    ctx: ServerContext,
+    request: Request,
+    start: (call: ForwardContext) => Promise<Result>,
+  ): Promise<Result> {
+    const call = await this.callOf(ctx, requestDigest(request), start);
     call.capabilities = capabilitiesOf(ctx);
     call.leg = ctx;
     const onAbort = () => call.abort.abort(ctx.mcpReq.signal.reason);
@@ -118,6 +131,7 @@ export class InputBridge {
   /** The call a leg belongs to: the parked one its `requestState` names, or a new one. */
   private async callOf(
     ctx: ServerContext,
+    digest: string,
     start: (call: ForwardContext) => Promise<Result>,
   ): Promise<Parked> {
     const state = ctx.mcpReq.requestState<string>();
@@ -135,12 +149,20 @@ export class InputBridge {
           "atlatl-proxy: the call this requestState continues has ended (its upstream answered, failed or waited too long); call again",
         );
       }
+      if (call.digest !== digest) {
+        throw rpcError(
+          INVALID_PARAMS,
+          `atlatl-proxy: this requestState was issued for another request; a retry must repeat the ${ctx.mcpReq.method} it continues with the same name and arguments (send this request without requestState and inputResponses to make it a new call)`,
+          { code: "REQUEST_STATE_MISMATCH" },
+        );
+      }
       this.answer(call, ctx.mcpReq.inputResponses ?? {});
       return call;
     }
     const abort = new AbortController();
     const call: Parked = {
       id: randomBytes(12).toString("base64url"),
+      digest,
       upstream: Promise.resolve({}),
       abort,
       unsent: [],
@@ -269,6 +291,22 @@ export class InputBridge {
     const ended = rpcError(NOT_ASKABLE, "atlatl-proxy: the call this question belonged to ended");
     for (const q of [...call.unsent, ...call.sent.values()]) q.reject(ended);
   }
+}
+
+/**
+ * What identifies a request across its retries: its method and params (the
+ * tool or prompt name, arguments, resource URI), without what changes from one
+ * leg to the next (`_meta`, `inputResponses`, `requestState`). Object keys are
+ * sorted, so the same arguments in another order match.
+ */
+function requestDigest(request: Request): string {
+  const { _meta: _m, inputResponses: _i, requestState: _s, ...params } = request.params ?? {};
+  const canonical = JSON.stringify([request.method, params], (_key, value: unknown) =>
+    value !== null && typeof value === "object" && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : value,
+  );
+  return createHash("sha256").update(canonical).digest("base64url");
 }
 
 /** The capabilities a 2026 request declared (its envelope). */

@@ -180,7 +180,7 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
         };
         return send({ ...request, params }, ctx, { allowInputRequired: true });
       }
-      return bridge.leg(ctx, (call) => send({ ...request, params }, call));
+      return bridge.leg(ctx, request, (call) => send({ ...request, params }, call));
     },
     async notifyUpstream(notification) {
       if (upstreamGone) return;
