@@ -10,12 +10,13 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { MESSAGE_TOO_LARGE } from "@atlatl/lro/node";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { MAX_RESULT_DEPTH } from "../src/proxy/result-depth.js";
-import { MAX_MESSAGE_BYTES, MESSAGE_TOO_LARGE } from "../src/upstream/message-bound.js";
+import { MAX_MESSAGE_BYTES } from "../src/upstream/message-bound.js";
 import { FIXTURES, type Peer, PROXY_MAIN, proxied, tempDir } from "./helpers.js";
 
 const out = tempDir("atlatl-proxy-hostile-");

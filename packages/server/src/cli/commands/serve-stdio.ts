@@ -1,11 +1,15 @@
-import { startSweeper } from "@atlatl/lro/node";
-import { ProtocolErrorCode, STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/server";
+import {
+  frameStdioLines,
+  messageTooLargeResponse,
+  type OversizedLine,
+  startSweeper,
+} from "@atlatl/lro/node";
+import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/server";
 import { StdioServerTransport, serveStdio } from "@modelcontextprotocol/server/stdio";
 import type { App } from "../../app/open-app.js";
 import { createAtlatlServer } from "../../mcp/create-server.js";
 import { createSharedExtraction } from "../../mcp/shared-extraction.js";
 import { redactUrl } from "../../store/redact-url.js";
-import { limitLineLength, type OversizedLine } from "../line-limit.js";
 
 /** Largest stdio message served: the SDK transport's own buffer limit. */
 const MAX_MESSAGE_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE;
@@ -53,19 +57,17 @@ export function serveStdioApp(app: App): void {
       `atlatl: dropped a stdio message of ${line.bytes} bytes (limit ${limit})${line.id !== undefined ? ` for request ${JSON.stringify(line.id)}` : ""}; still serving\n`,
     );
     if (line.id === undefined) return;
-    void transport
-      .send({
-        jsonrpc: "2.0",
-        id: line.id,
-        error: {
-          code: ProtocolErrorCode.InvalidRequest,
-          message: `MESSAGE_TOO_LARGE: the request is ${line.bytes} bytes; this server reads messages of at most ${limit}. Send less per call (e.g. split the content into several memories).`,
-        },
-      })
-      .catch(() => {});
+    const response = messageTooLargeResponse(line.id, {
+      reader: "atlatl",
+      subject: "the request",
+      bytes: line.bytes,
+      maxBytes: MAX_MESSAGE_BYTES,
+      advice: "Send less per call (e.g. split the content into several memories).",
+    });
+    void transport.send(response).catch(() => {});
   };
   const transport = new StdioServerTransport(
-    process.stdin.pipe(limitLineLength(MAX_MESSAGE_BYTES, onOversized)),
+    process.stdin.pipe(frameStdioLines(MAX_MESSAGE_BYTES, onOversized)),
     process.stdout,
   );
   const served = serveStdio(() => createAtlatlServer({ ...app, extraction }).server, {
