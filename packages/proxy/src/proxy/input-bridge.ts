@@ -15,9 +15,14 @@
  * another (whose own upstream call would then never run).
  *
  * An upstream request is tied to the one input-capable call in flight. With
- * none (e.g. `roots/list` right after the upstream's initialize) or several
- * (stdio does not say which call a request belongs to) it is refused: the
- * 2026 protocol has no other channel to the client.
+ * none or several (stdio does not say which call a request belongs to) it is
+ * refused: the 2026 protocol has no other channel to the client. Except
+ * `roots/list` (a server such as server-filesystem asks it right after its
+ * initialize, and its answer decides what the server may read): when the client
+ * declared `roots`, it is answered with the roots the client last gave, or held
+ * until the client's next call, which asks the client for its roots first
+ * (`input_required`) and reaches the upstream only once they are answered, so the
+ * wrapped server reads what it would read for the client directly.
  */
 import { createHash, randomBytes } from "node:crypto";
 import {
@@ -91,6 +96,15 @@ interface Parked {
 export interface InputBridgeOptions {
   /** How long a parked call waits for the client's retry, in ms. */
   parkMs: number;
+  /** The capabilities the client opened the session with (what the upstream was told). */
+  capabilities: Record<string, unknown>;
+  /**
+   * The client's roots are known, and reach the upstream before the call that
+   * asked for them: `answered` when a held `roots/list` got them, else the
+   * upstream asked earlier and stopped waiting (it should ask again). Resolves
+   * once the upstream has had them.
+   */
+  rootsKnown(answered: boolean): Promise<void>;
 }
 
 export class InputBridge {
@@ -100,6 +114,13 @@ export class InputBridge {
     key: randomBytes(32),
     ttlSeconds: 3600,
   });
+
+  /** The upstream's `roots/list` requests asked while no one call could carry them. */
+  private heldRoots: Question[] = [];
+  /** The upstream wants the client's roots (it asked while none could be had). */
+  private rootsWanted = false;
+  /** The client's latest answer to `roots/list`. */
+  private roots: Result | undefined;
 
   constructor(private readonly options: InputBridgeOptions) {}
 
@@ -191,13 +212,28 @@ export class InputBridge {
         },
       },
     };
+    // The upstream waits for the client's roots: ask for them first, and start
+    // the call once the upstream has them (see the file's comment).
+    let started: Promise<void> = Promise.resolve();
+    if (this.rootsWanted && capabilitiesOf(ctx)?.roots !== undefined) {
+      started = new Promise<void>((resolve, reject) => {
+        call.unsent.push({
+          key: `input-${call.nextKey++}`,
+          request: embedded("roots/list", undefined),
+          resolve: (roots) => this.rootsGiven(roots).then(resolve, reject),
+          reject,
+        });
+      });
+    }
     // A question the client has not answered yet may be the upstream's own
     // (not this call's): its answer still goes to the upstream, and the result
     // waits for that retry (or the park's expiry).
-    call.upstream = start(forwarded).finally(() => {
-      call.done = true;
-      if (call.sent.size === 0) this.end(call);
-    });
+    call.upstream = started
+      .then(() => start(forwarded))
+      .finally(() => {
+        call.done = true;
+        if (call.sent.size === 0) this.end(call);
+      });
     // Settled before anyone awaits it (a call parked and never retried).
     call.upstream.catch(() => {});
     return call;
@@ -256,8 +292,19 @@ export class InputBridge {
    * call in flight, answered when the client retries. A question the
    * client's capabilities do not cover is refused.
    */
-  question(method: InputMethod, params: Record<string, unknown> | undefined): Promise<Result> {
+  question(
+    method: InputMethod,
+    params: Record<string, unknown> | undefined,
+    signal?: AbortSignal,
+  ): Promise<Result> {
     const calls = [...this.calls.values()].filter((c) => !c.done);
+    if (
+      method === "roots/list" &&
+      calls.length !== 1 &&
+      this.options.capabilities[INPUT_CAPABILITY[method]] !== undefined
+    ) {
+      return this.roots ? Promise.resolve(this.roots) : this.holdRoots(params, signal);
+    }
     if (calls.length !== 1) {
       return Promise.reject(
         rpcError(
@@ -279,9 +326,42 @@ export class InputBridge {
     }
     return new Promise<Result>((resolve, reject) => {
       const key = `input-${call.nextKey++}`;
-      call.unsent.push({ key, request: embedded(method, params), resolve, reject });
+      const remember = (result: Result) => {
+        if (method === "roots/list") this.roots = result;
+        resolve(result);
+      };
+      call.unsent.push({ key, request: embedded(method, params), resolve: remember, reject });
       call.wake?.();
     });
+  }
+
+  /** Hold the upstream's `roots/list` for the client's next call (until the upstream gives up). */
+  private holdRoots(
+    params: Record<string, unknown> | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<Result> {
+    this.rootsWanted = true;
+    return new Promise<Result>((resolve, reject) => {
+      const held: Question = { key: "", request: embedded("roots/list", params), resolve, reject };
+      this.heldRoots.push(held);
+      signal?.addEventListener(
+        "abort",
+        () => {
+          this.heldRoots = this.heldRoots.filter((q) => q !== held);
+          reject(signal.reason);
+        },
+        { once: true },
+      );
+    });
+  }
+
+  /** The client answered `roots/list` before its call: the upstream gets the roots first. */
+  private async rootsGiven(roots: Result): Promise<void> {
+    this.roots = roots;
+    this.rootsWanted = false;
+    const held = this.heldRoots.splice(0);
+    for (const q of held) q.resolve(roots);
+    await this.options.rootsKnown(held.length > 0);
   }
 
   /** Forget `call` and refuse what it still asked. */
