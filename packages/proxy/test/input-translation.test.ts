@@ -249,6 +249,32 @@ describe("a 2026-07-28 client, its input asked by a 2025-11-25 upstream", () => 
   });
 });
 
+describe("a 2026-07-28 client, a 2025-11-25 upstream asking roots/list at start-up", () => {
+  it("asks the client at its first call and tells an upstream that gave up roots/list_changed", async () => {
+    let rootsAsked = 0;
+    const p = await proxied2(
+      [FAULTY],
+      args,
+      PIN,
+      (client) =>
+        client.setRequestHandler("roots/list", async () => {
+          rootsAsked++;
+          return { roots: [{ uri: "file:///project", name: "project" }] };
+        }),
+      { FAULTY_START_ROOTS: "1" },
+    );
+    try {
+      // The upstream asked at start-up (no call to carry it) and gave up; the first
+      // call asks the client, and the upstream, told the list changed, gets them.
+      const r = await p.client.callTool({ name: "start-roots", arguments: {} });
+      expect(JSON.parse(textOf(r))).toEqual([{ uri: "file:///project", name: "project" }]);
+      expect(rootsAsked).toBe(1);
+    } finally {
+      await p.close();
+    }
+  });
+});
+
 describe("2025-11-25 clients, their input asked by a 2026-07-28 upstream", () => {
   let one: Peer;
   let two: Peer2;

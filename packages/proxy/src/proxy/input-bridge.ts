@@ -121,6 +121,8 @@ export class InputBridge {
   private rootsWanted = false;
   /** The client's latest answer to `roots/list`. */
   private roots: Result | undefined;
+  /** The client just gave its roots and they are on their way to the upstream. */
+  private rootsSettling = false;
 
   constructor(private readonly options: InputBridgeOptions) {}
 
@@ -298,12 +300,12 @@ export class InputBridge {
     signal?: AbortSignal,
   ): Promise<Result> {
     const calls = [...this.calls.values()].filter((c) => !c.done);
-    if (
-      method === "roots/list" &&
-      calls.length !== 1 &&
-      this.options.capabilities[INPUT_CAPABILITY[method]] !== undefined
-    ) {
-      return this.roots ? Promise.resolve(this.roots) : this.holdRoots(params, signal);
+    if (method === "roots/list") {
+      // Asked again on our list_changed, while the call that got them waits.
+      if (this.rootsSettling && this.roots) return Promise.resolve(this.roots);
+      if (calls.length !== 1 && this.options.capabilities[INPUT_CAPABILITY[method]] !== undefined) {
+        return this.roots ? Promise.resolve(this.roots) : this.holdRoots(params, signal);
+      }
     }
     if (calls.length !== 1) {
       return Promise.reject(
@@ -341,6 +343,7 @@ export class InputBridge {
     signal: AbortSignal | undefined,
   ): Promise<Result> {
     this.rootsWanted = true;
+    if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<Result>((resolve, reject) => {
       const held: Question = { key: "", request: embedded("roots/list", params), resolve, reject };
       this.heldRoots.push(held);
@@ -361,7 +364,12 @@ export class InputBridge {
     this.rootsWanted = false;
     const held = this.heldRoots.splice(0);
     for (const q of held) q.resolve(roots);
-    await this.options.rootsKnown(held.length > 0);
+    this.rootsSettling = true;
+    try {
+      await this.options.rootsKnown(held.length > 0);
+    } finally {
+      this.rootsSettling = false;
+    }
   }
 
   /** Forget `call` and refuse what it still asked. */
