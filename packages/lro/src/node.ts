@@ -1,6 +1,7 @@
 /**
  * `@atlatl/lro/node`: the Node-only parts: the `Offloader` engine, the JSONL
- * writer, the config loader (TOML file + environment) and the sweeper.
+ * writer, the config loader (TOML file + environment), the sweeper, and the
+ * bounded message framer for stdio (with its one `MESSAGE_TOO_LARGE` error).
  */
 
 // The layered resolver is platform-neutral (also in `@atlatl/lro`); re-exported for config loaders.
@@ -67,6 +68,20 @@ export {
   type OffloaderReoffloadOptions,
   offloaderReoffload,
 } from "./extract/reoffload.js";
+export {
+  type FramerSink,
+  lineBoundary,
+  type MessageBoundary,
+  MessageFramer,
+} from "./framing/message-framer.js";
+export {
+  MESSAGE_TOO_LARGE,
+  type MessageTooLargeError,
+  type MessageTooLargeOptions,
+  messageTooLargeError,
+  messageTooLargeResponse,
+} from "./framing/message-too-large.js";
+export { frameStdioLines, type OversizedLine } from "./framing/stdio-lines.js";
 export { EncodedLines, encodeTextLines } from "./materialize/encoded-lines.js";
 export {
   nodeOffloadFs,

@@ -11,7 +11,15 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ListRootsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OUTPUT_SCHEMA_META_KEY } from "../src/proxy/output-schema.js";
-import { direct, FILESYSTEM, type Peer, proxied, tempDir } from "./helpers.js";
+import {
+  direct,
+  FILESYSTEM,
+  type Peer,
+  type Peer2,
+  proxied,
+  proxied2,
+  tempDir,
+} from "./helpers.js";
 import { runAllRecipes } from "./recipes.js";
 
 const data = tempDir("atlatl-proxy-fs-data-");
@@ -140,5 +148,50 @@ describe("atlatl-proxy in front of server-filesystem", () => {
     expect(outputs.grep_text).toContain(
       '0:4000: 3999\tentry 3999 \u00e9l\u00e8ve "quoted" \\ back',
     );
+  });
+});
+
+describe("a 2026-07-28 client through the proxy, server-filesystem asking roots/list at start-up", () => {
+  // The server's command line names one directory, the client's roots another: the
+  // roots win directly, and must through the proxy too (issue 28, item 10).
+  const cli = tempDir("atlatl-proxy-fs-cli-");
+  const root = tempDir("atlatl-proxy-fs-root-");
+  const rootList = { roots: [{ uri: pathToFileURL(root.dir).href, name: "project" }] };
+  let direct1: Peer;
+  let modern: Peer2;
+  let modernAsked = 0;
+  beforeAll(async () => {
+    writeFileSync(join(root.dir, "in-root.txt"), "from the client's root\n");
+    [direct1, modern] = await Promise.all([
+      direct([FILESYSTEM, cli.dir], (client) =>
+        client.setRequestHandler(ListRootsRequestSchema, async () => rootList),
+      ),
+      proxied2([FILESYSTEM, cli.dir], ["--output-dir", out.dir], { pin: "2026-07-28" }, (c) =>
+        c.setRequestHandler("roots/list", async () => {
+          modernAsked++;
+          return rootList;
+        }),
+      ),
+    ]);
+  });
+  afterAll(async () => {
+    await Promise.all([direct1?.close(), modern?.close()]);
+    cli.remove();
+    root.remove();
+  });
+
+  it("serves the client's roots, as the server does directly, asking the client once", async () => {
+    const call = { name: "list_allowed_directories", arguments: {} };
+    const a = await direct1.client.callTool(call);
+    expect(JSON.stringify(a.content)).toContain(root.dir);
+    const b = await modern.client.callTool(call);
+    expect(b.content).toEqual(a.content);
+    const read = await modern.client.callTool({
+      name: "read_text_file",
+      arguments: { path: join(root.dir, "in-root.txt") },
+    });
+    expect(read.isError).toBeFalsy();
+    expect(JSON.stringify(read.content)).toContain("from the client's root");
+    expect(modernAsked).toBe(1);
   });
 });

@@ -122,6 +122,7 @@ export async function proxied2(
   proxyArgs: string[],
   mode: VersionNegotiationMode,
   setup?: (client: Client2) => void,
+  env?: Record<string, string>,
 ): Promise<Peer2> {
   const client = new Client2(
     { name: "proxy-test-2", version: "2.0.0" },
@@ -132,6 +133,7 @@ export async function proxied2(
     command: process.execPath,
     args: proxyArgv(upstream, proxyArgs),
     stderr: "pipe",
+    ...(env ? { env } : {}),
   });
   await client.connect(transport);
   return { client, transport, close: () => client.close() };

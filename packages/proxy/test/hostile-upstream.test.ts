@@ -1,7 +1,8 @@
 /**
- * Hostile upstreams (issue 18, items 1, 2 and 8): a stdio line longer than V8's
- * longest string, an SSE event and a JSON body that never end, and a URL whose
- * query and userinfo hold secrets. The call gets a clear coded error, the same
+ * Hostile upstreams (issue 18, items 1, 2 and 8; issue 29, item 9): a stdio line
+ * longer than V8's longest string, a result nested deeper than JSON.stringify
+ * can go, an SSE event and a JSON body that never end, and a URL whose query and
+ * userinfo hold secrets. The call gets a clear coded error, the same
  * session goes on, the proxy's memory stays within the bound, and no message
  * shows the secrets.
  */
@@ -9,11 +10,13 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { MESSAGE_TOO_LARGE } from "@atlatl/lro/node";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, describe, expect, it } from "vitest";
-import { MAX_MESSAGE_BYTES, MESSAGE_TOO_LARGE } from "../src/upstream/message-bound.js";
+import { MAX_RESULT_DEPTH } from "../src/proxy/result-depth.js";
+import { MAX_MESSAGE_BYTES } from "../src/upstream/message-bound.js";
 import { FIXTURES, type Peer, PROXY_MAIN, proxied, tempDir } from "./helpers.js";
 
 const out = tempDir("atlatl-proxy-hostile-");
@@ -68,6 +71,37 @@ describe("a stdio upstream sending a line longer than V8's longest string", () =
     expect(r.content).toEqual([{ type: "text", text: '{"after":"the long line"}' }]);
     expect(peakRss(p.transport.pid as number)).toBeLessThan(PEAK_RSS_LIMIT);
   }, 180_000);
+});
+
+describe("a stdio upstream sending a result nested 10,000 deep", () => {
+  it("fails that call with RESULT_TOO_DEEP (not a stack overflow), passes one at the bound, and the session goes on", async () => {
+    const p = await proxied([join(FIXTURES, "faulty-server.mjs")], ["--output-dir", out.dir]);
+    peers.push(p);
+    for (const where of ["structured", "meta"]) {
+      const err = await rejection(
+        p.client.callTool({ name: "deep", arguments: { depth: 10_000, where } }),
+      );
+      expect(err.code).toBe(-32603);
+      expect(err.message).toContain("RESULT_TOO_DEEP");
+      expect(err.message).toContain(`nests more than ${MAX_RESULT_DEPTH} levels deep`);
+      expect(err.message).not.toContain("call stack");
+      expect(err.data).toEqual({ code: "RESULT_TOO_DEEP", max_depth: MAX_RESULT_DEPTH });
+    }
+    // The result, structuredContent and `depth` arrays: MAX_RESULT_DEPTH levels in all.
+    const atBound = await p.client.callTool({
+      name: "deep",
+      arguments: { depth: MAX_RESULT_DEPTH - 2 },
+    });
+    let level = (atBound.structuredContent as { deep: unknown }).deep;
+    let arrays = 0;
+    while (Array.isArray(level)) {
+      arrays++;
+      level = level[0];
+    }
+    expect(arrays).toBe(MAX_RESULT_DEPTH - 2);
+    const r = await p.client.callTool({ name: "echo", arguments: { after: "the deep one" } });
+    expect(r.content).toEqual([{ type: "text", text: '{"after":"the deep one"}' }]);
+  }, 60_000);
 });
 
 async function startHostile(mode: "streamable" | "sse" = "streamable"): Promise<number> {

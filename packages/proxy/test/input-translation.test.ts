@@ -142,6 +142,50 @@ describe("a 2026-07-28 client, its input asked by a 2025-11-25 upstream", () => 
     }
   });
 
+  it("refuses a requestState on a request other than the one it was minted for, and the right retry still works", async () => {
+    const raw = rawProxied([FAULTY], args);
+    try {
+      const meta = envelope({ elicitation: { form: {} } });
+      await raw.request("server/discover", { _meta: meta });
+      const first = await raw.request("tools/call", {
+        name: "ask-now",
+        arguments: { topic: "a" },
+        _meta: meta,
+      });
+      expect(first.result?.resultType).toBe("input_required");
+      const [key] = Object.keys(first.result?.inputRequests as object);
+      const answers = { [key as string]: { action: "accept", content: { name: "Grace" } } };
+      const continuing = {
+        _meta: meta,
+        inputResponses: answers,
+        requestState: first.result?.requestState,
+      };
+      // Another tool, the same tool with other arguments: each refused, nothing answered.
+      for (const other of [
+        { name: "echo", arguments: { topic: "a" } },
+        { name: "ask-now", arguments: { topic: "b" } },
+      ]) {
+        const wrong = await raw.request("tools/call", { ...other, ...continuing });
+        expect(wrong.result, JSON.stringify(wrong)).toBeUndefined();
+        expect(wrong.error?.code).toBe(-32602);
+        expect(wrong.error?.message).toContain("requestState was issued for another request");
+        expect(wrong.error?.data).toEqual({ code: "REQUEST_STATE_MISMATCH" });
+      }
+      // The same name and arguments, keys in any order: the parked call goes on.
+      const retry = await raw.request("tools/call", {
+        arguments: { topic: "a" },
+        name: "ask-now",
+        ...continuing,
+      });
+      expect(JSON.parse(rawText(retry)).answer).toEqual({
+        action: "accept",
+        content: { name: "Grace" },
+      });
+    } finally {
+      raw.close();
+    }
+  });
+
   it("refuses a question tied to no call in progress (-32601, said to the upstream)", async () => {
     await f.client.callTool({ name: "ask-after", arguments: {} });
     await new Promise((r) => setTimeout(r, 500));
@@ -201,6 +245,32 @@ describe("a 2026-07-28 client, its input asked by a 2025-11-25 upstream", () => 
       expect(subscribe.error?.code).toBe(-32601);
     } finally {
       raw.close();
+    }
+  });
+});
+
+describe("a 2026-07-28 client, a 2025-11-25 upstream asking roots/list at start-up", () => {
+  it("asks the client at its first call and tells an upstream that gave up roots/list_changed", async () => {
+    let rootsAsked = 0;
+    const p = await proxied2(
+      [FAULTY],
+      args,
+      PIN,
+      (client) =>
+        client.setRequestHandler("roots/list", async () => {
+          rootsAsked++;
+          return { roots: [{ uri: "file:///project", name: "project" }] };
+        }),
+      { FAULTY_START_ROOTS: "1" },
+    );
+    try {
+      // The upstream asked at start-up (no call to carry it) and gave up; the first
+      // call asks the client, and the upstream, told the list changed, gets them.
+      const r = await p.client.callTool({ name: "start-roots", arguments: {} });
+      expect(JSON.parse(textOf(r))).toEqual([{ uri: "file:///project", name: "project" }]);
+      expect(rootsAsked).toBe(1);
+    } finally {
+      await p.close();
     }
   });
 });

@@ -3,7 +3,6 @@
  * server (`-- <command> [args...]`, or `--url <url>`), applying LRO on this
  * machine's disk. stdout is the protocol channel: everything else goes to stderr.
  */
-import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { expandHeaderEnv } from "../config/env-reference.js";
 import { loadProxyConfig } from "../config/proxy-config.js";
@@ -11,6 +10,7 @@ import { startProxy } from "../proxy/start-proxy.js";
 import { MAX_MESSAGE_BYTES } from "../upstream/message-bound.js";
 import { parseHeaders, type UpstreamTarget } from "../upstream/target.js";
 import { UPSTREAM_PROTOCOLS } from "../upstream/upstream-protocol.js";
+import { clientStdioTransport } from "./client-stdio.js";
 import { isInstallCommand, runInstallCommand } from "./install-command.js";
 
 function positiveInt(name: string) {
@@ -109,9 +109,9 @@ async function main(): Promise<void> {
   }
 
   // The SDK's default bound (10 MB) would refuse a client's large arguments; ours is the upstream's.
-  const transport = new StdioServerTransport(process.stdin, process.stdout, {
-    maxBufferSize: MAX_MESSAGE_BYTES,
-  });
+  const transport = clientStdioTransport(process.stdin, process.stdout, MAX_MESSAGE_BYTES, (m) =>
+    process.stderr.write(`atlatl-proxy: ${m}\n`),
+  );
   let proxy: Awaited<ReturnType<typeof startProxy>>;
   try {
     proxy = await startProxy({ target, config, transport });

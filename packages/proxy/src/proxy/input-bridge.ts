@@ -9,18 +9,29 @@
  * answer, which goes to the upstream as its response, and the retry goes on
  * waiting for the upstream's result (or its next question).
  *
+ * A `requestState` continues only the request it was minted for: the parked
+ * call keeps a digest of its method and params (name and arguments), and a
+ * retry whose digest differs is refused, so one call's state cannot answer
+ * another (whose own upstream call would then never run).
+ *
  * An upstream request is tied to the one input-capable call in flight. With
- * none (e.g. `roots/list` right after the upstream's initialize) or several
- * (stdio does not say which call a request belongs to) it is refused: the
- * 2026 protocol has no other channel to the client.
+ * none or several (stdio does not say which call a request belongs to) it is
+ * refused: the 2026 protocol has no other channel to the client. Except
+ * `roots/list` (a server such as server-filesystem asks it right after its
+ * initialize, and its answer decides what the server may read): when the client
+ * declared `roots`, it is answered with the roots the client last gave, or held
+ * until the client's next call, which asks the client for its roots first
+ * (`input_required`) and reaches the upstream only once they are answered, so the
+ * wrapped server reads what it would read for the client directly.
  */
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import {
   CLIENT_CAPABILITIES_META_KEY,
   createRequestStateCodec,
   type InputRequest,
   type InputRequiredResult,
   inputRequired,
+  type Request,
   type Result,
   type ServerContext,
 } from "@modelcontextprotocol/server";
@@ -60,6 +71,8 @@ interface Question {
 /** One upstream call of a 2026 client's, possibly parked between legs. */
 interface Parked {
   id: string;
+  /** {@link requestDigest} of the request that started it: each retry must match. */
+  digest: string;
   upstream: Promise<Result>;
   abort: AbortController;
   /** Asked by the upstream, not yet sent to the client. */
@@ -83,6 +96,15 @@ interface Parked {
 export interface InputBridgeOptions {
   /** How long a parked call waits for the client's retry, in ms. */
   parkMs: number;
+  /** The capabilities the client opened the session with (what the upstream was told). */
+  capabilities: Record<string, unknown>;
+  /**
+   * The client's roots are known, and reach the upstream before the call that
+   * asked for them: `answered` when a held `roots/list` got them, else the
+   * upstream asked earlier and stopped waiting (it should ask again). Resolves
+   * once the upstream has had them.
+   */
+  rootsKnown(answered: boolean): Promise<void>;
 }
 
 export class InputBridge {
@@ -93,16 +115,30 @@ export class InputBridge {
     ttlSeconds: 3600,
   });
 
+  /** The upstream's `roots/list` requests asked while no one call could carry them. */
+  private heldRoots: Question[] = [];
+  /** The upstream wants the client's roots (it asked while none could be had). */
+  private rootsWanted = false;
+  /** The client's latest answer to `roots/list`. */
+  private roots: Result | undefined;
+  /** The client just gave its roots and they are on their way to the upstream. */
+  private rootsSettling = false;
+
   constructor(private readonly options: InputBridgeOptions) {}
 
   /**
    * Run one leg of an input-capable call: a new call starts `start` (the
    * upstream request, with a context that outlives this leg: cancelled with
    * the call, its progress sent to whichever leg is current); a retry (its
-   * `requestState` ours) answers the parked call's questions and waits on.
+   * `requestState` ours, for this same request) answers the parked call's
+   * questions and waits on.
    */
-  async leg(ctx: ServerContext, start: (call: ForwardContext) => Promise<Result>): Promise<Result> {
-    const call = await this.callOf(ctx, start);
+  async leg(
+    ctx: ServerContext,
+    request: Request,
+    start: (call: ForwardContext) => Promise<Result>,
+  ): Promise<Result> {
+    const call = await this.callOf(ctx, requestDigest(request), start);
     call.capabilities = capabilitiesOf(ctx);
     call.leg = ctx;
     const onAbort = () => call.abort.abort(ctx.mcpReq.signal.reason);
@@ -118,6 +154,7 @@ export class InputBridge {
   /** The call a leg belongs to: the parked one its `requestState` names, or a new one. */
   private async callOf(
     ctx: ServerContext,
+    digest: string,
     start: (call: ForwardContext) => Promise<Result>,
   ): Promise<Parked> {
     const state = ctx.mcpReq.requestState<string>();
@@ -135,12 +172,20 @@ export class InputBridge {
           "atlatl-proxy: the call this requestState continues has ended (its upstream answered, failed or waited too long); call again",
         );
       }
+      if (call.digest !== digest) {
+        throw rpcError(
+          INVALID_PARAMS,
+          `atlatl-proxy: this requestState was issued for another request; a retry must repeat the ${ctx.mcpReq.method} it continues with the same name and arguments (send this request without requestState and inputResponses to make it a new call)`,
+          { code: "REQUEST_STATE_MISMATCH" },
+        );
+      }
       this.answer(call, ctx.mcpReq.inputResponses ?? {});
       return call;
     }
     const abort = new AbortController();
     const call: Parked = {
       id: randomBytes(12).toString("base64url"),
+      digest,
       upstream: Promise.resolve({}),
       abort,
       unsent: [],
@@ -169,13 +214,28 @@ export class InputBridge {
         },
       },
     };
+    // The upstream waits for the client's roots: ask for them first, and start
+    // the call once the upstream has them (see the file's comment).
+    let started: Promise<void> = Promise.resolve();
+    if (this.rootsWanted && capabilitiesOf(ctx)?.roots !== undefined) {
+      started = new Promise<void>((resolve, reject) => {
+        call.unsent.push({
+          key: `input-${call.nextKey++}`,
+          request: embedded("roots/list", undefined),
+          resolve: (roots) => this.rootsGiven(roots).then(resolve, reject),
+          reject,
+        });
+      });
+    }
     // A question the client has not answered yet may be the upstream's own
     // (not this call's): its answer still goes to the upstream, and the result
     // waits for that retry (or the park's expiry).
-    call.upstream = start(forwarded).finally(() => {
-      call.done = true;
-      if (call.sent.size === 0) this.end(call);
-    });
+    call.upstream = started
+      .then(() => start(forwarded))
+      .finally(() => {
+        call.done = true;
+        if (call.sent.size === 0) this.end(call);
+      });
     // Settled before anyone awaits it (a call parked and never retried).
     call.upstream.catch(() => {});
     return call;
@@ -234,8 +294,19 @@ export class InputBridge {
    * call in flight, answered when the client retries. A question the
    * client's capabilities do not cover is refused.
    */
-  question(method: InputMethod, params: Record<string, unknown> | undefined): Promise<Result> {
+  question(
+    method: InputMethod,
+    params: Record<string, unknown> | undefined,
+    signal?: AbortSignal,
+  ): Promise<Result> {
     const calls = [...this.calls.values()].filter((c) => !c.done);
+    if (method === "roots/list") {
+      // Asked again on our list_changed, while the call that got them waits.
+      if (this.rootsSettling && this.roots) return Promise.resolve(this.roots);
+      if (calls.length !== 1 && this.options.capabilities[INPUT_CAPABILITY[method]] !== undefined) {
+        return this.roots ? Promise.resolve(this.roots) : this.holdRoots(params, signal);
+      }
+    }
     if (calls.length !== 1) {
       return Promise.reject(
         rpcError(
@@ -257,9 +328,48 @@ export class InputBridge {
     }
     return new Promise<Result>((resolve, reject) => {
       const key = `input-${call.nextKey++}`;
-      call.unsent.push({ key, request: embedded(method, params), resolve, reject });
+      const remember = (result: Result) => {
+        if (method === "roots/list") this.roots = result;
+        resolve(result);
+      };
+      call.unsent.push({ key, request: embedded(method, params), resolve: remember, reject });
       call.wake?.();
     });
+  }
+
+  /** Hold the upstream's `roots/list` for the client's next call (until the upstream gives up). */
+  private holdRoots(
+    params: Record<string, unknown> | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<Result> {
+    this.rootsWanted = true;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise<Result>((resolve, reject) => {
+      const held: Question = { key: "", request: embedded("roots/list", params), resolve, reject };
+      this.heldRoots.push(held);
+      signal?.addEventListener(
+        "abort",
+        () => {
+          this.heldRoots = this.heldRoots.filter((q) => q !== held);
+          reject(signal.reason);
+        },
+        { once: true },
+      );
+    });
+  }
+
+  /** The client answered `roots/list` before its call: the upstream gets the roots first. */
+  private async rootsGiven(roots: Result): Promise<void> {
+    this.roots = roots;
+    this.rootsWanted = false;
+    const held = this.heldRoots.splice(0);
+    for (const q of held) q.resolve(roots);
+    this.rootsSettling = true;
+    try {
+      await this.options.rootsKnown(held.length > 0);
+    } finally {
+      this.rootsSettling = false;
+    }
   }
 
   /** Forget `call` and refuse what it still asked. */
@@ -269,6 +379,22 @@ export class InputBridge {
     const ended = rpcError(NOT_ASKABLE, "atlatl-proxy: the call this question belonged to ended");
     for (const q of [...call.unsent, ...call.sent.values()]) q.reject(ended);
   }
+}
+
+/**
+ * What identifies a request across its retries: its method and params (the
+ * tool or prompt name, arguments, resource URI), without what changes from one
+ * leg to the next (`_meta`, `inputResponses`, `requestState`). Object keys are
+ * sorted, so the same arguments in another order match.
+ */
+function requestDigest(request: Request): string {
+  const { _meta: _m, inputResponses: _i, requestState: _s, ...params } = request.params ?? {};
+  const canonical = JSON.stringify([request.method, params], (_key, value: unknown) =>
+    value !== null && typeof value === "object" && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : value,
+  );
+  return createHash("sha256").update(canonical).digest("base64url");
 }
 
 /** The capabilities a 2026 request declared (its envelope). */

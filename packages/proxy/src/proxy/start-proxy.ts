@@ -37,8 +37,12 @@ import { InputBridge } from "./input-bridge.js";
 import { createProxyEngine } from "./local-lro.js";
 import { extractToolName, resourcePrefix } from "./names.js";
 import { OpeningGate } from "./opening-gate.js";
+import { checkResultDepth } from "./result-depth.js";
 import { Downstream, relayToClient, upstreamClient } from "./upstream-client.js";
 import { upstreamResultFor } from "./upstream-results.js";
+
+/** How long the first call waits after the client's roots reached the upstream. */
+const ROOTS_SETTLE_MS = 250;
 
 /** Options of {@link startProxy}. */
 export interface StartProxyOptions {
@@ -77,9 +81,23 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
   const facts = await gate.waitForOpening();
   if (!facts) return undefined;
   const downstream = new Downstream(facts);
-  const bridge = new InputBridge({ parkMs: timeoutMs });
-
   const upstream = upstreamClient(facts, config);
+  const bridge = new InputBridge({
+    parkMs: timeoutMs,
+    capabilities: facts.capabilities as Record<string, unknown>,
+    async rootsKnown(answered) {
+      // An upstream that gave up waiting asks again on this notification.
+      if (!answered) {
+        await upstream.notification({ method: "notifications/roots/list_changed" }).catch(() => {});
+      }
+      // The upstream applies roots after its own file checks (server-filesystem
+      // resolves each directory), and says nothing when done: a round trip and a
+      // moment, once per session, let it finish before the call that waited.
+      if (upstream.getProtocolEra() !== "modern") await upstream.ping().catch(() => {});
+      await new Promise((resolve) => setTimeout(resolve, ROOTS_SETTLE_MS));
+    },
+  });
+
   relayToClient(upstream, { downstream, bridge, capabilities: facts.capabilities, timeoutMs, log });
 
   let upstreamKind: UpstreamTransportKind;
@@ -138,6 +156,7 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     if (upstreamGone) throw goneError();
     try {
       const result = await forwardRequest(upstream, request, ctx, timeoutMs, extra);
+      checkResultDepth(request.method, result);
       return upstreamEra === "modern" ? upstreamResultFor(result, downstream.era) : result;
     } catch (err) {
       if (upstreamGone) throw goneError();
@@ -178,7 +197,7 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
         };
         return send({ ...request, params }, ctx, { allowInputRequired: true });
       }
-      return bridge.leg(ctx, (call) => send({ ...request, params }, call));
+      return bridge.leg(ctx, request, (call) => send({ ...request, params }, call));
     },
     async notifyUpstream(notification) {
       if (upstreamGone) return;

@@ -104,7 +104,7 @@ export function relayToClient(upstream: Client, options: RelayOptions): void {
     await downstream.ready;
     const method = request.method as (typeof INPUT_METHODS)[number];
     if (downstream.era === "modern" && INPUT_METHODS.includes(method)) {
-      return bridge.question(method, request.params);
+      return bridge.question(method, request.params, ctx.mcpReq.signal);
     }
     if (downstream.era === "modern") {
       throw rpcError(

@@ -13,6 +13,7 @@
  * Errors thrown by fetch itself, and error bodies (which the SDK quotes), are
  * stripped of the URL's secrets.
  */
+import { MessageFramer } from "@atlatl/lro/node";
 import type { FetchLike, JSONRPCMessage, RequestId } from "@modelcontextprotocol/client";
 import {
   droppedNotice,
@@ -20,7 +21,7 @@ import {
   tooLargeError,
   tooLargeResponse,
 } from "./message-bound.js";
-import { MessageFramer, SseEventBoundary } from "./message-framer.js";
+import { SseEventBoundary } from "./sse-event-boundary.js";
 
 /** Options of {@link boundedFetch}. */
 export interface BoundedFetchOptions {

@@ -1,8 +1,10 @@
 /**
  * The one bound on a message read from an upstream (a stdio line, an SSE event,
- * a whole HTTP body), the error a call gets when its response was over it, and
- * how the response's id is found in what was kept of it.
+ * a whole HTTP body), the error a call gets when its response was over it
+ * (`@atlatl/lro`'s one `MESSAGE_TOO_LARGE`), and how the response's id is found
+ * in what was kept of it.
  */
+import { messageTooLargeError } from "@atlatl/lro/node";
 import { type JSONRPCMessage, ProtocolError, type RequestId } from "@modelcontextprotocol/client";
 
 /**
@@ -14,49 +16,34 @@ import { type JSONRPCMessage, ProtocolError, type RequestId } from "@modelcontex
  */
 export const MAX_MESSAGE_BYTES = 511 * 1024 * 1024;
 
-/** JSON-RPC error code (implementation-defined server error) of a response over the bound. */
-export const MESSAGE_TOO_LARGE = -32010;
-
-/** The bound as text for messages: bytes and MiB. */
-function boundText(maxBytes: number): string {
-  return `${maxBytes} bytes (${Math.floor(maxBytes / 2 ** 20)} MiB)`;
-}
-
-/** What a call gets when its response was over the bound. */
-export function tooLargeMessage(maxBytes: number): string {
-  return `atlatl-proxy: MESSAGE_TOO_LARGE: the upstream's response exceeds ${boundText(maxBytes)}, the most the proxy reads in one message; it was dropped (the upstream and the session go on)`;
-}
-
-/** The error data beside {@link tooLargeMessage}. */
-function tooLargeData(maxBytes: number) {
-  return { code: "MESSAGE_TOO_LARGE", max_message_bytes: maxBytes };
+/** The error a call gets when its upstream's response was over the bound. */
+function tooLarge(maxBytes: number) {
+  return messageTooLargeError({
+    reader: "atlatl-proxy",
+    subject: "the upstream's response",
+    maxBytes,
+    goesOn: "the upstream and the session go on",
+  });
 }
 
 /** The JSON-RPC error response answering request `id` in place of its dropped response. */
 export function tooLargeResponse(id: RequestId, maxBytes: number): JSONRPCMessage {
-  return {
-    jsonrpc: "2.0",
-    id,
-    error: {
-      code: MESSAGE_TOO_LARGE,
-      message: tooLargeMessage(maxBytes),
-      data: tooLargeData(maxBytes),
-    },
-  };
+  return { jsonrpc: "2.0", id, error: tooLarge(maxBytes) };
 }
 
 /** The same as an error thrown where a response body is read. */
 export function tooLargeError(maxBytes: number): ProtocolError {
-  return new ProtocolError(MESSAGE_TOO_LARGE, tooLargeMessage(maxBytes), tooLargeData(maxBytes));
+  const { code, message, data } = tooLarge(maxBytes);
+  return new ProtocolError(code, message, data);
 }
 
 /** The notice for a dropped message that was no response (or whose id was not found). */
 export function droppedNotice(maxBytes: number): Error {
-  return new Error(`a message from the upstream exceeds ${boundText(maxBytes)} and was dropped`);
+  const mib = Math.floor(maxBytes / 2 ** 20);
+  return new Error(
+    `a message from the upstream exceeds ${maxBytes} bytes (${mib} MiB) and was dropped`,
+  );
 }
-
-/** Bytes kept from each end of a dropped message: enough for its id. */
-export const KEPT_BYTES = 256;
 
 const ID = String.raw`(-?\d+|"(?:[^"\\]|\\.)*")`;
 const MEMBER = String.raw`"(?:jsonrpc|id)"\s*:\s*(?:-?\d+|"(?:[^"\\]|\\.)*")\s*,\s*`;

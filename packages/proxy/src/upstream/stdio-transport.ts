@@ -3,19 +3,19 @@
  * `StdioClientTransport` buffers a message by concatenating every chunk to what
  * came before (quadratic: a 50 MB result takes tens of seconds) and closes the
  * upstream on a message over its limit; the proxy exists for large results, so
- * it reads with a chunk list joined once per line (`message-framer.ts`), and
+ * it reads with `@atlatl/lro`'s framer (a chunk list joined once per line), and
  * answers the call of a response over the bound with an error. Spawning, stderr
  * passed through, and closing (stdin end, then SIGTERM, then SIGKILL) follow the
  * SDK's.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { lineBoundary, MessageFramer } from "@atlatl/lro/node";
 import {
   type JSONRPCMessage,
   parseJSONRPCMessage,
   type Transport,
 } from "@modelcontextprotocol/client";
 import { droppedNotice, droppedResponseId, tooLargeResponse } from "./message-bound.js";
-import { lineBoundary, MessageFramer } from "./message-framer.js";
 
 /** Options of {@link ChildStdioTransport}. */
 export interface ChildStdioOptions {

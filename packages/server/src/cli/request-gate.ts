@@ -1,6 +1,6 @@
 /**
  * The stdio messages, read once more where atlatl holds them (whole lines,
- * after `line-limit.ts`) before the SDK's `serveStdio` gets them. The
+ * after `frameStdioLines`) before the SDK's `serveStdio` gets them. The
  * connection's opening message picks its generation, as it does for the SDK:
  *
  * - a 2025-11-25 `initialize`: its `clientInfo` as sent goes to

@@ -1,5 +1,6 @@
+import { frameStdioLines, MESSAGE_TOO_LARGE, type OversizedLine } from "@atlatl/lro/node";
+import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { limitLineLength, type OversizedLine } from "../../src/cli/line-limit.js";
 import { call, jsonOf, type RunningServer, startServer } from "./spawn-server.js";
 
 describe("atlatl serve and a stdio message over 10 MiB", () => {
@@ -13,11 +14,21 @@ describe("atlatl serve and a stdio message over 10 MiB", () => {
 
   it("answers that request with an error, logs why, and keeps serving", async () => {
     const huge = "x".repeat(11 * 1024 * 1024);
-    await expect(
-      s.client.callTool({ name: "capture_memory", arguments: { content: huge } }, undefined, {
+    const err = await s.client
+      .callTool({ name: "capture_memory", arguments: { content: huge } }, undefined, {
         timeout: 20_000,
-      }),
-    ).rejects.toThrow(/MESSAGE_TOO_LARGE: the request is \d+ bytes/);
+      })
+      .then(
+        () => undefined,
+        (e: { code: number; message: string; data: unknown }) => e,
+      );
+    expect(err?.message).toMatch(/MESSAGE_TOO_LARGE: the request is \d+ bytes/);
+    // One code and data for every reader (the proxy's too): outside the range MCP reserves.
+    expect(err?.code).toBe(MESSAGE_TOO_LARGE);
+    expect(err?.data).toEqual({
+      code: "MESSAGE_TOO_LARGE",
+      max_message_bytes: STDIO_DEFAULT_MAX_BUFFER_SIZE,
+    });
     expect(s.stderr()).toMatch(/dropped a stdio message of \d+ bytes .*; still serving/);
 
     const after = await call(s.client, "capture_memory", { content: "Still listening" });
@@ -26,10 +37,10 @@ describe("atlatl serve and a stdio message over 10 MiB", () => {
   }, 60_000);
 });
 
-describe("limitLineLength", () => {
+describe("frameStdioLines", () => {
   async function run(chunks: string[], max: number) {
     const dropped: OversizedLine[] = [];
-    const guard = limitLineLength(max, (line) => dropped.push(line));
+    const guard = frameStdioLines(max, (line) => dropped.push(line));
     const lines: string[] = [];
     guard.on("data", (b: Buffer) => lines.push(b.toString()));
     for (const c of chunks) guard.write(Buffer.from(c));

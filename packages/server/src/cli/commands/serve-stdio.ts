@@ -1,12 +1,16 @@
-import { startSweeper } from "@atlatl/lro/node";
-import { ProtocolErrorCode, STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/server";
+import {
+  frameStdioLines,
+  messageTooLargeResponse,
+  type OversizedLine,
+  startSweeper,
+} from "@atlatl/lro/node";
+import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/server";
 import { StdioServerTransport, serveStdio } from "@modelcontextprotocol/server/stdio";
 import type { App } from "../../app/open-app.js";
 import type { InitializeFacts } from "../../mcp/client-facts.js";
 import { createAtlatlServer } from "../../mcp/create-server.js";
 import { createSharedExtraction } from "../../mcp/shared-extraction.js";
 import { redactUrl } from "../../store/redact-url.js";
-import { limitLineLength, type OversizedLine } from "../line-limit.js";
 import { gateRequests } from "../request-gate.js";
 
 /** Largest stdio message served: the SDK transport's own buffer limit. */
@@ -55,16 +59,14 @@ export function serveStdioApp(app: App): void {
       `atlatl: dropped a stdio message of ${line.bytes} bytes (limit ${limit})${line.id !== undefined ? ` for request ${JSON.stringify(line.id)}` : ""}; still serving\n`,
     );
     if (line.id === undefined) return;
-    void transport
-      .send({
-        jsonrpc: "2.0",
-        id: line.id,
-        error: {
-          code: ProtocolErrorCode.InvalidRequest,
-          message: `MESSAGE_TOO_LARGE: the request is ${line.bytes} bytes; this server reads messages of at most ${limit}. Send less per call (e.g. split the content into several memories).`,
-        },
-      })
-      .catch(() => {});
+    const response = messageTooLargeResponse(line.id, {
+      reader: "atlatl",
+      subject: "the request",
+      bytes: line.bytes,
+      maxBytes: MAX_MESSAGE_BYTES,
+      advice: "Send less per call (e.g. split the content into several memories).",
+    });
+    void transport.send(response).catch(() => {});
   };
   // The connection's raw messages, read where we hold them: the `initialize` as
   // sent (its clientInfo.proxy) and each 2026-07-28 request's revision.
@@ -77,7 +79,7 @@ export function serveStdioApp(app: App): void {
     dropped: (why) => process.stderr.write(`atlatl: dropped a stdio notification (${why})\n`),
   });
   const transport = new StdioServerTransport(
-    process.stdin.pipe(limitLineLength(MAX_MESSAGE_BYTES, onOversized)).pipe(gate),
+    process.stdin.pipe(frameStdioLines(MAX_MESSAGE_BYTES, onOversized)).pipe(gate),
     process.stdout,
   );
   const served = serveStdio(() => createAtlatlServer({ ...app, extraction, initialize }).server, {

@@ -1,11 +1,14 @@
 /**
- * Cutting an upstream's byte stream into messages (stdio lines, SSE events) with
- * a bound: a message is held as a list of chunks (joined once, never concatenated
- * chunk by chunk), and one over the bound is dropped as it arrives, keeping only
- * its first and last bytes (whose response it was). Memory stays within the bound
- * whatever the upstream sends.
+ * Cutting a byte stream into messages (stdio lines; a caller's boundary, such as
+ * SSE events) with a bound, in time linear in the bytes: a message is held as a
+ * list of chunks (joined once by its consumer, never concatenated chunk by
+ * chunk), and one over the bound is dropped as it arrives, keeping only its first
+ * and last bytes (enough to tell whose request or response it was). Memory stays
+ * within the bound whatever the peer sends.
  */
-import { KEPT_BYTES } from "./message-bound.js";
+
+/** Bytes kept from each end of a dropped message: enough for its id. */
+export const KEPT_BYTES = 512;
 
 /** Finds where messages end. */
 export interface MessageBoundary {
@@ -13,7 +16,7 @@ export interface MessageBoundary {
   next(chunk: Buffer, from: number): number;
 }
 
-/** A message ends after each `\n` (stdio). */
+/** A message ends after each `\n` (stdio: one JSON-RPC message per line). */
 export const lineBoundary: MessageBoundary = {
   next(chunk, from) {
     const nl = chunk.indexOf(10, from);
@@ -21,51 +24,14 @@ export const lineBoundary: MessageBoundary = {
   },
 };
 
-const LF = 10;
-const CR = 13;
-
-/** An SSE event ends after a blank line; lines end in CRLF, LF or CR (the SSE specification's). */
-export class SseEventBoundary implements MessageBoundary {
-  private atLineStart = true;
-  /** The last terminator was CR: an LF right after it belongs to it. */
-  private afterCr = false;
-
-  next(chunk: Buffer, from: number): number {
-    let lf = chunk.indexOf(LF, from);
-    let cr = chunk.indexOf(CR, from);
-    let i = from;
-    for (;;) {
-      const t = lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr);
-      if (t !== i && i < chunk.length) {
-        // Line content before the terminator (or to the chunk's end).
-        this.atLineStart = false;
-        this.afterCr = false;
-      }
-      if (t < 0) return -1;
-      const isCr = chunk[t] === CR;
-      if (!isCr && this.afterCr) this.afterCr = false;
-      else if (this.atLineStart) {
-        this.afterCr = isCr;
-        return t + 1;
-      } else {
-        this.atLineStart = true;
-        this.afterCr = isCr;
-      }
-      i = t + 1;
-      if (isCr) cr = chunk.indexOf(CR, i);
-      else lf = chunk.indexOf(LF, i);
-    }
-  }
-}
-
 /** What became of one message. */
 export interface FramerSink {
   /** A whole message within the bound, as the chunks it came in (terminator included). */
   message(parts: Buffer[], bytes: number): void;
   /** The message went over the bound: from now on its bytes are dropped. */
   overflow?(): void;
-  /** A dropped message ended: its first and last bytes. */
-  dropped(head: Buffer, tail: Buffer): void;
+  /** A dropped message ended: its first and last bytes, and its size. */
+  dropped(head: Buffer, tail: Buffer, bytes: number): void;
 }
 
 /** The first `n` bytes of `parts`. */
@@ -93,6 +59,7 @@ function lastBytes(parts: Buffer[], n: number): Buffer {
   return Buffer.concat(out);
 }
 
+/** Messages cut from a stream by `boundary`, each at most `maxBytes`, handed to `sink`. */
 export class MessageFramer {
   private held: Buffer[] = [];
   private bytes = 0;
@@ -117,6 +84,11 @@ export class MessageFramer {
     }
   }
 
+  /** The stream ended: a message without its end is delivered (or reported dropped) as it is. */
+  flush(): void {
+    if (this.bytes > 0) this.finish();
+  }
+
   private take(part: Buffer): void {
     this.bytes += part.length;
     if (this.head) {
@@ -133,7 +105,7 @@ export class MessageFramer {
   }
 
   private finish(): void {
-    if (this.head) this.sink.dropped(this.head, this.tail);
+    if (this.head) this.sink.dropped(this.head, this.tail, this.bytes);
     else this.sink.message(this.held, this.bytes);
     this.held = [];
     this.bytes = 0;
