@@ -51,7 +51,10 @@ const program = new Command()
   )
   .option("-c, --config <file>", "TOML config file (default: $ATLATL_CONFIG)")
   .option("--threshold <tokens>", "offload threshold in tokens", positiveInt("--threshold"))
-  .option("--output-dir <dir>", "directory for offload files (default: {temp dir}/atlatl-{uid}, private)")
+  .option(
+    "--output-dir <dir>",
+    "directory for offload files (default: {temp dir}/atlatl-{uid}, private)",
+  )
   .option("--ttl <seconds>", "lifetime of offload files", positiveInt("--ttl"))
   .option("--no-offload", "disable offloading (a transparent proxy)")
   .option("--timeout <seconds>", "upstream request timeout", positiveInt("--timeout"))
