@@ -10,6 +10,7 @@ import { join } from "node:path";
 import type { LroEvents } from "../events/events.js";
 import { offloadFileNaming, type ParsedOffloadFileName } from "../materialize/file-name.js";
 import { nodeOffloadFs, type OffloadFs, type OffloadStat } from "../materialize/offload-fs.js";
+import { inspectOutputDir } from "../materialize/write-jsonl.js";
 import {
   attachmentOfRecordName,
   couldBeOurTemp,
@@ -92,13 +93,16 @@ async function* scanOffloadDir(
 
 /**
  * The live offload files (`atlatl-{operation}-{ulid}.jsonl`, regular files of
- * this user) in `dir`, oldest first. A missing directory lists as empty.
+ * this user) in `dir`, oldest first. A missing directory lists as empty; one
+ * the writer refuses (a symlink, see `checkOutputDir`) is refused with the
+ * writer's `LroError`.
  */
 export async function listOffloadFiles(
   dir: string,
   options: ListOffloadFilesOptions,
 ): Promise<OffloadFileInfo[]> {
   const fs = options.fs ?? nodeOffloadFs;
+  if (inspectOutputDir(fs, dir) === null) return [];
   const now = (options.now ?? Date.now)();
   const ttlMs = options.ttlSeconds * 1000;
   const live = (p: ParsedName) =>
