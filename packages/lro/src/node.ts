@@ -122,5 +122,6 @@ export {
   type SweepOptions,
   type SweepResult,
   startSweeper,
+  sweepIntervalMs,
   sweepOffloadDir,
 } from "./sweep/sweep.js";

@@ -13,7 +13,12 @@ import { nodeOffloadFs, type OffloadFs } from "../materialize/offload-fs.js";
 import type { PublishOffload } from "../materialize/write-jsonl.js";
 import { type OffloadStoreBinding, sharedBinding } from "../offload-store/offload-store.js";
 import { storePublisher, unpublish } from "../offload-store/publish.js";
-import { type Sweeper, type SweeperOptions, startSweeper } from "../sweep/sweep.js";
+import {
+  type Sweeper,
+  type SweeperOptions,
+  startSweeper,
+  sweepIntervalMs,
+} from "../sweep/sweep.js";
 import type { OffloadResponse } from "../types.js";
 import { attachmentExtension, attachmentPaths, writeAttachment } from "./attachments.js";
 import { asLroError, emitFailed, type OffloadContext } from "./context.js";
@@ -49,6 +54,16 @@ export interface OffloaderOptions {
    * serve it; see `OffloadStore`.
    */
   store?: OffloadStoreBinding | undefined;
+  /**
+   * Delete this offloader's expired files in the background (default true):
+   * from its first offload on, its directory is swept every
+   * `sweepIntervalMs(ttlSeconds)` (a minute, or half the TTL when shorter),
+   * deleting only files it can prove are ours and emitting
+   * `OffloadFileExpired` for each, on a timer that never keeps the process
+   * alive. False when the application sweeps the directory itself
+   * (`startSweeper`, `sweepOffloadDir`).
+   */
+  sweep?: boolean | undefined;
 }
 
 /** The engine. One instance per server; safe for concurrent calls. */
@@ -67,6 +82,9 @@ export class Offloader {
   /** Where files are kept besides this disk (undefined: local only, today's behaviour). */
   readonly store: OffloadStoreBinding | undefined;
   private readonly publish: PublishOffload | undefined;
+  private sweep: boolean;
+  /** The background sweeper (see `OffloaderOptions.sweep`), once started. */
+  private background: Sweeper | undefined;
 
   constructor(options: OffloaderOptions) {
     const dir = options.config.outputDir;
@@ -81,9 +99,17 @@ export class Offloader {
     this.onTempOpened = options.onTempOpened;
     this.store = sharedBinding(options.store);
     this.publish = this.store ? storePublisher(this.store, this.config) : undefined;
+    this.sweep = options.sweep ?? true;
   }
 
+  /** The context of an offload; starts the background sweeper on the first. */
   private context(): OffloadContext {
+    if (this.sweep && this.background === undefined) {
+      this.background = this.startSweeper({
+        intervalMs: sweepIntervalMs(this.config.ttlSeconds),
+        runAtStart: false,
+      });
+    }
     return {
       config: this.config,
       events: this.events,
@@ -156,6 +182,13 @@ export class Offloader {
       for (const f of files) await this.fs.unlink(f).catch(() => {});
       await unpublish(this.store, p);
     }
+  }
+
+  /** Stop the background sweeper (an in-flight sweep finishes); offloading goes on unswept. */
+  stopSweeping(): void {
+    this.background?.stop();
+    this.background = undefined;
+    this.sweep = false;
   }
 
   /** Start the custodial sweeper on this offloader's directory, TTL, clock and events. */

@@ -27,6 +27,15 @@ export const DEFAULT_ORPHAN_GRACE_SECONDS = 15 * 60;
 /** Default sweep period: the specification's hourly `offload_cleanup`. */
 export const DEFAULT_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 
+/**
+ * How often a sweeper that knows the files' TTL runs: every minute, or at
+ * half the TTL when that is shorter (so a file outlives its TTL by half of it
+ * at most), never more than once a second.
+ */
+export function sweepIntervalMs(ttlSeconds: number): number {
+  return Math.min(60_000, Math.max(1_000, ttlSeconds * 500));
+}
+
 /** One live offload file in a directory. */
 export interface OffloadFileInfo {
   path: string;
