@@ -6,7 +6,8 @@
  * small one comes back with its structured content; a records tool answers
  * inline; the schema is listed in `_meta["atlatl/outputSchema"]`, not as
  * `outputSchema` (a descriptor cannot conform to it); structured content that
- * does not conform is an error, and nothing is written for it.
+ * does not conform is an error, and nothing is written for it. A tool whose
+ * results are never offloaded keeps its schema.
  */
 import { readdirSync } from "node:fs";
 import {
@@ -85,6 +86,19 @@ function mount<S extends Registrar>(server: S, dir: string): S {
       };
     },
   );
+  // Never offloaded: the tool keeps its schema, and the SDK checks its results.
+  withOffload({ offloader, policy: { mode: "never" } }).registerTool(
+    server,
+    "kept",
+    { inputSchema, outputSchema },
+    async ({ n }: { n: number }) => {
+      const structuredContent = { orders: orders(n) };
+      return {
+        content: [{ type: "text" as const, text: JSON.stringify(structuredContent) }],
+        structuredContent,
+      };
+    },
+  );
   return server;
 }
 
@@ -153,7 +167,12 @@ describe.each(Object.keys(setups))("%s", (setup) => {
     cleanups.push(() => client.close());
 
     const { tools } = await client.listTools();
-    for (const tool of tools) {
+    const kept = tools.find((tool) => tool.name === "kept");
+    expect(kept?.outputSchema).toMatchObject({ properties: { orders: { type: "array" } } });
+    expect(kept?._meta?.["atlatl/outputSchema"]).toBeUndefined();
+    const kept300 = (await client.callTool({ name: "kept", arguments: { n: 300 } })) as Result;
+    expect(kept300.structuredContent).toEqual({ orders: orders(300) });
+    for (const tool of tools.filter((t) => t !== kept)) {
       expect(tool.outputSchema).toBeUndefined();
       expect(tool._meta?.["atlatl/outputSchema"]).toMatchObject({
         type: "object",

@@ -15,7 +15,7 @@ import type { OffloadCallResultOptions } from "./offload-call-result.js";
 import type { McpNames } from "./offload-resource-uri.js";
 import { isOffloadableRecords, type OffloadHandlerResult } from "./offloadable.js";
 import { moveOutputSchema, outputSchemaMetaKey } from "./output-schema.js";
-import { AUTO_POLICY, type ResponsePolicy } from "./policy.js";
+import { AUTO_POLICY, judged, type ResponsePolicy } from "./policy.js";
 import { respond } from "./respond.js";
 import { toolErrorResult } from "./tool-error.js";
 
@@ -125,8 +125,15 @@ export function withOffload(
         query: callOptions.query ?? null,
       });
     };
-  const static_ = typeof options.policy === "function" ? undefined : options.policy;
-  const mayOffload = options.offloader.config.enabled && static_?.mode !== "never";
+  // A policy decided per call may offload; a fixed one is judged as each call would be.
+  const mayOffload =
+    typeof options.policy === "function" ||
+    [AUTO_POLICY, callPolicy].some(
+      (base) => !judged({ ...base, ...options.policy }, options.offloader.config).off,
+    );
+  // The host calls a callback with what it validated (see `hostCallback`).
+  const callback = <A extends unknown[]>(next: OffloadHandler<A>) =>
+    middleware(next) as unknown as HostCallback;
   const registerTool = <Registered, A extends unknown[]>(
     server: ToolRegistrar<Registered>,
     name: string,
@@ -134,7 +141,7 @@ export function withOffload(
     handler: OffloadHandler<A>,
   ): Registered => {
     if (!mayOffload || config.outputSchema === undefined) {
-      return server.registerTool(name, config, middleware(handler) as unknown as HostCallback);
+      return server.registerTool(name, config, callback(handler));
     }
     const { outputSchema, ...rest } = config;
     const moved = moveOutputSchema(outputSchema);
@@ -152,7 +159,7 @@ export function withOffload(
     return server.registerTool(
       name,
       { ...rest, ...(meta ? { _meta: meta } : {}) },
-      middleware(checked) as unknown as HostCallback,
+      callback(checked),
     );
   };
   return Object.assign(middleware, { registerTool });
