@@ -3,7 +3,8 @@
  * user's server (an `McpServer` with `withOffload`) whose files have a short
  * TTL sees its file deleted by the offloader's background sweeper, with an
  * `OffloadFileExpired` event; `sweep: false` keeps the files for the
- * application to sweep; and the sweeper's timer never keeps a process alive.
+ * application to sweep; offloaders built per request share one sweeper; and
+ * the sweeper's timer never keeps a process alive.
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -11,9 +12,14 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { McpServer } from "@modelcontextprotocol/server";
-import { afterEach, expect, it } from "vitest";
+import { afterEach, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { type LroEvent, LroEvents, type RecordsOffloadResponse } from "../src/index.js";
+import {
+  type LroEvent,
+  LroEvents,
+  type RecordsOffloadResponse,
+  recordsProfile,
+} from "../src/index.js";
 import { withOffload } from "../src/mcp.js";
 import { Offloader } from "../src/node.js";
 import { tempDir } from "./fixtures/helpers.js";
@@ -81,6 +87,39 @@ it("deletes a library user's expired file by default, with OffloadFileExpired; s
   expect(existsSync(keptPath)).toBe(true);
   expect(kept.seen.map((e) => e.type)).not.toContain("OffloadFileExpired");
   expect(kept.seen.map((e) => e.type)).not.toContain("OffloadSweepCompleted");
+});
+
+it("offloaders of one directory (one per request, say) share one background sweeper", async () => {
+  const t = tempDir("lro-per-request-");
+  cleanups.push(t.cleanup);
+  const intervals = vi.spyOn(globalThis, "setInterval");
+  const cleared = vi.spyOn(globalThis, "clearInterval");
+  cleanups.push(() => {
+    intervals.mockRestore();
+    cleared.mockRestore();
+  });
+  const offloaders = Array.from(
+    { length: 20 },
+    () =>
+      new Offloader({
+        config: { enabled: true, thresholdTokens: 50, ttlSeconds: 3600, outputDir: t.dir },
+        events: new LroEvents({ sink: null }),
+      }),
+  );
+  for (const [i, offloader] of offloaders.entries()) {
+    const outcome = await offloader.offloadRecords({
+      operation: "find",
+      profile: recordsProfile,
+      records: Array.from({ length: 100 }, (_, n) => ({ id: `${i}-${n}` })),
+    });
+    expect(outcome.kind).toBe("offloaded");
+  }
+  expect(intervals).toHaveBeenCalledOnce();
+  const timer = intervals.mock.results[0]?.value;
+  for (const offloader of offloaders.slice(1)) offloader.stopSweeping();
+  expect(cleared).not.toHaveBeenCalledWith(timer);
+  offloaders[0]?.stopSweeping();
+  expect(cleared).toHaveBeenCalledWith(timer);
 });
 
 it("the background sweeper's timer does not keep a process alive", async () => {

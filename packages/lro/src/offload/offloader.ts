@@ -13,11 +13,12 @@ import { nodeOffloadFs, type OffloadFs } from "../materialize/offload-fs.js";
 import type { PublishOffload } from "../materialize/write-jsonl.js";
 import { type OffloadStoreBinding, sharedBinding } from "../offload-store/offload-store.js";
 import { storePublisher, unpublish } from "../offload-store/publish.js";
+import { sweepInBackground } from "../sweep/background.js";
 import {
   type Sweeper,
   type SweeperOptions,
+  type SweepOptions,
   startSweeper,
-  sweepIntervalMs,
 } from "../sweep/sweep.js";
 import type { OffloadResponse } from "../types.js";
 import { attachmentExtension, attachmentPaths, writeAttachment } from "./attachments.js";
@@ -60,8 +61,9 @@ export interface OffloaderOptions {
    * `sweepIntervalMs(ttlSeconds)` (a minute, or half the TTL when shorter),
    * deleting only files it can prove are ours and emitting
    * `OffloadFileExpired` for each, on a timer that never keeps the process
-   * alive. False when the application sweeps the directory itself
-   * (`startSweeper`, `sweepOffloadDir`).
+   * alive. Offloaders of one directory, prefix and TTL share one sweeper,
+   * with the first one's clock and events. False when the application sweeps
+   * the directory itself (`startSweeper`, `sweepOffloadDir`).
    */
   sweep?: boolean | undefined;
 }
@@ -83,8 +85,8 @@ export class Offloader {
   readonly store: OffloadStoreBinding | undefined;
   private readonly publish: PublishOffload | undefined;
   private sweep: boolean;
-  /** The background sweeper (see `OffloaderOptions.sweep`), once started. */
-  private background: Sweeper | undefined;
+  /** Releases the background sweeping (see `OffloaderOptions.sweep`), once started. */
+  private stopBackground: (() => void) | undefined;
 
   constructor(options: OffloaderOptions) {
     const dir = options.config.outputDir;
@@ -104,11 +106,8 @@ export class Offloader {
 
   /** The context of an offload; starts the background sweeper on the first. */
   private context(): OffloadContext {
-    if (this.sweep && this.background === undefined) {
-      this.background = this.startSweeper({
-        intervalMs: sweepIntervalMs(this.config.ttlSeconds),
-        runAtStart: false,
-      });
+    if (this.sweep && this.stopBackground === undefined) {
+      this.stopBackground = sweepInBackground(this.sweepOptions());
     }
     return {
       config: this.config,
@@ -186,21 +185,24 @@ export class Offloader {
 
   /** Stop the background sweeper (an in-flight sweep finishes); offloading goes on unswept. */
   stopSweeping(): void {
-    this.background?.stop();
-    this.background = undefined;
+    this.stopBackground?.();
+    this.stopBackground = undefined;
     this.sweep = false;
   }
 
   /** Start the custodial sweeper on this offloader's directory, TTL, clock and events. */
   startSweeper(options: Partial<SweeperOptions> = {}): Sweeper {
-    return startSweeper({
+    return startSweeper({ ...this.sweepOptions(), ...options });
+  }
+
+  private sweepOptions(): SweepOptions {
+    return {
       dir: this.config.outputDir,
       ttlSeconds: this.config.ttlSeconds,
       now: this.now,
       events: this.events,
       fs: this.fs,
       filePrefix: this.config.filePrefix,
-      ...options,
-    });
+    };
   }
 }
