@@ -1,10 +1,11 @@
 /**
  * Confinement of `file_path`: extraction reads only live offload files, i.e.
- * regular files directly inside the output directory (which must pass the
- * writer's check: not a symlink) whose names match
+ * regular files directly inside the output directory whose names match
  * `atlatl-{operation}-{ULID}.jsonl`. Everything else (`..`, symlinks, other
  * directories, `/proc`, devices, FIFOs, NUL bytes, overlong names, files of
- * other users, hard links) is refused with `PATH_REFUSED`. The file is opened
+ * other users, hard links) is refused with `PATH_REFUSED`; an output
+ * directory the writer refuses (a symlink) with the writer's code
+ * (`OUTPUT_DIR_SYMLINK`). The file is opened
  * with `O_NOFOLLOW | O_NONBLOCK` and the open descriptor is checked with fstat
  * against what was inspected, so a file swapped for a symlink (or anything
  * else) between the check and the open is refused too.
