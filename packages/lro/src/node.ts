@@ -137,5 +137,6 @@ export {
   type SweepOptions,
   type SweepResult,
   startSweeper,
+  sweepIntervalMs,
   sweepOffloadDir,
 } from "./sweep/sweep.js";

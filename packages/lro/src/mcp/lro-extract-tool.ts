@@ -86,7 +86,7 @@ export interface LroExtractRegistration<T extends Removable = Removable> {
   call(args: unknown, extra?: unknown): Promise<CallToolResult>;
   extractor: LroExtractor;
   offloader: Offloader;
-  /** Remove the tool and stop the jq worker it owns. */
+  /** Remove the tool and stop the jq worker (and the offloader's sweeping) it owns. */
   close(): Promise<void>;
 }
 
@@ -299,6 +299,7 @@ export function registerLroExtract<T extends Removable = Removable>(
     async close() {
       tool?.remove();
       unmount?.();
+      if (offloader !== options.offloader) offloader.stopSweeping();
       await extractor.close();
     },
   };
