@@ -156,7 +156,8 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     if (upstreamGone) throw goneError();
     try {
       const result = await forwardRequest(upstream, request, ctx, timeoutMs, extra);
-      checkResultDepth(request.method, result);
+      // A tool result is cut to the bound where it is answered (`buildDownstreamServer`).
+      if (request.method !== "tools/call") checkResultDepth(request.method, result);
       return upstreamEra === "modern" ? upstreamResultFor(result, downstream.era) : result;
     } catch (err) {
       if (upstreamGone) throw goneError();
