@@ -22,9 +22,6 @@ import {
 } from "@modelcontextprotocol/server";
 import type { TaskSnapshot } from "./task-store.js";
 
-/** The extension id of MCP Tasks on 2026-07-28 (capabilities and client capabilities). */
-export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
-
 /** `snapshot` as a 2025-11-25 `Task`. */
 export function wireTask(snapshot: TaskSnapshot): Task {
   return {
