@@ -143,6 +143,7 @@ const PINNED: Record<string, string[]> = {
     "frameStdioLines",
     "isRequest",
     "jsonRpcErrorHttpResponse",
+    "jsonRpcErrorObject",
     "jsonRpcErrorResponse",
     "lineBoundary",
     "listOffloadFiles",

@@ -135,6 +135,7 @@ export {
   type JsonRpcErrorResponse,
   type JsonRpcId,
   jsonRpcErrorHttpResponse,
+  jsonRpcErrorObject,
   jsonRpcErrorResponse,
 } from "./protocol/json-rpc-error.js";
 export {

@@ -24,19 +24,25 @@ export interface JsonRpcErrorResponse<
 }
 
 /**
- * `error` as the answer to request `id`. Its code, message and data (when
- * set) are copied, so an `Error` (whose `message` JSON leaves out) serves too.
+ * `error`'s code, message and data (when set) as a plain object, so an `Error`
+ * (a `ProtocolError`, whose `message` JSON leaves out) serves too.
  */
+export function jsonRpcErrorObject<E extends JsonRpcErrorObject>(
+  error: E,
+): Pick<E, keyof JsonRpcErrorObject> {
+  const { code, message, data } = error;
+  return { code, message, ...(data !== undefined ? { data } : {}) } as Pick<
+    E,
+    keyof JsonRpcErrorObject
+  >;
+}
+
+/** `error` ({@link jsonRpcErrorObject}) as the answer to request `id`. */
 export function jsonRpcErrorResponse<I extends JsonRpcId, E extends JsonRpcErrorObject>(
   id: I,
   error: E,
-): JsonRpcErrorResponse<I, E> {
-  const { code, message, data } = error;
-  return {
-    jsonrpc: "2.0",
-    id,
-    error: { code, message, ...(data !== undefined ? { data } : {}) } as E,
-  };
+): JsonRpcErrorResponse<I, Pick<E, keyof JsonRpcErrorObject>> {
+  return { jsonrpc: "2.0", id, error: jsonRpcErrorObject(error) };
 }
 
 /** The HTTP response (JSON, `status`) carrying {@link jsonRpcErrorResponse}. */
