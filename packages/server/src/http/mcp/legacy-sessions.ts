@@ -102,30 +102,18 @@ export class LegacySessions {
     const retry = {
       "retry-after": String(Math.max(1, Math.ceil(Math.min(idleMs, 60_000) / 1000))),
     };
+    const tooMany = (message: string) =>
+      jsonRpcErrorHttpResponse(429, null, { code: -32000, message }, retry);
     if ((this.perToken.get(tokenId) ?? 0) >= maxPerToken) {
-      return jsonRpcErrorHttpResponse(
-        429,
-        null,
-        {
-          code: -32000,
-          message:
-            `Too many sessions: this token has ${maxPerToken} open MCP sessions ([server.http] max_sessions_per_token). ` +
-            `End unused ones (HTTP DELETE with their Mcp-Session-Id) or reuse one; ${idle}.`,
-        },
-        retry,
+      return tooMany(
+        `Too many sessions: this token has ${maxPerToken} open MCP sessions ([server.http] max_sessions_per_token). ` +
+          `End unused ones (HTTP DELETE with their Mcp-Session-Id) or reuse one; ${idle}.`,
       );
     }
     if (this.sessions.size + this.opening >= maxTotal) {
-      return jsonRpcErrorHttpResponse(
-        429,
-        null,
-        {
-          code: -32000,
-          message:
-            `Too many sessions: the server has ${maxTotal} open MCP sessions ([server.http] max_sessions). ` +
-            `Retry later; ${idle}.`,
-        },
-        retry,
+      return tooMany(
+        `Too many sessions: the server has ${maxTotal} open MCP sessions ([server.http] max_sessions). ` +
+          `Retry later; ${idle}.`,
       );
     }
     return undefined;
