@@ -38,6 +38,8 @@ import {
 export interface ToolCallInfo {
   name: string;
   policy: ResponsePolicy;
+  /** What the proxy cut of the result and why: the descriptor's `warning` if it is offloaded. */
+  warning?: string;
 }
 
 /** Options of {@link createProxyEngine}. */
@@ -143,7 +145,7 @@ export async function createProxyEngine(options: ProxyEngineOptions): Promise<Pr
         policy: call.policy,
         callResults: true,
         operation: call.name,
-        descriptorFields: { tool: call.name },
+        descriptorFields: { tool: call.name, ...(call.warning ? { warning: call.warning } : {}) },
       })) as CallToolResult;
     },
 
