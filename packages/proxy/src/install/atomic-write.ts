@@ -1,7 +1,7 @@
 /**
  * Writing a client's config file: a timestamped backup of the old bytes beside
- * it first, then the new text to a temporary file in the same folder, renamed
- * over the old one (readers see the old file or the new one, never half).
+ * it first, then the new text in place atomically (replace-file.ts: readers see
+ * the old file or the new one, never half; a symlinked config is written through).
  *
  * An install backup's name carries the SHA-256 prefix of the text install wrote:
  * `uninstall` finds the backup whose tag matches the file as it is now, which
@@ -9,17 +9,9 @@
  * created gets an empty `.absent` marker instead, and goes again on uninstall.
  */
 import { createHash } from "node:crypto";
-import {
-  chmodSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { replaceFile, writeTarget } from "./replace-file.js";
 
 /** The short content tag in an install backup's name. */
 export function contentTag(text: string): string {
@@ -59,6 +51,8 @@ export function writeWithBackup(
   now = new Date(),
 ): WriteResult {
   mkdirSync(dirname(path), { recursive: true });
+  // Refused (a dangling link) before any backup is made.
+  const target = writeTarget(path);
   const mode = before === undefined ? 0o600 : statSync(path).mode & 0o777;
   const tag = action === "install" ? `-${contentTag(text ?? "")}` : "";
   const stem = `${path}.atlatl-${action}-${timestamp(now)}${tag}`;
@@ -74,10 +68,7 @@ export function writeWithBackup(
     rmSync(path);
     return backup === undefined ? {} : { backup };
   }
-  const tmp = join(dirname(path), `.${basename(path)}.atlatl-${process.pid}.tmp`);
-  writeFileSync(tmp, text, { mode });
-  chmodSync(tmp, mode);
-  renameSync(tmp, path);
+  replaceFile(target, text);
   return backup === undefined ? {} : { backup };
 }
 
