@@ -446,6 +446,45 @@ describe("atlatl-proxy install|uninstall <client>", () => {
     expect(r.stderr).toContain("the environment variable ATLATL_UNSET_VAR is not set");
   });
 
+  it("a minified config stays minified: only the wrapped entry's bytes change, as many for 5x the data", () => {
+    const changed: string[] = [];
+    for (const projects of [2_000, 10_000]) {
+      const path = join(home.dir, `minified-${projects}.json`);
+      const doc = {
+        numStartups: 3,
+        mcpServers: {
+          remote: {
+            type: "http",
+            url: "https://x.example.com/mcp",
+            headers: { "X-Org": "acme" },
+          },
+        },
+        projects: Object.fromEntries(
+          Array.from({ length: projects }, (_, i) => [
+            `/home/u/p${i}`,
+            { allowedTools: ["Bash"], history: [{ display: "x".repeat(80) }] },
+          ]),
+        ),
+      };
+      const before = JSON.stringify(doc);
+      writeFileSync(path, before);
+      const r = proxyCli("install", "claude-code", "--config", path, "--no-permissions");
+      expect(r.status, r.stderr).toBe(0);
+      const after = readFileSync(path, "utf8");
+      expect(after).not.toContain("\n");
+      expect(JSON.parse(after).projects).toEqual(doc.projects);
+      let head = 0;
+      while (before[head] === after[head]) head++;
+      let tail = 0;
+      while (tail < before.length - head && before.at(-1 - tail) === after.at(-1 - tail)) tail++;
+      // Everything outside the entry is byte for byte as it was.
+      expect(before.slice(0, head)).toContain('"remote":{"type":"');
+      expect(before.slice(before.length - tail)).toContain(`,"projects":{"/home/u/p0":`);
+      changed.push(after.slice(head, after.length - tail));
+    }
+    expect(changed[1]).toBe(changed[0]);
+  });
+
   it("an unknown client is a clear error that writes nothing", () => {
     const before = snapshot();
     const r = proxyCli("install", "notepad");
