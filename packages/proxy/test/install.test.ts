@@ -9,7 +9,15 @@
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -444,6 +452,36 @@ describe("atlatl-proxy install|uninstall <client>", () => {
     );
     expect(r.status).toBe(1);
     expect(r.stderr).toContain("the environment variable ATLATL_UNSET_VAR is not set");
+  });
+
+  it("Claude Code's settings.json with comments (JSONC) gets the grant, its comments kept; uninstall restores its bytes", () => {
+    const settings = join(home.dir, ".claude", "settings.json");
+    const text = `{
+  // my settings
+  "model": "opus", /* the big one */
+  "permissions": {
+    "allow": ["Bash(ls:*)"], // trusted
+  },
+}
+`;
+    mkdirSync(dirname(settings), { recursive: true });
+    writeFileSync(settings, text);
+    const r = proxyCli("install", "claude-code");
+    expect(r.status, r.stderr).toBe(0);
+    const after = readFileSync(settings, "utf8");
+    for (const comment of ["// my settings", "/* the big one */", "// trusted"]) {
+      expect(after).toContain(comment);
+    }
+    expect(strictJsonc(after)).toMatchObject({
+      model: "opus",
+      permissions: {
+        allow: ["Bash(ls:*)"],
+        additionalDirectories: [expect.stringMatching(/atlatl-/)],
+      },
+    });
+    expect(proxyCli("uninstall", "claude-code").status).toBe(0);
+    expect(readFileSync(settings, "utf8")).toBe(text);
+    rmSync(settings);
   });
 
   it("a minified config stays minified: only the wrapped entry's bytes change, as many for 5x the data", () => {

@@ -11,7 +11,8 @@ import type { ClientEnv } from "./clients.js";
 import { jsonFormat } from "./json-format.js";
 import type { FilePlan } from "./plan.js";
 
-const settingsFormat = jsonFormat(false);
+/** Settings files may hold comments (JSONC, as Claude Code's docs write them); they are kept. */
+const settingsFormat = jsonFormat(true);
 
 /** Claude Code's user settings file (`$CLAUDE_CONFIG_DIR/settings.json`, default `~/.claude`). */
 export function claudeSettingsPath(where: ClientEnv): string {
