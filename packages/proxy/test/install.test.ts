@@ -398,6 +398,66 @@ describe("atlatl-proxy install|uninstall <client>", () => {
     expect(readFileSync(path, "utf8")).toBe(text);
   });
 
+  it("a literal header secret goes to the entry's env, not the command line; the proxy still sends it; uninstall puts it back", async () => {
+    const url = await startHttpFixture();
+    const path = join(home.dir, "literal-secret.json");
+    const original = {
+      mcpServers: {
+        remote: { type: "http", url, headers: { "x-test-token": "secret" } },
+        keep: { command: "other", args: [], env: { LEVEL: "1" } },
+      },
+    };
+    writeFileSync(path, `${JSON.stringify(original, null, 2)}\n`);
+    expect(proxyCli("install", "claude-code", "--config", path, "--no-permissions").status).toBe(0);
+    type Entry = { command: string; args: string[]; env: Record<string, string> };
+    const entry = JSON.parse(readFileSync(path, "utf8")).mcpServers.remote as Entry;
+    expect(JSON.stringify(entry.args)).not.toContain("secret");
+    expect(entry.env).toEqual({ ATLATL_PROXY_HEADER_X_TEST_TOKEN: "secret" });
+    expect(entry.args).toContain(`x-test-token: \${ATLATL_PROXY_HEADER_X_TEST_TOKEN}`);
+    // Started as Claude Code starts it (the entry's env added to a minimal one).
+    const client = new Client({ name: "install-test", version: "1.0.0" });
+    await client.connect(
+      new StdioClientTransport({
+        command: entry.command,
+        args: entry.args,
+        env: { PATH: process.env.PATH ?? "", ...entry.env },
+        stderr: "pipe",
+      }),
+    );
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain("echo");
+    } finally {
+      await client.close();
+    }
+    // Without the backups (they may be gone), uninstall still restores the header.
+    for (const name of readdirSync(home.dir)) {
+      if (name.startsWith("literal-secret.json.atlatl-")) rmSync(join(home.dir, name));
+    }
+    expect(proxyCli("uninstall", "claude-code", "--config", path).status).toBe(0);
+    expect(JSON.parse(readFileSync(path, "utf8"))).toEqual(original);
+  });
+
+  it("Codex: a literal http_headers value goes to the entry's env and comes back on uninstall", () => {
+    const path = join(home.dir, "codex-literal.toml");
+    writeFileSync(
+      path,
+      `[mcp_servers.api]\nurl = "https://api.example.com/mcp"\nhttp_headers = { "X-Api-Key" = "k-123" }\n`,
+    );
+    const original = parseToml(readFileSync(path, "utf8"));
+    expect(proxyCli("install", "codex", "--config", path).status).toBe(0);
+    const text = readFileSync(path, "utf8");
+    type Entry = { args: string[]; env: Record<string, string>; env_vars?: string[] };
+    const entry = (parseToml(text).mcp_servers as Record<string, Entry>).api as Entry;
+    expect(entry.args.join(" ")).not.toContain("k-123");
+    expect(entry.env).toEqual({ ATLATL_PROXY_HEADER_X_API_KEY: "k-123" });
+    expect(entry.env_vars).toBeUndefined();
+    for (const name of readdirSync(home.dir)) {
+      if (name.startsWith("codex-literal.toml.atlatl-")) rmSync(join(home.dir, name));
+    }
+    expect(proxyCli("uninstall", "codex", "--config", path).status).toBe(0);
+    expect(parseToml(readFileSync(path, "utf8"))).toEqual(original);
+  });
+
   // Claude Code is a capability of the machine (.ci/run installs it), so under CI it must be there.
   it.skipIf(!CLAUDE && !process.env.CI)(
     "Claude Code's own `claude mcp list` shows every wrapped server connected",

@@ -102,8 +102,10 @@ export const codexDialect: EntryDialect = {
       const refs = Object.values(target.headers).flatMap(
         (v) => referencedVariable(v) ?? bearerVariable(v) ?? [],
       );
+      // A variable the entry's own env sets (a header secret install moved there) is not Codex's to pass.
+      const own = stringMap(entry.env);
       const envVars = stringList(entry.env_vars);
-      const added = refs.filter((r) => !envVars.includes(r));
+      const added = refs.filter((r) => !envVars.includes(r) && own[r] === undefined);
       if (added.length > 0) changes.env_vars = [...envVars, ...added];
     }
     return changes;

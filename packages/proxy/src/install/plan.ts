@@ -10,6 +10,7 @@ import { bytesBeforeInstall, installBackups, readIfExists } from "./atomic-write
 import type { ClientEnv, ClientFile, ClientSpec } from "./clients.js";
 import { type MapPath, tableAt } from "./config-format.js";
 import type { EntryChanges, RawEntry } from "./dialects.js";
+import { entryEnv, hideLiteralHeaders, revealLiteralHeaders } from "./header-secrets.js";
 import {
   isAtlatlServer,
   type ProxyLauncher,
@@ -98,14 +99,18 @@ function planWrapFile(req: WrapRequest, file: ClientFile): FilePlan | undefined 
       entries.push({ ...at, action: "skipped", reason: "the atlatl server offloads by itself" });
       continue;
     }
-    const line = wrappedCommandLine(req.launcher, target, req.options);
+    // Literal header values go to the entry's env, never onto the command line.
+    const hidden = hideLiteralHeaders(target, entryEnv(entry.env));
+    const line = wrappedCommandLine(req.launcher, hidden.target, req.options);
     if (wrapped && entry.command === line.command && isDeepStrictEqual(entry.args, line.args)) {
       entries.push({ ...at, action: "unchanged", reason: "already wrapped" });
       continue;
     }
-    const changes = wrapped
+    const withEnv = hidden.env ? { ...entry, env: hidden.env } : entry;
+    const changes: EntryChanges = wrapped
       ? { command: line.command, args: line.args }
-      : client.dialect.toCommand(entry, target, line.command, line.args);
+      : client.dialect.toCommand(withEnv, hidden.target, line.command, line.args);
+    if (hidden.env) changes.env = hidden.env;
     text = client.format.editEntry(text, map, name, changes);
     entries.push({ ...at, action: "wrapped" });
   }
@@ -179,10 +184,14 @@ function planUnwrapFile(req: WrapRequest, file: ClientFile): FilePlan | undefine
     if (!selected(name, req.selection)) continue;
     const wrapped = readWrappedCommandLine(entry.command, entry.args);
     if (!wrapped) continue;
-    const original = originalEntry(req, file.path, map, name, wrapped.target);
+    const shown = revealLiteralHeaders(wrapped.target, entryEnv(entry.env));
+    const original = originalEntry(req, file.path, map, name, shown.target);
     const changes = original
       ? becomeChanges(entry, original)
-      : client.dialect.fromCommand(entry, wrapped.target);
+      : {
+          ...client.dialect.fromCommand(entry, shown.target),
+          ...("env" in shown ? { env: shown.env } : {}),
+        };
     text = client.format.editEntry(text, map, name, changes);
     entries.push({ map: mapName(map), name, action: "unwrapped" });
   }

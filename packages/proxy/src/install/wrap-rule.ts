@@ -5,9 +5,10 @@
  *     <proxy> [--threshold N] -- <command> [args...]        (a stdio upstream)
  *     <proxy> [--threshold N] --url <url> [-H "Name: value"]... (an HTTP upstream)
  *
- * so the original server can always be read back from the entry itself. Header
- * values are copied as written: an env reference (`${TOKEN}`, `${env:TOKEN}`)
- * stays a reference, expanded by the client or by the proxy at start, never here.
+ * so the original server can always be read back from the entry itself (with
+ * its env: a literal header value is there, see header-secrets.ts). An env
+ * reference (`${TOKEN}`, `${env:TOKEN}`) stays a reference, expanded by the
+ * client or by the proxy at start, never here.
  */
 import { basename } from "node:path";
 
