@@ -16,6 +16,7 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { homedir } from "node:os";
@@ -194,7 +195,11 @@ function configFiles(snap: Record<string, string>): Record<string, string> {
 
 /** Run the built bin with this HOME, from the project directory. */
 function proxyCli(...args: string[]) {
-  const env: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: home.dir };
+  return proxyCliWith({}, ...args);
+}
+
+function proxyCliWith(more: Record<string, string>, ...args: string[]) {
+  const env: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: home.dir, ...more };
   const r = spawnSync(process.execPath, [BIN, ...args], { cwd: project, env, encoding: "utf8" });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -542,6 +547,65 @@ describe("atlatl-proxy install|uninstall <client>", () => {
     expect(proxyCli("uninstall", "claude-code").status).toBe(0);
     expect(readFileSync(settings, "utf8")).toBe(text);
     rmSync(settings);
+  });
+
+  it("install creates the granted offload directory and names it in each wrapped entry; the proxy makes it again at start", async () => {
+    const userTmp = join(home.dir, "user-tmp");
+    mkdirSync(userTmp);
+    const dir = join(userTmp, `atlatl-${process.getuid?.()}`);
+    const path = join(home.dir, "offload-dir.json");
+    const entries = {
+      tokens: { command: process.execPath, args: [ENV_SERVER], env: { FIXTURE_TOKEN: "t" } },
+      remote: { type: "http", url: "https://x.example.com/mcp" },
+    };
+    writeFileSync(path, `${JSON.stringify({ mcpServers: entries }, null, 2)}\n`);
+    const r = proxyCliWith({ TMPDIR: userTmp }, "install", "claude-code", "--config", path);
+    expect(r.status, r.stderr).toBe(0);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    const settings = JSON.parse(readFileSync(join(home.dir, ".claude", "settings.json"), "utf8"));
+    expect(settings.permissions.additionalDirectories).toEqual([dir]);
+    type Entry = { command: string; args: string[]; env: Record<string, string> };
+    const servers = JSON.parse(readFileSync(path, "utf8")).mcpServers as Record<string, Entry>;
+    for (const entry of Object.values(servers)) {
+      const at = entry.args.indexOf("--output-dir");
+      expect(entry.args[at + 1]).toBe(dir);
+    }
+    // After a temp-dir cleanup, a proxy started without TMPDIR makes it again.
+    rmSync(dir, { recursive: true });
+    const tokens = servers.tokens as Entry;
+    const client = new Client({ name: "install-test", version: "1.0.0" });
+    await client.connect(
+      new StdioClientTransport({
+        command: tokens.command,
+        args: tokens.args,
+        env: { PATH: process.env.PATH ?? "", HOME: home.dir, ...tokens.env },
+        stderr: "pipe",
+      }),
+    );
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain("token");
+      expect(statSync(dir).mode & 0o777).toBe(0o700);
+    } finally {
+      await client.close();
+    }
+    expect(
+      proxyCliWith({ TMPDIR: userTmp }, "uninstall", "claude-code", "--config", path).status,
+    ).toBe(0);
+    expect(JSON.parse(readFileSync(path, "utf8"))).toEqual({ mcpServers: entries });
+  });
+
+  it("install refuses an offload directory that is a symlink, as the offload writer does, and writes nothing", () => {
+    const userTmp = join(home.dir, "planted-tmp");
+    mkdirSync(join(userTmp, "elsewhere"), { recursive: true });
+    symlinkSync(join(userTmp, "elsewhere"), join(userTmp, `atlatl-${process.getuid?.()}`));
+    const path = join(home.dir, "planted.json");
+    const text = '{ "mcpServers": { "a": { "command": "x" } } }\n';
+    writeFileSync(path, text);
+    const r = proxyCliWith({ TMPDIR: userTmp }, "install", "cursor", "--config", path);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("is a symbolic link; refused");
+    expect(readFileSync(path, "utf8")).toBe(text);
+    expect(readdirSync(home.dir).filter((n) => n.startsWith("planted.json."))).toEqual([]);
   });
 
   it("a minified config stays minified: only the wrapped entry's bytes change, as many for 5x the data", () => {

@@ -23,7 +23,8 @@ const myUid = typeof process.getuid === "function" ? process.getuid() : undefine
  * Make sure `dir` exists and is a real directory. Created directories are made
  * 0700 (explicitly, whatever the umask). A symlink is refused: whoever controls
  * its target would receive the records. The default directory
- * ({@link defaultOutputDir}, under the shared temp dir) must moreover be ours:
+ * ({@link defaultOutputDir}, under the shared temp dir, or its name under another
+ * one: see isDefaultDir) must moreover be ours:
  * one owned by another uid is refused (someone made it first to read or plant
  * files), and a looser mode is tightened to 0700. A configured directory is the
  * user's choice and keeps its owner and mode.
@@ -60,7 +61,17 @@ export async function ensureOutputDir(fs: OffloadFs, dir: string): Promise<void>
   if (!stat.isDirectory()) {
     throw new LroError("OUTPUT_DIR_UNUSABLE", `output directory ${dir} is not a directory`);
   }
-  if (dir === defaultOutputDir()) await checkPrivateDir(fs, dir, stat);
+  if (isDefaultDir(dir)) await checkPrivateDir(fs, dir, stat);
+}
+
+/**
+ * The default directory, or one of its name (`atlatl-{uid}`) under another temp
+ * dir: `install` names its own default in the entries it writes, since a client
+ * may start the server without TMPDIR, and that directory keeps the default's rules.
+ */
+function isDefaultDir(dir: string): boolean {
+  const own = defaultOutputDir();
+  return dir === own || basename(dir) === basename(own);
 }
 
 /** The default directory must be this user's and 0700 (tightened when looser). */

@@ -17,6 +17,7 @@ export {
   currentClientEnv,
 } from "./clients.js";
 export { proxyLauncher } from "./launcher.js";
+export { prepareOffloadDir } from "./offload-dir.js";
 export { type FilePlan, planUnwrap, planWrap, type WrapRequest } from "./plan.js";
 export { planAddServer, planRemoveServer, type ServerEntryRequest } from "./server-entry.js";
 export { isAtlatlServer } from "./wrap-rule.js";
