@@ -22,7 +22,8 @@ export interface EntryDialect {
   fromCommand(entry: RawEntry, target: ServerTarget): EntryChanges;
 }
 
-function stringMap(value: unknown): Record<string, string> {
+/** The string values of a table (an entry's `env`, `headers`); other values are not ours to judge. */
+export function stringMap(value: unknown): Record<string, string> {
   const out: Record<string, string> = {};
   if (value === null || typeof value !== "object" || Array.isArray(value)) return out;
   for (const [k, v] of Object.entries(value)) if (typeof v === "string") out[k] = v;

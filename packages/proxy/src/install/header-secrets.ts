@@ -17,14 +17,6 @@ const REFERENCE = /\$\{[^}]*\}|\$[A-Za-z_]/;
 
 type Env = Record<string, string>;
 
-/** The entry's `env` as strings (other values are not ours to judge). */
-export function entryEnv(value: unknown): Env {
-  const out: Env = {};
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return out;
-  for (const [k, v] of Object.entries(value)) if (typeof v === "string") out[k] = v;
-  return out;
-}
-
 function variableFor(header: string, value: string, env: Env): string {
   const base = `${PREFIX}${header.toUpperCase().replace(/[^A-Z0-9]/g, "_")}`;
   for (let n = 1; ; n++) {

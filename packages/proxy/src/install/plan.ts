@@ -9,8 +9,8 @@ import { isDeepStrictEqual } from "node:util";
 import { bytesBeforeInstall, installBackups, readIfExists } from "./atomic-write.js";
 import type { ClientEnv, ClientFile, ClientSpec } from "./clients.js";
 import { type MapPath, tableAt } from "./config-format.js";
-import type { EntryChanges, RawEntry } from "./dialects.js";
-import { entryEnv, hideLiteralHeaders, revealLiteralHeaders } from "./header-secrets.js";
+import { type EntryChanges, type RawEntry, stringMap } from "./dialects.js";
+import { hideLiteralHeaders, revealLiteralHeaders } from "./header-secrets.js";
 import {
   isAtlatlServer,
   type ProxyLauncher,
@@ -100,7 +100,7 @@ function planWrapFile(req: WrapRequest, file: ClientFile): FilePlan | undefined 
       continue;
     }
     // Literal header values go to the entry's env, never onto the command line.
-    const hidden = hideLiteralHeaders(target, entryEnv(entry.env));
+    const hidden = hideLiteralHeaders(target, stringMap(entry.env));
     const line = wrappedCommandLine(req.launcher, hidden.target, req.options);
     if (wrapped && entry.command === line.command && isDeepStrictEqual(entry.args, line.args)) {
       entries.push({ ...at, action: "unchanged", reason: "already wrapped" });
@@ -184,7 +184,7 @@ function planUnwrapFile(req: WrapRequest, file: ClientFile): FilePlan | undefine
     if (!selected(name, req.selection)) continue;
     const wrapped = readWrappedCommandLine(entry.command, entry.args);
     if (!wrapped) continue;
-    const shown = revealLiteralHeaders(wrapped.target, entryEnv(entry.env));
+    const shown = revealLiteralHeaders(wrapped.target, stringMap(entry.env));
     const original = originalEntry(req, file.path, map, name, shown.target);
     const changes = original
       ? becomeChanges(entry, original)
