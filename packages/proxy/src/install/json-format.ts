@@ -14,14 +14,13 @@
 import {
   type Edit,
   type FormattingOptions,
-  findNodeAtLocation,
   format,
   type JSONPath,
   modify,
   type ParseError,
   parse,
-  parseTree,
   printParseErrorCode,
+  visit,
 } from "jsonc-parser";
 import type { ConfigFormat, MapPath } from "./config-format.js";
 
@@ -50,17 +49,42 @@ function applyInOrder(text: string, edits: readonly Edit[]): string {
 /**
  * True when the edit lands in an object or array written on one line: the
  * nearest node on `path` that exists and has children (an empty `{}`, a new
- * file's, has no neighbours to look like).
+ * file's, has no neighbours to look like). One scan, no syntax tree: the
+ * containers off `path` are skipped.
  */
 function editsOneLine(text: string, path: JSONPath): boolean {
-  const root = parseTree(text, [], { allowTrailingComma: true, disallowComments: false });
-  if (root === undefined) return false;
-  for (let depth = path.length - 1; depth >= 0; depth--) {
-    const node = findNodeAtLocation(root, path.slice(0, depth));
-    if (node === undefined || (node.children?.length ?? 0) === 0) continue;
-    return !/[\r\n]/.test(text.slice(node.offset, node.offset + node.length));
-  }
-  return false;
+  const open: { depth: number; onPath: boolean; line: number; children: boolean }[] = [];
+  let nearest = { depth: -1, oneLine: false };
+  const child = () => {
+    const parent = open.at(-1);
+    if (parent) parent.children = true;
+  };
+  const begin = (_o: number, _l: number, line: number, _c: number, at: () => JSONPath) => {
+    child();
+    const p = at();
+    const onPath = p.length < path.length && p.every((key, i) => key === path[i]);
+    open.push({ depth: p.length, onPath, line, children: false });
+    return onPath;
+  };
+  const end = (_o: number, _l: number, line: number) => {
+    const c = open.pop();
+    if (c?.onPath && c.children && c.depth > nearest.depth) {
+      nearest = { depth: c.depth, oneLine: c.line === line };
+    }
+  };
+  visit(
+    text,
+    {
+      onObjectBegin: begin,
+      onArrayBegin: begin,
+      onObjectEnd: end,
+      onArrayEnd: end,
+      onObjectProperty: child,
+      onLiteralValue: child,
+    },
+    { allowTrailingComma: true, disallowComments: false },
+  );
+  return nearest.oneLine;
 }
 
 function setKey(text: string, path: JSONPath, value: unknown): string {
