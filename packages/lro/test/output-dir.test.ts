@@ -109,6 +109,22 @@ describe("the default output directory", () => {
     expect(statSync(defaultOutputDir()).mode & 0o777).toBe(0o777);
   });
 
+  it.skipIf(uid !== 0)(
+    "named like the default under another temp dir (as install writes it), it keeps the default's rules",
+    async () => {
+      const other = join(base.dir, "other-tmp");
+      mkdirSync(other);
+      const named = join(other, `atlatl-${uid}`);
+      mkdirSync(named);
+      chmodSync(named, 0o755);
+      await ensureOutputDir(nodeOffloadFs, named);
+      expect(statSync(named).mode & 0o777).toBe(0o700);
+      chownSync(named, 12345, 12345);
+      const err = await ensureOutputDir(nodeOffloadFs, named).catch((e) => e);
+      expect(err).toMatchObject({ code: "OUTPUT_DIR_NOT_OWNED" });
+    },
+  );
+
   it("a configured directory keeps its own mode (the user's choice)", async () => {
     const mine = join(base.dir, "shared");
     mkdirSync(mine);

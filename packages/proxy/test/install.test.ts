@@ -15,6 +15,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  rmSync,
   statSync,
   symlinkSync,
   writeFileSync,
@@ -198,12 +199,21 @@ function configFiles(snap: Record<string, string>): Record<string, string> {
 
 /** Run the built bin with this HOME, from the project directory. */
 function proxyCli(...args: string[]) {
-  return proxyCliIn(home.dir, project, ...args);
+  return proxyCliWith({}, ...args);
+}
+
+/** Run the built bin with this HOME and more environment, from the project directory. */
+function proxyCliWith(more: Record<string, string>, ...args: string[]) {
+  return runProxyCli(home.dir, project, more, args);
 }
 
 /** Run the built bin with `homeDir` as HOME, from `cwd`. */
 function proxyCliIn(homeDir: string, cwd: string, ...args: string[]) {
-  const env: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: homeDir };
+  return runProxyCli(homeDir, cwd, {}, args);
+}
+
+function runProxyCli(homeDir: string, cwd: string, more: Record<string, string>, args: string[]) {
+  const env: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: homeDir, ...more };
   const r = spawnSync(process.execPath, [BIN, ...args], { cwd, env, encoding: "utf8" });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -282,6 +292,8 @@ describe("atlatl-proxy install|uninstall <client>", () => {
     expect(shared.command).toBe("atlatl-proxy");
     expect(JSON.stringify(shared)).not.toContain(home.dir);
     expect(JSON.stringify(shared)).not.toContain(process.execPath);
+    // Nor this machine's offload directory: each machine's proxy uses its own default.
+    expect(shared.args).not.toContain("--output-dir");
     // Comments, untouched keys and other tables survive.
     expect(files[".config/Code/User/mcp.json"]).toContain("// the git server");
     expect(files[".codex/config.toml"]).toContain("# reads the project");
@@ -479,6 +491,66 @@ describe("atlatl-proxy install|uninstall <client>", () => {
     expect(readFileSync(path, "utf8")).toBe(text);
   });
 
+  it("a literal header secret goes to the entry's env, not the command line; the proxy still sends it; uninstall puts it back", async () => {
+    const url = await startHttpFixture();
+    const path = join(home.dir, "literal-secret.json");
+    const original = {
+      mcpServers: {
+        remote: { type: "http", url, headers: { "x-test-token": "secret" } },
+        keep: { command: "other", args: [], env: { LEVEL: "1" } },
+      },
+    };
+    writeFileSync(path, `${JSON.stringify(original, null, 2)}\n`);
+    expect(proxyCli("install", "claude-code", "--config", path, "--no-permissions").status).toBe(0);
+    type Entry = { command: string; args: string[]; env: Record<string, string> };
+    const entry = JSON.parse(readFileSync(path, "utf8")).mcpServers.remote as Entry;
+    expect(JSON.stringify(entry.args)).not.toContain("secret");
+    expect(entry.env).toEqual({ ATLATL_PROXY_HEADER_X_TEST_TOKEN: "secret" });
+    expect(entry.args).toContain(`x-test-token: \${ATLATL_PROXY_HEADER_X_TEST_TOKEN}`);
+    // Started as Claude Code starts it (the entry's env added to a minimal one).
+    const client = new Client({ name: "install-test", version: "1.0.0" });
+    await client.connect(
+      new StdioClientTransport({
+        command: entry.command,
+        args: entry.args,
+        env: { PATH: process.env.PATH ?? "", ...entry.env },
+        stderr: "pipe",
+      }),
+    );
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain("echo");
+    } finally {
+      await client.close();
+    }
+    // Without the backups (they may be gone), uninstall still restores the header.
+    for (const name of readdirSync(home.dir)) {
+      if (name.startsWith("literal-secret.json.atlatl-")) rmSync(join(home.dir, name));
+    }
+    expect(proxyCli("uninstall", "claude-code", "--config", path).status).toBe(0);
+    expect(JSON.parse(readFileSync(path, "utf8"))).toEqual(original);
+  });
+
+  it("Codex: a literal http_headers value goes to the entry's env and comes back on uninstall", () => {
+    const path = join(home.dir, "codex-literal.toml");
+    writeFileSync(
+      path,
+      `[mcp_servers.api]\nurl = "https://api.example.com/mcp"\nhttp_headers = { "X-Api-Key" = "k-123" }\n`,
+    );
+    const original = parseToml(readFileSync(path, "utf8"));
+    expect(proxyCli("install", "codex", "--config", path).status).toBe(0);
+    const text = readFileSync(path, "utf8");
+    type Entry = { args: string[]; env: Record<string, string>; env_vars?: string[] };
+    const entry = (parseToml(text).mcp_servers as Record<string, Entry>).api as Entry;
+    expect(entry.args.join(" ")).not.toContain("k-123");
+    expect(entry.env).toEqual({ ATLATL_PROXY_HEADER_X_API_KEY: "k-123" });
+    expect(entry.env_vars).toBeUndefined();
+    for (const name of readdirSync(home.dir)) {
+      if (name.startsWith("codex-literal.toml.atlatl-")) rmSync(join(home.dir, name));
+    }
+    expect(proxyCli("uninstall", "codex", "--config", path).status).toBe(0);
+    expect(parseToml(readFileSync(path, "utf8"))).toEqual(original);
+  });
+
   // Claude Code is a capability of the machine (.ci/run installs it), so under CI it must be there.
   it.skipIf(!CLAUDE && !process.env.CI)(
     "Claude Code's own `claude mcp list` shows every wrapped server connected, the project's by `atlatl-proxy` from PATH",
@@ -581,6 +653,134 @@ describe("atlatl-proxy install|uninstall <client>", () => {
     } finally {
       crlf.remove();
     }
+  });
+
+  it("Claude Code's settings.json with comments (JSONC) gets the grant, its comments kept; uninstall restores its bytes", () => {
+    const settings = join(home.dir, ".claude", "settings.json");
+    const text = `{
+  // my settings
+  "model": "opus", /* the big one */
+  "permissions": {
+    "allow": ["Bash(ls:*)"], // trusted
+  },
+}
+`;
+    mkdirSync(dirname(settings), { recursive: true });
+    writeFileSync(settings, text);
+    const r = proxyCli("install", "claude-code");
+    expect(r.status, r.stderr).toBe(0);
+    const after = readFileSync(settings, "utf8");
+    for (const comment of ["// my settings", "/* the big one */", "// trusted"]) {
+      expect(after).toContain(comment);
+    }
+    expect(strictJsonc(after)).toMatchObject({
+      model: "opus",
+      permissions: {
+        allow: ["Bash(ls:*)"],
+        additionalDirectories: [expect.stringMatching(/atlatl-/)],
+      },
+    });
+    expect(proxyCli("uninstall", "claude-code").status).toBe(0);
+    expect(readFileSync(settings, "utf8")).toBe(text);
+    rmSync(settings);
+  });
+
+  it("install creates the granted offload directory and names it in each wrapped entry; the proxy makes it again at start", async () => {
+    const userTmp = join(home.dir, "user-tmp");
+    mkdirSync(userTmp);
+    const dir = join(userTmp, `atlatl-${process.getuid?.()}`);
+    const path = join(home.dir, "offload-dir.json");
+    const entries = {
+      tokens: { command: process.execPath, args: [ENV_SERVER], env: { FIXTURE_TOKEN: "t" } },
+      remote: { type: "http", url: "https://x.example.com/mcp" },
+    };
+    writeFileSync(path, `${JSON.stringify({ mcpServers: entries }, null, 2)}\n`);
+    const r = proxyCliWith({ TMPDIR: userTmp }, "install", "claude-code", "--config", path);
+    expect(r.status, r.stderr).toBe(0);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    const settings = JSON.parse(readFileSync(join(home.dir, ".claude", "settings.json"), "utf8"));
+    expect(settings.permissions.additionalDirectories).toEqual([dir]);
+    type Entry = { command: string; args: string[]; env: Record<string, string> };
+    const servers = JSON.parse(readFileSync(path, "utf8")).mcpServers as Record<string, Entry>;
+    for (const entry of Object.values(servers)) {
+      const at = entry.args.indexOf("--output-dir");
+      expect(entry.args[at + 1]).toBe(dir);
+    }
+    // After a temp-dir cleanup, a proxy started without TMPDIR makes it again.
+    rmSync(dir, { recursive: true });
+    const tokens = servers.tokens as Entry;
+    const client = new Client({ name: "install-test", version: "1.0.0" });
+    await client.connect(
+      new StdioClientTransport({
+        command: tokens.command,
+        args: tokens.args,
+        env: { PATH: process.env.PATH ?? "", HOME: home.dir, ...tokens.env },
+        stderr: "pipe",
+      }),
+    );
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain("token");
+      expect(statSync(dir).mode & 0o777).toBe(0o700);
+    } finally {
+      await client.close();
+    }
+    expect(
+      proxyCliWith({ TMPDIR: userTmp }, "uninstall", "claude-code", "--config", path).status,
+    ).toBe(0);
+    expect(JSON.parse(readFileSync(path, "utf8"))).toEqual({ mcpServers: entries });
+  });
+
+  it("install refuses an offload directory that is a symlink, as the offload writer does, and writes nothing", () => {
+    const userTmp = join(home.dir, "planted-tmp");
+    mkdirSync(join(userTmp, "elsewhere"), { recursive: true });
+    symlinkSync(join(userTmp, "elsewhere"), join(userTmp, `atlatl-${process.getuid?.()}`));
+    const path = join(home.dir, "planted.json");
+    const text = '{ "mcpServers": { "a": { "command": "x" } } }\n';
+    writeFileSync(path, text);
+    const r = proxyCliWith({ TMPDIR: userTmp }, "install", "cursor", "--config", path);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("is a symbolic link; refused");
+    expect(readFileSync(path, "utf8")).toBe(text);
+    expect(readdirSync(home.dir).filter((n) => n.startsWith("planted.json."))).toEqual([]);
+  });
+
+  it("a minified config stays minified: only the wrapped entry's bytes change, as many for 5x the data", () => {
+    const changed: string[] = [];
+    for (const projects of [2_000, 10_000]) {
+      const path = join(home.dir, `minified-${projects}.json`);
+      const doc = {
+        numStartups: 3,
+        mcpServers: {
+          remote: {
+            type: "http",
+            url: "https://x.example.com/mcp",
+            headers: { "X-Org": "acme" },
+          },
+        },
+        projects: Object.fromEntries(
+          Array.from({ length: projects }, (_, i) => [
+            `/home/u/p${i}`,
+            { allowedTools: ["Bash"], history: [{ display: "x".repeat(80) }] },
+          ]),
+        ),
+      };
+      const before = JSON.stringify(doc);
+      writeFileSync(path, before);
+      const r = proxyCli("install", "claude-code", "--config", path, "--no-permissions");
+      expect(r.status, r.stderr).toBe(0);
+      const after = readFileSync(path, "utf8");
+      expect(after).not.toContain("\n");
+      expect(JSON.parse(after).projects).toEqual(doc.projects);
+      let head = 0;
+      while (before[head] === after[head]) head++;
+      let tail = 0;
+      while (tail < before.length - head && before.at(-1 - tail) === after.at(-1 - tail)) tail++;
+      // Everything outside the entry is byte for byte as it was.
+      expect(before.slice(0, head)).toContain('"remote":{"type":"');
+      expect(before.slice(before.length - tail)).toContain(`,"projects":{"/home/u/p0":`);
+      changed.push(after.slice(head, after.length - tail));
+    }
+    expect(changed[1]).toBe(changed[0]);
   });
 
   it("an unknown client is a clear error that writes nothing", () => {

@@ -22,9 +22,10 @@ const myUid = typeof process.getuid === "function" ? process.getuid() : undefine
 /**
  * Make sure `dir` exists and is a real directory (see {@link checkOutputDir}).
  * Created directories are made 0700 (explicitly, whatever the umask). The
- * default directory ({@link defaultOutputDir}, under the shared temp dir) is
- * moreover tightened to 0700 when its mode is looser. A configured directory
- * is the user's choice and keeps its mode.
+ * default directory ({@link defaultOutputDir}, under the shared temp dir, or its
+ * name under another one: see {@link isDefaultDir}) is moreover tightened to
+ * 0700 when its mode is looser. A configured directory is the user's choice and
+ * keeps its mode.
  */
 export async function ensureOutputDir(fs: OffloadFs, dir: string): Promise<void> {
   let stat: OffloadStat;
@@ -45,7 +46,7 @@ export async function ensureOutputDir(fs: OffloadFs, dir: string): Promise<void>
     stat = fs.lstatSync(dir);
   }
   checkOutputDir(dir, stat);
-  if (dir === defaultOutputDir()) await tightenMode(fs, dir, stat);
+  if (isDefaultDir(dir)) await tightenMode(fs, dir, stat);
 }
 
 /**
@@ -86,12 +87,22 @@ export function checkOutputDir(dir: string, stat: OffloadStat): void {
   if (!stat.isDirectory()) {
     throw new LroError("OUTPUT_DIR_UNUSABLE", `output directory ${dir} is not a directory`);
   }
-  if (dir === defaultOutputDir() && myUid !== undefined && stat.uid !== myUid) {
+  if (isDefaultDir(dir) && myUid !== undefined && stat.uid !== myUid) {
     throw new LroError(
       "OUTPUT_DIR_NOT_OWNED",
       `output directory ${dir} belongs to uid ${stat.uid}, not to this user (uid ${myUid}); refused. Remove it, or set prompt.offload.output_dir to a directory of your own`,
     );
   }
+}
+
+/**
+ * The default directory, or one of its name (`atlatl-{uid}`) under another temp
+ * dir: `install` names its own default in the entries it writes, since a client
+ * may start the server without TMPDIR, and that directory keeps the default's rules.
+ */
+function isDefaultDir(dir: string): boolean {
+  const own = defaultOutputDir();
+  return dir === own || basename(dir) === basename(own);
 }
 
 /** The default directory is made 0700 when looser (it is ours: checked by `checkOutputDir`). */

@@ -16,6 +16,7 @@ import {
   planRevokeDirectory,
   planUnwrap,
   planWrap,
+  prepareOffloadDir,
   proxyLauncher,
   type WrapRequest,
 } from "../install/index.js";
@@ -64,18 +65,20 @@ function addCommonOptions(cmd: Command): Command {
 async function run(action: "install" | "uninstall", clientName: string, opts: InstallOptions) {
   const client = clientNamed(clientName);
   const where = currentClientEnv();
+  // Named in every wrapped entry: the directory granted is the one the proxy uses.
+  const dir = loadProxyConfig().offload.outputDir;
   const req: WrapRequest = {
     client,
     where,
     configPath: opts.config,
     selection: { only: opts.only, except: opts.except },
-    options: { thresholdTokens: opts.threshold },
+    options: { thresholdTokens: opts.threshold, outputDir: dir },
     launcher: proxyLauncher(),
     project: opts.project,
   };
   const plans = action === "install" ? planWrap(req) : planUnwrap(req);
+  if (action === "install" && !opts.dryRun) await prepareOffloadDir(dir);
   if (client.name === "claude-code" && opts.permissions) {
-    const dir = loadProxyConfig().offload.outputDir;
     const grant =
       action === "install"
         ? planGrantDirectory(where, dir, "atlatl-proxy")

@@ -30,7 +30,7 @@ export function applyPlans(plans: readonly FilePlan[], run: Run): Written[] {
         plan.before === undefined
           ? undefined
           : saveBackup(run.where, plan.path, plan.before, run.tool, run.action);
-      writeAtomically(plan.path, plan.before, plan.after);
+      writeAtomically(plan.path, plan.after);
       const removed = plan.after === null;
       out.push({ path: plan.path, removed, ...(backup === undefined ? {} : { backup }) });
     }

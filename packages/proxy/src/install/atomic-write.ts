@@ -1,18 +1,13 @@
 /**
- * Writing a client's config file: the new text to a temporary file in the same
- * folder, renamed over the old one (readers see the old file or the new one,
- * never half). The backup of the old bytes is the caller's (backups.ts).
+ * Writing a client's config file: the new text in place atomically
+ * (replace-file.ts: readers see the old file or the new one, never half; the
+ * temporary file is created exclusively, never through a link; a symlinked
+ * config is written through to its target). The backup of the old bytes is
+ * the caller's (backups.ts).
  */
-import {
-  chmodSync,
-  mkdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { dirname } from "node:path";
+import { replaceFile, writeTarget } from "./replace-file.js";
 
 /** The file's text, or undefined when it does not exist. */
 export function readIfExists(path: string): string | undefined {
@@ -26,21 +21,14 @@ export function readIfExists(path: string): string | undefined {
 
 /**
  * Replace `path` with `text` atomically (`null`: remove the file), keeping the
- * old file's mode (a config may hold secrets; a new one gets 0600).
+ * old file's mode and owner (a config may hold secrets; a new one gets 0600).
  */
-export function writeAtomically(
-  path: string,
-  before: string | undefined,
-  text: string | null,
-): void {
+export function writeAtomically(path: string, text: string | null): void {
   if (text === null) {
     rmSync(path);
     return;
   }
   mkdirSync(dirname(path), { recursive: true });
-  const mode = before === undefined ? 0o600 : statSync(path).mode & 0o777;
-  const tmp = join(dirname(path), `.${basename(path)}.atlatl-${process.pid}.tmp`);
-  writeFileSync(tmp, text, { mode });
-  chmodSync(tmp, mode);
-  renameSync(tmp, path);
+  // A dangling link is refused here, before anything is written.
+  replaceFile(writeTarget(path), text);
 }

@@ -24,7 +24,8 @@ import {
   textHash,
 } from "./records.js";
 
-const settingsFormat = jsonFormat(false);
+/** Settings files may hold comments (JSONC, as Claude Code's docs write them); they are kept. */
+const settingsFormat = jsonFormat(true);
 const MAP = "permissions.additionalDirectories";
 
 /** Claude Code's user settings file (`$CLAUDE_CONFIG_DIR/settings.json`, default `~/.claude`). */

@@ -22,7 +22,8 @@ export interface EntryDialect {
   fromCommand(entry: RawEntry, target: ServerTarget): EntryChanges;
 }
 
-function stringMap(value: unknown): Record<string, string> {
+/** The string values of a table (an entry's `env`, `headers`); other values are not ours to judge. */
+export function stringMap(value: unknown): Record<string, string> {
   const out: Record<string, string> = {};
   if (value === null || typeof value !== "object" || Array.isArray(value)) return out;
   for (const [k, v] of Object.entries(value)) if (typeof v === "string") out[k] = v;
@@ -102,8 +103,10 @@ export const codexDialect: EntryDialect = {
       const refs = Object.values(target.headers).flatMap(
         (v) => referencedVariable(v) ?? bearerVariable(v) ?? [],
       );
+      // A variable the entry's own env sets (a header secret install moved there) is not Codex's to pass.
+      const own = stringMap(entry.env);
       const envVars = stringList(entry.env_vars);
-      const added = refs.filter((r) => !envVars.includes(r));
+      const added = refs.filter((r) => !envVars.includes(r) && own[r] === undefined);
       if (added.length > 0) changes.env_vars = [...envVars, ...added];
     }
     return changes;

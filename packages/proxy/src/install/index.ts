@@ -18,6 +18,7 @@ export {
   currentClientEnv,
 } from "./clients.js";
 export { proxyLauncher } from "./launcher.js";
+export { prepareOffloadDir } from "./offload-dir.js";
 export { type FilePlan, planUnwrap, planWrap, type WrapRequest } from "./plan.js";
 export type { Tool } from "./records.js";
 export { planAddServer, planRemoveServer, type ServerEntryRequest } from "./server-entry.js";

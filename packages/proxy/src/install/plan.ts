@@ -8,7 +8,8 @@ import { isDeepStrictEqual } from "node:util";
 import { readIfExists } from "./atomic-write.js";
 import type { ClientEnv, ClientFile, ClientSpec } from "./clients.js";
 import { type MapPath, tableAt } from "./config-format.js";
-import type { EntryChanges, RawEntry } from "./dialects.js";
+import { type EntryChanges, type RawEntry, stringMap } from "./dialects.js";
+import { hideLiteralHeaders, revealLiteralHeaders } from "./header-secrets.js";
 import { portableLauncher } from "./launcher.js";
 import {
   type InstallRecord,
@@ -163,6 +164,9 @@ function planWrapFile(req: WrapRequest, file: ClientFile): FilePlan | undefined 
   const record = readRecord(req.where, file.path, TOOL);
   const recorded = recordedEntries(record);
   const launcher = file.shared ? portableLauncher() : req.launcher;
+  // A project's file is shared: no path of this machine (its offload directory
+  // included) goes into it; each machine's proxy uses its own default directory.
+  const options = file.shared ? { ...req.options, outputDir: undefined } : req.options;
   let text = before;
   const entries: EntryReport[] = [];
   const wrappedNow: WrappedEntry[] = [];
@@ -183,15 +187,19 @@ function planWrapFile(req: WrapRequest, file: ClientFile): FilePlan | undefined 
       entries.push({ ...at, action: "skipped", reason: "the atlatl server offloads by itself" });
       continue;
     }
-    const line = wrappedCommandLine(launcher, target, req.options);
+    // Literal header values go to the entry's env, never onto the command line.
+    const hidden = hideLiteralHeaders(target, stringMap(entry.env));
+    const line = wrappedCommandLine(launcher, hidden.target, options);
     if (wrapped && entry.command === line.command && isDeepStrictEqual(entry.args, line.args)) {
       if (mine) wrappedNow.push(mine);
       entries.push({ ...at, action: "unchanged", reason: "already wrapped" });
       continue;
     }
-    const changes = wrapped
+    const withEnv = hidden.env ? { ...entry, env: hidden.env } : entry;
+    const changes: EntryChanges = wrapped
       ? { command: line.command, args: line.args }
-      : client.dialect.toCommand(entry, target, line.command, line.args);
+      : client.dialect.toCommand(withEnv, hidden.target, line.command, line.args);
+    if (hidden.env) changes.env = hidden.env;
     text = client.format.editEntry(text, map, name, changes);
     const original = wrapped ? mine?.original : entry;
     if (original) wrappedNow.push({ map, name, original, wrapped: changed(entry, changes) });
@@ -284,7 +292,10 @@ function planUnwrapFile(req: WrapRequest, file: ClientFile): FilePlan | undefine
     }
     const wrapped = readWrappedCommandLine(entry.command, entry.args);
     if (!wrapped) continue;
-    const { changes, reason } = unwrapChanges(client, entry, wrapped.target, mine);
+    // Our variables' values back into the headers, out of the entry's env.
+    const shown = revealLiteralHeaders(wrapped.target, stringMap(entry.env));
+    const { changes, reason } = unwrapChanges(client, entry, shown.target, mine);
+    if ("env" in shown && !("env" in changes)) changes.env = shown.env;
     text = client.format.editEntry(text, map, name, changes);
     entries.push({ map: mapName(map), name, action: "unwrapped", ...(reason ? { reason } : {}) });
   }

@@ -2,12 +2,13 @@
  * The one rule by which a client's MCP server entry is wrapped with atlatl-proxy
  * and unwrapped again. A wrapped entry is a stdio entry whose command line is
  *
- *     <proxy> [--threshold N] -- <command> [args...]        (a stdio upstream)
- *     <proxy> [--threshold N] --url <url> [-H "Name: value"]... (an HTTP upstream)
+ *     <proxy> [--threshold N] [--output-dir DIR] -- <command> [args...]        (a stdio upstream)
+ *     <proxy> [--threshold N] [--output-dir DIR] --url <url> [-H "Name: value"]... (an HTTP upstream)
  *
- * so the original server can always be read back from the entry itself. Header
- * values are copied as written: an env reference (`${TOKEN}`, `${env:TOKEN}`)
- * stays a reference, expanded by the client or by the proxy at start, never here.
+ * so the original server can always be read back from the entry itself (with
+ * its env: a literal header value is there, see header-secrets.ts). An env
+ * reference (`${TOKEN}`, `${env:TOKEN}`) stays a reference, expanded by the
+ * client or by the proxy at start, never here.
  */
 import { basename } from "node:path";
 
@@ -25,6 +26,8 @@ export interface ProxyLauncher {
 /** Proxy options written into each wrapped entry. */
 export interface WrapOptions {
   thresholdTokens?: number | undefined;
+  /** The offload directory, named so it is the one install granted whatever the client's env (TMPDIR). */
+  outputDir?: string | undefined;
 }
 
 const PROXY_NAMES = new Set(["atlatl-proxy", "atlatl-proxy.js"]);
@@ -35,8 +38,12 @@ export function wrappedCommandLine(
   target: ServerTarget,
   options: WrapOptions,
 ): { command: string; args: string[] } {
-  const opts =
-    options.thresholdTokens !== undefined ? ["--threshold", String(options.thresholdTokens)] : [];
+  const opts = [
+    ...(options.thresholdTokens !== undefined
+      ? ["--threshold", String(options.thresholdTokens)]
+      : []),
+    ...(options.outputDir !== undefined ? ["--output-dir", options.outputDir] : []),
+  ];
   const upstream =
     target.kind === "stdio"
       ? ["--", target.command, ...target.args]
@@ -83,6 +90,7 @@ export function readWrappedCommandLine(
     }
     if (next === undefined) break;
     if (a === "--threshold") options.thresholdTokens = Number(next);
+    else if (a === "--output-dir") options.outputDir = next;
     else if (a === "--url") url = next;
     else if (a === "-H" || a === "--header") {
       const colon = next.indexOf(":");

@@ -6,7 +6,15 @@
  * where there was none). The SDK's real client starts the added entry.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -41,7 +49,7 @@ describe("atlatl install <client>", () => {
     expect(r.stdout).toContain("added mcpServers atlatl");
     const doc = JSON.parse(readFileSync(join(home, ".claude.json"), "utf8"));
     const entry = doc.mcpServers.atlatl as { command: string; args: string[] };
-    expect(entry.args.at(-1)).toBe("serve");
+    expect(entry.args).toContain("serve");
     const settings = JSON.parse(readFileSync(join(home, ".claude", "settings.json"), "utf8"));
     expect(settings.permissions.additionalDirectories).toHaveLength(1);
 
@@ -69,6 +77,75 @@ describe("atlatl install <client>", () => {
     expect(atlatl("uninstall", "claude-code").status).toBe(0);
     expect(() => readFileSync(join(home, ".claude.json"))).toThrow(/ENOENT/);
     expect(() => readFileSync(join(home, ".claude", "settings.json"))).toThrow(/ENOENT/);
+  });
+
+  it("creates the granted offload directory and names it in the entry: a client that drops TMPDIR offloads there, and the server makes it again at start", async () => {
+    const own = mkdtempSync(join(tmpdir(), "atlatl-install-dir-"));
+    try {
+      const userTmp = join(own, "tmp");
+      mkdirSync(userTmp);
+      const db = join(own, "memories.db");
+      const userEnv = { PATH: process.env.PATH ?? "", HOME: own, TMPDIR: userTmp };
+      const cli = (...args: string[]) =>
+        spawnSync(process.execPath, [binPath, "--db", db, ...args], {
+          cwd: elsewhere,
+          env: userEnv,
+          encoding: "utf8",
+        });
+      expect(cli("seed", "-n", "300").status).toBe(0);
+      const r = cli("install", "claude-code");
+      expect(r.status, r.stderr).toBe(0);
+
+      const dir = join(userTmp, `atlatl-${process.getuid?.()}`);
+      const st = statSync(dir);
+      expect(st.isDirectory()).toBe(true);
+      expect(st.mode & 0o777).toBe(0o700);
+      const settings = JSON.parse(readFileSync(join(own, ".claude", "settings.json"), "utf8"));
+      expect(settings.permissions.additionalDirectories).toEqual([dir]);
+      const doc = JSON.parse(readFileSync(join(own, ".claude.json"), "utf8"));
+      const entry = doc.mcpServers.atlatl as { command: string; args: string[] };
+      expect(entry.args.slice(-3)).toEqual(["serve", "--output-dir", dir]);
+
+      // Started as the Inspector or an SDK stdio client starts it: no TMPDIR.
+      const start = async () => {
+        const client = new Client({ name: "install-test", version: "1.0.0" });
+        await client.connect(
+          new StdioClientTransport({
+            command: entry.command,
+            args: entry.args,
+            cwd: elsewhere,
+            env: { PATH: process.env.PATH ?? "", HOME: own },
+            stderr: "pipe",
+          }),
+        );
+        return client;
+      };
+      let client = await start();
+      try {
+        const recall = await client.callTool({
+          name: "recall_memories",
+          arguments: { query: "", limit: 1000, detail: "full", status: "any" },
+        });
+        const text = (recall.content as { text: string }[])[0]?.text ?? "";
+        expect(JSON.parse(text).offloaded).toBe(true);
+        expect(readdirSync(dir).filter((n) => n.endsWith(".jsonl"))).toHaveLength(1);
+        expect(text).toContain(`${dir}/`);
+      } finally {
+        await client.close();
+      }
+
+      // A reboot or a temp-dir cleanup: the next server start makes it again.
+      rmSync(dir, { recursive: true });
+      client = await start();
+      try {
+        await client.listTools();
+        expect(statSync(dir).mode & 0o777).toBe(0o700);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      rmSync(own, { recursive: true, force: true });
+    }
   });
 
   it("adds to a commented Codex config.toml and uninstall restores its bytes", () => {

@@ -168,7 +168,8 @@ describe("Codex with the README's configurations", () => {
       const entry = parseToml(readFileSync(join(codexHome, "config.toml"), "utf8")) as {
         mcp_servers: { atlatl: { command: string; args: string[] } };
       };
-      expect(entry.mcp_servers.atlatl.args.at(-1)).toBe("serve");
+      // `serve`, with the offload directory install created and named.
+      expect(entry.mcp_servers.atlatl.args.slice(-3, -1)).toEqual(["serve", "--output-dir"]);
 
       expectConnected(await askCodex(env, user));
     },

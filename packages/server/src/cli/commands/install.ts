@@ -17,6 +17,7 @@ import {
   planGrantDirectory,
   planRemoveServer,
   planRevokeDirectory,
+  prepareOffloadDir,
   type ServerEntryRequest,
 } from "atlatl-proxy/install";
 import type { Command } from "commander";
@@ -41,7 +42,12 @@ function globalArgs(cmd: Command): string[] {
   ];
 }
 
-function request(client: ClientSpec, opts: InstallOptions, cmd: Command): ServerEntryRequest {
+function request(
+  client: ClientSpec,
+  opts: InstallOptions,
+  cmd: Command,
+  outputDir: string,
+): ServerEntryRequest {
   // This package's bin, started by this node: clients start servers without the user's PATH.
   const bin = fileURLToPath(new URL("../../../bin/atlatl.js", import.meta.url));
   return {
@@ -50,23 +56,25 @@ function request(client: ClientSpec, opts: InstallOptions, cmd: Command): Server
     configPath: opts.clientConfig,
     name: SERVER_ENTRY_NAME,
     command: process.execPath,
-    args: [bin, ...globalArgs(cmd), "serve"],
+    // The offload directory by name: a client that drops TMPDIR must not move it from the one granted.
+    args: [bin, ...globalArgs(cmd), "serve", "--output-dir", outputDir],
     isOurs: (entry) => isAtlatlServer(entry.command, entry.args),
   };
 }
 
-function run(
+async function run(
   action: "install" | "uninstall",
   clientName: string,
   opts: InstallOptions,
   cmd: Command,
-) {
+): Promise<void> {
   const client = clientNamed(clientName);
-  const req = request(client, opts, cmd);
+  const o = (cmd.parent?.opts() ?? {}) as { config?: string };
+  const dir = loadServerConfig({ configFile: o.config }).offload.outputDir;
+  const req = request(client, opts, cmd, dir);
   const plans: FilePlan[] = action === "install" ? planAddServer(req) : planRemoveServer(req);
+  if (action === "install" && !opts.dryRun) await prepareOffloadDir(dir);
   if (client.name === "claude-code" && opts.permissions) {
-    const o = (cmd.parent?.opts() ?? {}) as { config?: string };
-    const dir = loadServerConfig({ configFile: o.config }).offload.outputDir;
     const grant =
       action === "install"
         ? planGrantDirectory(req.where, dir, "atlatl")
@@ -77,11 +85,11 @@ function run(
 }
 
 /** `atlatl install <client>`. */
-export function runInstall(client: string, opts: InstallOptions, cmd: Command): void {
-  run("install", client, opts, cmd);
+export function runInstall(client: string, opts: InstallOptions, cmd: Command): Promise<void> {
+  return run("install", client, opts, cmd);
 }
 
 /** `atlatl uninstall <client>`. */
-export function runUninstall(client: string, opts: InstallOptions, cmd: Command): void {
-  run("uninstall", client, opts, cmd);
+export function runUninstall(client: string, opts: InstallOptions, cmd: Command): Promise<void> {
+  return run("uninstall", client, opts, cmd);
 }
