@@ -102,6 +102,7 @@ export {
   resolveProfile,
   type WholeResultSet,
 } from "./mcp/offloadable.js";
+export { outputSchemaMetaKey, withoutOutputSchema } from "./mcp/output-schema.js";
 export { AUTO_POLICY, type OffloadMode, type ResponsePolicy } from "./mcp/policy.js";
 export { reassembleResult } from "./mcp/reassemble-call-result.js";
 export { respond } from "./mcp/respond.js";
@@ -119,7 +120,11 @@ export {
 } from "./mcp/whole-set.js";
 export {
   OFFLOAD_MIME_TYPE,
+  type OffloadHandler,
   type OffloadMiddleware,
+  type OffloadToolConfig,
+  type OffloadToolRegistration,
+  type ToolRegistrar,
   type WithOffloadOptions,
   withOffload,
 } from "./mcp/with-offload.js";

@@ -1,7 +1,9 @@
 /**
  * `@atlatl/lro/node`: the Node-only parts: the `Offloader` engine, the JSONL
- * writer, the config loader (TOML file + environment), the sweeper, and the
- * bounded message framer for stdio (with its one `MESSAGE_TOO_LARGE` error).
+ * writer, the config loader (TOML file + environment), the sweeper, the
+ * bounded message framer for stdio (with its one `MESSAGE_TOO_LARGE` error),
+ * the one JSON-RPC error response builder, and the per-request checks of MCP
+ * 2026-07-28 that a server or proxy holding the raw messages makes.
  */
 
 // The layered resolver is platform-neutral (also in `@atlatl/lro`); re-exported for config loaders.
@@ -129,6 +131,26 @@ export {
 } from "./offload-store/offload-store.js";
 export { type SweepOffloadStoreOptions, sweepOffloadStore } from "./offload-store/sweep-store.js";
 export {
+  type JsonRpcErrorObject,
+  type JsonRpcErrorResponse,
+  type JsonRpcId,
+  jsonRpcErrorHttpResponse,
+  jsonRpcErrorObject,
+  jsonRpcErrorResponse,
+} from "./protocol/json-rpc-error.js";
+export {
+  claimedRevision,
+  isRequest,
+  listenTasksUndeclared,
+  MISSING_REQUIRED_CLIENT_CAPABILITY,
+  MODERN_REVISIONS,
+  modernMessageRefusal,
+  type RawMessage,
+  rawMessage,
+  TASKS_EXTENSION,
+  UNSUPPORTED_PROTOCOL_VERSION,
+} from "./protocol/modern-requests.js";
+export {
   type ListOffloadFilesOptions,
   listOffloadFiles,
   type OffloadFileInfo,
@@ -137,5 +159,6 @@ export {
   type SweepOptions,
   type SweepResult,
   startSweeper,
+  sweepIntervalMs,
   sweepOffloadDir,
 } from "./sweep/sweep.js";

@@ -2,9 +2,9 @@
  * Hostile upstreams (issue 18, items 1, 2 and 8; issue 29, item 9): a stdio line
  * longer than V8's longest string, a result nested deeper than JSON.stringify
  * can go, an SSE event and a JSON body that never end, and a URL whose query and
- * userinfo hold secrets. The call gets a clear coded error, the same
- * session goes on, the proxy's memory stays within the bound, and no message
- * shows the secrets.
+ * userinfo hold secrets. The call gets a clear coded error (the deep result is
+ * cut at the bound, with a warning), the same session goes on, the proxy's
+ * memory stays within the bound, and no message shows the secrets.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
@@ -15,7 +15,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, describe, expect, it } from "vitest";
-import { MAX_RESULT_DEPTH } from "../src/proxy/result-depth.js";
+import { DEEP_CUT_MARKER, MAX_RESULT_DEPTH } from "../src/proxy/result-depth.js";
 import { MAX_MESSAGE_BYTES } from "../src/upstream/message-bound.js";
 import { FIXTURES, type Peer, PROXY_MAIN, proxied, tempDir } from "./helpers.js";
 
@@ -74,31 +74,66 @@ describe("a stdio upstream sending a line longer than V8's longest string", () =
 });
 
 describe("a stdio upstream sending a result nested 10,000 deep", () => {
-  it("fails that call with RESULT_TOO_DEEP (not a stack overflow), passes one at the bound, and the session goes on", async () => {
-    const p = await proxied([join(FIXTURES, "faulty-server.mjs")], ["--output-dir", out.dir]);
-    peers.push(p);
-    for (const where of ["structured", "meta"]) {
-      const err = await rejection(
-        p.client.callTool({ name: "deep", arguments: { depth: 10_000, where } }),
-      );
-      expect(err.code).toBe(-32603);
-      expect(err.message).toContain("RESULT_TOO_DEEP");
-      expect(err.message).toContain(`nests more than ${MAX_RESULT_DEPTH} levels deep`);
-      expect(err.message).not.toContain("call stack");
-      expect(err.data).toEqual({ code: "RESULT_TOO_DEEP", max_depth: MAX_RESULT_DEPTH });
-    }
-    // The result, structuredContent and `depth` arrays: MAX_RESULT_DEPTH levels in all.
-    const atBound = await p.client.callTool({
-      name: "deep",
-      arguments: { depth: MAX_RESULT_DEPTH - 2 },
-    });
-    let level = (atBound.structuredContent as { deep: unknown }).deep;
+  /** The arrays of `deep` above its first non-array, and that value. */
+  function unnest(deep: unknown): { arrays: number; bottom: unknown } {
+    let level = deep;
     let arrays = 0;
     while (Array.isArray(level)) {
       arrays++;
       level = level[0];
     }
+    return { arrays, bottom: level };
+  }
+
+  it("cuts what lies below the bound with a marker and a warning (not a stack overflow), passes one at the bound whole, and the session goes on", async () => {
+    const p = await proxied([join(FIXTURES, "faulty-server.mjs")], ["--output-dir", out.dir]);
+    peers.push(p);
+    for (const [where, key] of [
+      ["structured", "structuredContent"],
+      ["meta", "_meta"],
+    ] as const) {
+      const r = await p.client.callTool({ name: "deep", arguments: { depth: 10_000, where } });
+      expect(r.isError).toBeUndefined();
+      // The result, its `key` object and `deep` arrays: arrays down to level MAX_RESULT_DEPTH kept.
+      const holder = (where === "meta" ? r._meta : r.structuredContent) as { deep: unknown };
+      expect(unnest(holder.deep)).toEqual({
+        arrays: MAX_RESULT_DEPTH - 2,
+        bottom: DEEP_CUT_MARKER,
+      });
+      expect(DEEP_CUT_MARKER).toBe(`[cut: nested deeper than ${MAX_RESULT_DEPTH} levels]`);
+      const content = r.content as { type: string; text: string }[];
+      expect(content[0]).toEqual({ type: "text", text: "deep" });
+      expect(content).toHaveLength(2);
+      const warning = content[1]?.text ?? "";
+      expect(warning).toMatch(/^Warning: atlatl-proxy: RESULT_TOO_DEEP: /);
+      expect(warning).toContain(`nests more than ${MAX_RESULT_DEPTH} levels deep (under "${key}")`);
+      expect(warning).toContain(`1 value nested deeper was replaced by "${DEEP_CUT_MARKER}"`);
+      expect(warning).not.toContain("call stack");
+    }
+    // Offloaded (threshold 1), the descriptor carries the same warning.
+    const o = await proxied(
+      [join(FIXTURES, "faulty-server.mjs")],
+      ["--output-dir", out.dir, "--threshold", "1"],
+    );
+    peers.push(o);
+    const offloaded = await o.client.callTool({ name: "deep", arguments: { depth: 10_000 } });
+    const descriptor = JSON.parse(
+      (offloaded.content as { type: string; text: string }[])[0]?.text ?? "{}",
+    ) as { tool?: string; warning?: string; files?: unknown };
+    expect(descriptor.tool).toBe("deep");
+    expect(descriptor.files).toBeDefined();
+    expect(descriptor.warning).toMatch(
+      /^atlatl-proxy: RESULT_TOO_DEEP: .*under "structuredContent"/,
+    );
+    // The result, structuredContent and `depth` arrays: MAX_RESULT_DEPTH levels in all.
+    const atBound = await p.client.callTool({
+      name: "deep",
+      arguments: { depth: MAX_RESULT_DEPTH - 2 },
+    });
+    const { arrays, bottom } = unnest((atBound.structuredContent as { deep: unknown }).deep);
     expect(arrays).toBe(MAX_RESULT_DEPTH - 2);
+    expect(bottom).toBeUndefined();
+    expect(atBound.content).toEqual([{ type: "text", text: "deep" }]);
     const r = await p.client.callTool({ name: "echo", arguments: { after: "the deep one" } });
     expect(r.content).toEqual([{ type: "text", text: '{"after":"the deep one"}' }]);
   }, 60_000);

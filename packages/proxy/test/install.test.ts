@@ -571,9 +571,11 @@ describe("atlatl-proxy install|uninstall <client>", () => {
       expect(bytes.includes("\r\n")).toBe(true);
       writeFileSync(path, bytes);
       expect(proxyCliIn(crlf.dir, crlf.dir, "install", "cursor").status).toBe(0);
-      const backups = readdirSync(dirname(path)).filter((n) => n.endsWith(".bak"));
+      const where = { home: crlf.dir, cwd: crlf.dir, platform: process.platform, env: {} };
+      const dir = fileStateDir(where, path);
+      const backups = readdirSync(dir).filter((n) => n.endsWith(".bak"));
       expect(backups).toHaveLength(1);
-      expect(readFileSync(join(dirname(path), backups[0] as string)).equals(bytes)).toBe(true);
+      expect(readFileSync(join(dir, backups[0] as string)).equals(bytes)).toBe(true);
       expect(proxyCliIn(crlf.dir, crlf.dir, "uninstall", "cursor").status).toBe(0);
       expect(readFileSync(path).equals(bytes)).toBe(true);
     } finally {

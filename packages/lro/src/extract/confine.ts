@@ -1,9 +1,11 @@
 /**
  * Confinement of `file_path`: extraction reads only live offload files, i.e.
- * regular files directly inside the (realpath'd) output directory whose names
- * match `atlatl-{operation}-{ULID}.jsonl`. Everything else (`..`, symlinks, other
+ * regular files directly inside the output directory whose names match
+ * `atlatl-{operation}-{ULID}.jsonl`. Everything else (`..`, symlinks, other
  * directories, `/proc`, devices, FIFOs, NUL bytes, overlong names, files of
- * other users, hard links) is refused with `PATH_REFUSED`. The file is opened
+ * other users, hard links) is refused with `PATH_REFUSED`; an output
+ * directory the writer refuses (a symlink) with the writer's code
+ * (`OUTPUT_DIR_SYMLINK`). The file is opened
  * with `O_NOFOLLOW | O_NONBLOCK` and the open descriptor is checked with fstat
  * against what was inspected, so a file swapped for a symlink (or anything
  * else) between the check and the open is refused too.
@@ -13,6 +15,8 @@ import { type FileHandle, lstat, open, readlink, realpath } from "node:fs/promis
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { LroError } from "../errors.js";
 import { offloadFileNaming } from "../materialize/file-name.js";
+import { nodeOffloadFs } from "../materialize/offload-fs.js";
+import { inspectOutputDir } from "../materialize/write-jsonl.js";
 import { OFFLOAD_RESOURCE_PREFIX } from "../mcp/offload-resource-uri.js";
 import type { OffloadStoreBinding } from "../offload-store/offload-store.js";
 import { fetchIntoDir } from "./store-fetch.js";
@@ -141,15 +145,24 @@ export async function openOffloadFile(
     !expired &&
     (await fetchIntoDir(store, options.outputDir, name, options.filePrefix));
 
+  // The directory passes the writer's check (a symlink, e.g. to another
+  // principal's directory, is refused as the writer refuses it), and its real
+  // path is that same directory.
+  let dirStat = inspectOutputDir(nodeOffloadFs, options.outputDir);
+  if (dirStat === null) {
+    if (!(await fetched())) throw gone(name, parsed.operation, expired);
+    dirStat = inspectOutputDir(nodeOffloadFs, options.outputDir);
+  }
   let dirReal: string;
   try {
     dirReal = await realpath(options.outputDir);
   } catch (err) {
-    if (errnoCode(err) !== "ENOENT") {
-      throw refuse(`the offload directory is unusable: ${(err as Error).message}`);
-    }
-    if (!(await fetched())) throw gone(name, parsed.operation, expired);
-    dirReal = await realpath(options.outputDir);
+    if (errnoCode(err) === "ENOENT") throw gone(name, parsed.operation, expired);
+    throw refuse(`the offload directory is unusable: ${(err as Error).message}`);
+  }
+  const realStat = await lstat(dirReal).catch(() => null);
+  if (!dirStat || !realStat || realStat.dev !== dirStat.dev || realStat.ino !== dirStat.ino) {
+    throw refuse(`the offload directory changed while ${name} was being opened; refused`);
   }
   if (!bare) {
     // Spelled with the configured directory (as descriptors are) or its real path,

@@ -5,6 +5,8 @@
  * and the bound, and `data.code: "MESSAGE_TOO_LARGE"` with the bound in bytes.
  */
 
+import { type JsonRpcErrorResponse, jsonRpcErrorResponse } from "../protocol/json-rpc-error.js";
+
 /**
  * JSON-RPC code of {@link messageTooLargeError}: application-defined, outside the
  * range JSON-RPC reserves (-32768 to -32000; MCP 2026-07-28 takes -32020 to -32099
@@ -55,6 +57,6 @@ export function messageTooLargeError(options: MessageTooLargeOptions): MessageTo
 export function messageTooLargeResponse(
   id: string | number,
   options: MessageTooLargeOptions,
-): { jsonrpc: "2.0"; id: string | number; error: MessageTooLargeError } {
-  return { jsonrpc: "2.0", id, error: messageTooLargeError(options) };
+): JsonRpcErrorResponse<string | number, MessageTooLargeError> {
+  return jsonRpcErrorResponse(id, messageTooLargeError(options));
 }

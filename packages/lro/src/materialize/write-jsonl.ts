@@ -20,28 +20,18 @@ function errnoCode(err: unknown): string | undefined {
 const myUid = typeof process.getuid === "function" ? process.getuid() : undefined;
 
 /**
- * Make sure `dir` exists and is a real directory. Created directories are made
- * 0700 (explicitly, whatever the umask). A symlink is refused: whoever controls
- * its target would receive the records. The default directory
- * ({@link defaultOutputDir}, under the shared temp dir) must moreover be ours:
- * one owned by another uid is refused (someone made it first to read or plant
- * files), and a looser mode is tightened to 0700. A configured directory is the
- * user's choice and keeps its owner and mode.
+ * Make sure `dir` exists and is a real directory (see {@link checkOutputDir}).
+ * Created directories are made 0700 (explicitly, whatever the umask). The
+ * default directory ({@link defaultOutputDir}, under the shared temp dir) is
+ * moreover tightened to 0700 when its mode is looser. A configured directory
+ * is the user's choice and keeps its mode.
  */
 export async function ensureOutputDir(fs: OffloadFs, dir: string): Promise<void> {
   let stat: OffloadStat;
   try {
     stat = fs.lstatSync(dir);
   } catch (err) {
-    if (errnoCode(err) !== "ENOENT") {
-      throw new LroError(
-        "OUTPUT_DIR_UNUSABLE",
-        `output directory ${dir}: ${(err as Error).message}`,
-        {
-          cause: err,
-        },
-      );
-    }
+    if (errnoCode(err) !== "ENOENT") throw unusable(dir, err);
     try {
       const created = await fs.mkdir(dir, { recursive: true, mode: 0o700 });
       if (created !== undefined) await fs.chmod(dir, 0o700);
@@ -54,26 +44,61 @@ export async function ensureOutputDir(fs: OffloadFs, dir: string): Promise<void>
     }
     stat = fs.lstatSync(dir);
   }
+  checkOutputDir(dir, stat);
+  if (dir === defaultOutputDir()) await tightenMode(fs, dir, stat);
+}
+
+/**
+ * The output directory as readers find it: its `lstat` when it passes
+ * {@link checkOutputDir} (the writer's check, so a reader refuses exactly
+ * what the writer refuses), null when it does not exist. Throws `LroError`.
+ */
+export function inspectOutputDir(fs: OffloadFs, dir: string): OffloadStat | null {
+  let stat: OffloadStat;
+  try {
+    stat = fs.lstatSync(dir);
+  } catch (err) {
+    if (errnoCode(err) === "ENOENT") return null;
+    throw unusable(dir, err);
+  }
+  checkOutputDir(dir, stat);
+  return stat;
+}
+
+function unusable(dir: string, err: unknown): LroError {
+  return new LroError("OUTPUT_DIR_UNUSABLE", `output directory ${dir}: ${(err as Error).message}`, {
+    cause: err,
+  });
+}
+
+/**
+ * Whether an existing `dir` may hold offload files, for writers and readers
+ * alike. A symlink is refused: whoever controls its target would receive the
+ * records (or, to a reader, another directory's files would pass as this
+ * one's, e.g. a principal's directory linked to another principal's). The
+ * default directory must be this user's: one owned by another uid is refused
+ * (someone made it first to read or plant files).
+ */
+export function checkOutputDir(dir: string, stat: OffloadStat): void {
   if (stat.isSymbolicLink()) {
     throw new LroError("OUTPUT_DIR_SYMLINK", `output directory ${dir} is a symbolic link; refused`);
   }
   if (!stat.isDirectory()) {
     throw new LroError("OUTPUT_DIR_UNUSABLE", `output directory ${dir} is not a directory`);
   }
-  if (dir === defaultOutputDir()) await checkPrivateDir(fs, dir, stat);
-}
-
-/** The default directory must be this user's and 0700 (tightened when looser). */
-async function checkPrivateDir(fs: OffloadFs, dir: string, stat: OffloadStat): Promise<void> {
-  if (myUid !== undefined && stat.uid !== myUid) {
+  if (dir === defaultOutputDir() && myUid !== undefined && stat.uid !== myUid) {
     throw new LroError(
       "OUTPUT_DIR_NOT_OWNED",
       `output directory ${dir} belongs to uid ${stat.uid}, not to this user (uid ${myUid}); refused. Remove it, or set prompt.offload.output_dir to a directory of your own`,
     );
   }
+}
+
+/** The default directory is made 0700 when looser (it is ours: checked by `checkOutputDir`). */
+async function tightenMode(fs: OffloadFs, dir: string, stat: OffloadStat): Promise<void> {
   if ((stat.mode & 0o077) !== 0) {
     try {
-      // Ours (checked above) and in a sticky temp dir: nobody else can swap it.
+      // Ours and in a sticky temp dir: nobody else can swap it.
       await fs.chmod(dir, 0o700);
     } catch (err) {
       throw new LroError(

@@ -149,6 +149,9 @@ export class JsonRpcError extends Error {
 /** JSON-RPC's "Invalid params". */
 export const INVALID_PARAMS = -32602;
 
+/** JSON-RPC's "Internal error". */
+export const INTERNAL_ERROR = -32603;
+
 /**
  * A resource that is not there, as SDK 2.x's `ResourceNotFoundError` says it
  * (MCP 2026-07-28: -32602 with `data.uri`); SDK 1.x answers an unknown

@@ -94,7 +94,7 @@ export interface LroExtractRegistration<T extends Removable = Removable> {
   call(args: unknown, extra?: unknown): Promise<CallToolResult>;
   extractor: LroExtractor;
   offloader: Offloader;
-  /** Remove the tool and stop the jq worker it owns. */
+  /** Remove the tool and stop the jq worker (and the offloader's sweeping) it owns. */
   close(): Promise<void>;
 }
 
@@ -307,6 +307,7 @@ export function registerLroExtract<T extends Removable = Removable>(
     async close() {
       tool?.remove();
       unmount?.();
+      if (offloader !== options.offloader) offloader.stopSweeping();
       await extractor.close();
     },
   };

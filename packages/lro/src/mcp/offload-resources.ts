@@ -29,6 +29,7 @@ import type { OffloadStoreBinding } from "../offload-store/offload-store.js";
 import {
   type ConnectionState,
   hostCallback,
+  INTERNAL_ERROR,
   INVALID_PARAMS,
   isMcpServerHost,
   JsonRpcError,
@@ -241,9 +242,18 @@ export function registerOffloadResources<Template>(
   const cache = options.cache ?? new OffloadFileCache();
   const now = options.now ?? Date.now;
 
-  const list = async (): Promise<ListResourcesResult> => ({
-    resources: await listOffloadResources({ config, store: options.store, prefix, now }),
-  });
+  const list = async (): Promise<ListResourcesResult> => {
+    try {
+      return {
+        resources: await listOffloadResources({ config, store: options.store, prefix, now }),
+      };
+    } catch (err) {
+      // A directory the writer refuses (a symlink): refused with its code.
+      if (err instanceof LroError)
+        throw new JsonRpcError(INTERNAL_ERROR, `${err.code}: ${err.message}`);
+      throw err;
+    }
+  };
 
   const read = async (uri: URL): Promise<ReadResourceResult> => {
     const { name, offset, limit } = parseOffloadUri(uri, prefix);

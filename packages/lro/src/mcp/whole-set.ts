@@ -15,6 +15,7 @@
  */
 
 import { z } from "zod";
+import { REQUEST_CAPABILITIES_META, REQUEST_CLIENT_INFO_META } from "../protocol/envelope.js";
 import type { AnyCallToolResult, CallToolResult } from "./mcp-types.js";
 
 /** The `experimental` client capability of a client that offloads locally. */
@@ -68,14 +69,7 @@ function member(value: unknown, key: string): unknown {
 
 const declares = (group: unknown) => member(group, LRO_PROXY_CAPABILITY) !== undefined;
 
-/**
- * The `_meta` key carrying a request's client capabilities (the MCP 2026-07-28
- * per-request envelope).
- */
-export const REQUEST_CAPABILITIES_META = "io.modelcontextprotocol/clientCapabilities";
-
-/** The `_meta` key carrying a request's client info (the same envelope). */
-export const REQUEST_CLIENT_INFO_META = "io.modelcontextprotocol/clientInfo";
+export { REQUEST_CAPABILITIES_META, REQUEST_CLIENT_INFO_META };
 
 /**
  * True when one request's `_meta` envelope says its client offloads locally

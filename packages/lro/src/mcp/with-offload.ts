@@ -10,12 +10,15 @@ import type { LroEventListener } from "../events/events.js";
 import type { Offloader } from "../offload/offloader.js";
 import type { AnyProfile } from "../profiles/profile.js";
 import type { BuiltinProfileName } from "../profiles/registry.js";
-import type { CallToolResult } from "./mcp-types.js";
+import type { HostCallback, HostToolConfig } from "./host.js";
+import type { CallToolResult, McpMeta } from "./mcp-types.js";
 import type { OffloadCallResultOptions } from "./offload-call-result.js";
 import type { McpNames } from "./offload-resource-uri.js";
 import { isOffloadableRecords, type OffloadHandlerResult } from "./offloadable.js";
-import { AUTO_POLICY, type ResponsePolicy } from "./policy.js";
+import { moveOutputSchema, outputSchemaMetaKey } from "./output-schema.js";
+import { AUTO_POLICY, judged, type ResponsePolicy } from "./policy.js";
 import { respond } from "./respond.js";
+import { toolErrorResult } from "./tool-error.js";
 
 export { OFFLOAD_MIME_TYPE } from "./offload-resource-uri.js";
 
@@ -51,18 +54,61 @@ export interface WithOffloadOptions {
   eventListener?: (...args: unknown[]) => LroEventListener | undefined;
 }
 
+/** The `McpServer` (of either SDK line) {@link OffloadMiddleware.registerTool} registers on. */
+export interface ToolRegistrar<Registered> {
+  registerTool(name: string, config: HostToolConfig, callback: HostCallback): Registered;
+}
+
+/**
+ * What `registerTool` is given, as `McpServer.registerTool` takes it: an
+ * `outputSchema` is a zod object, a raw shape of zod schemas or any Standard
+ * Schema; other keys (`icons`, …) are passed on.
+ */
+export interface OffloadToolConfig extends HostToolConfig {
+  outputSchema?: unknown;
+  _meta?: McpMeta;
+  [key: string]: unknown;
+}
+
+/** A handler {@link withOffload} wraps. */
+export type OffloadHandler<A extends unknown[]> = (
+  ...args: A
+) => OffloadHandlerResult | Promise<OffloadHandlerResult>;
+
 /** What {@link withOffload} returns: wraps a handler into a tool callback. */
 export type OffloadMiddleware = <A extends unknown[]>(
-  next: (...args: A) => OffloadHandlerResult | Promise<OffloadHandlerResult>,
+  next: OffloadHandler<A>,
 ) => (...args: A) => Promise<CallToolResult>;
+
+/** {@link withOffload}'s registration of a whole tool. */
+export interface OffloadToolRegistration {
+  /**
+   * `server.registerTool(name, config, offload(handler))`, for a tool that
+   * may declare an `outputSchema`: when its results may be offloaded (policy
+   * other than `never`, offloading enabled), the tool is listed without it,
+   * the schema kept in `_meta["atlatl/outputSchema"]` (see `output-schema.ts`),
+   * and the handler's `structuredContent` is checked against it first (an
+   * `isError` result when it does not conform, nothing written).
+   */
+  registerTool<Registered, A extends unknown[]>(
+    server: ToolRegistrar<Registered>,
+    name: string,
+    config: OffloadToolConfig,
+    handler: OffloadHandler<A>,
+  ): Registered;
+}
 
 /**
  * Middleware: `withOffload({ offloader })(handler)` is a tool callback for
- * `McpServer.registerTool`. The handler may return a `CallToolResult` (passed
- * through unless `callResults`) or {@link OffloadableRecords} (estimated, then
- * inline, offloaded or truncated). Works for callbacks with and without arguments.
+ * `McpServer.registerTool` (or `withOffload(…).registerTool(server, …)`, for
+ * a tool with an `outputSchema`). The handler may return a `CallToolResult`
+ * (passed through unless `callResults`) or {@link OffloadableRecords}
+ * (estimated, then inline, offloaded or truncated). Works for callbacks with
+ * and without arguments.
  */
-export function withOffload(options: WithOffloadOptions): OffloadMiddleware {
+export function withOffload(
+  options: WithOffloadOptions,
+): OffloadMiddleware & OffloadToolRegistration {
   const call = options.callResults;
   const callOptions = call === true || call === undefined || call === false ? {} : call;
   // A per-call-result threshold, force or inline keys apply to CallToolResults only.
@@ -71,9 +117,8 @@ export function withOffload(options: WithOffloadOptions): OffloadMiddleware {
     thresholdTokens: callOptions.thresholdTokens,
     inlineKeys: callOptions.inlineKeys,
   };
-  return <A extends unknown[]>(
-    next: (...args: A) => OffloadHandlerResult | Promise<OffloadHandlerResult>,
-  ) =>
+  const middleware: OffloadMiddleware =
+    <A extends unknown[]>(next: OffloadHandler<A>) =>
     async (...args: A): Promise<CallToolResult> => {
       const chosen =
         typeof options.policy === "function" ? options.policy(...args) : options.policy;
@@ -92,4 +137,42 @@ export function withOffload(options: WithOffloadOptions): OffloadMiddleware {
         onEvent,
       });
     };
+  // A policy decided per call may offload; a fixed one is judged as each call would be.
+  const mayOffload =
+    typeof options.policy === "function" ||
+    [AUTO_POLICY, callPolicy].some(
+      (base) => !judged({ ...base, ...options.policy }, options.offloader.config).off,
+    );
+  // The host calls a callback with what it validated (see `hostCallback`).
+  const callback = <A extends unknown[]>(next: OffloadHandler<A>) =>
+    middleware(next) as unknown as HostCallback;
+  const registerTool = <Registered, A extends unknown[]>(
+    server: ToolRegistrar<Registered>,
+    name: string,
+    config: OffloadToolConfig,
+    handler: OffloadHandler<A>,
+  ): Registered => {
+    if (!mayOffload || config.outputSchema === undefined) {
+      return server.registerTool(name, config, callback(handler));
+    }
+    const { outputSchema, ...rest } = config;
+    const moved = moveOutputSchema(outputSchema);
+    const checked = async (...args: A): Promise<OffloadHandlerResult> => {
+      const produced = await handler(...args);
+      if (isOffloadableRecords(produced) || produced.isError === true) return produced;
+      const mismatch = await moved.mismatch(name, produced.structuredContent);
+      return mismatch === undefined
+        ? produced
+        : toolErrorResult({ code: "INTERNAL", message: `Output validation error: ${mismatch}` });
+    };
+    const meta = moved.json
+      ? { ...(config._meta ?? {}), [outputSchemaMetaKey(options.names)]: moved.json }
+      : config._meta;
+    return server.registerTool(
+      name,
+      { ...rest, ...(meta ? { _meta: meta } : {}) },
+      callback(checked),
+    );
+  };
+  return Object.assign(middleware, { registerTool });
 }

@@ -13,7 +13,13 @@ import { nodeOffloadFs, type OffloadFs } from "../materialize/offload-fs.js";
 import type { PublishOffload } from "../materialize/write-jsonl.js";
 import { type OffloadStoreBinding, sharedBinding } from "../offload-store/offload-store.js";
 import { storePublisher, unpublish } from "../offload-store/publish.js";
-import { type Sweeper, type SweeperOptions, startSweeper } from "../sweep/sweep.js";
+import { sweepInBackground } from "../sweep/background.js";
+import {
+  type Sweeper,
+  type SweeperOptions,
+  type SweepOptions,
+  startSweeper,
+} from "../sweep/sweep.js";
 import type { OffloadResponse } from "../types.js";
 import { attachmentExtension, attachmentPaths, writeAttachment } from "./attachments.js";
 import { asLroError, emitFailed, type OffloadContext } from "./context.js";
@@ -49,6 +55,17 @@ export interface OffloaderOptions {
    * serve it; see `OffloadStore`.
    */
   store?: OffloadStoreBinding | undefined;
+  /**
+   * Delete this offloader's expired files in the background (default true):
+   * from its first offload on, its directory is swept every
+   * `sweepIntervalMs(ttlSeconds)` (a minute, or half the TTL when shorter),
+   * deleting only files it can prove are ours and emitting
+   * `OffloadFileExpired` for each, on a timer that never keeps the process
+   * alive. Offloaders of one directory, prefix and TTL share one sweeper,
+   * with the first one's clock and events. False when the application sweeps
+   * the directory itself (`startSweeper`, `sweepOffloadDir`).
+   */
+  sweep?: boolean | undefined;
 }
 
 /** The engine. One instance per server; safe for concurrent calls. */
@@ -67,6 +84,9 @@ export class Offloader {
   /** Where files are kept besides this disk (undefined: local only, today's behaviour). */
   readonly store: OffloadStoreBinding | undefined;
   private readonly publish: PublishOffload | undefined;
+  private sweep: boolean;
+  /** Releases the background sweeping (see `OffloaderOptions.sweep`), once started. */
+  private stopBackground: (() => void) | undefined;
 
   constructor(options: OffloaderOptions) {
     const dir = options.config.outputDir;
@@ -81,10 +101,17 @@ export class Offloader {
     this.onTempOpened = options.onTempOpened;
     this.store = sharedBinding(options.store);
     this.publish = this.store ? storePublisher(this.store, this.config) : undefined;
+    this.sweep = options.sweep ?? true;
   }
 
-  /** The state the pipelines see, serving a call whose own listener is `onEvent`. */
+  /**
+   * The state the pipelines see, serving a call whose own listener is
+   * `onEvent`; starts the background sweeper on the first offload.
+   */
   private context(onEvent?: LroEventListener): OffloadContext {
+    if (this.sweep && this.stopBackground === undefined) {
+      this.stopBackground = sweepInBackground(this.sweepOptions());
+    }
     return {
       config: this.config,
       events: this.events,
@@ -168,16 +195,26 @@ export class Offloader {
     }
   }
 
+  /** Stop the background sweeper (an in-flight sweep finishes); offloading goes on unswept. */
+  stopSweeping(): void {
+    this.stopBackground?.();
+    this.stopBackground = undefined;
+    this.sweep = false;
+  }
+
   /** Start the custodial sweeper on this offloader's directory, TTL, clock and events. */
   startSweeper(options: Partial<SweeperOptions> = {}): Sweeper {
-    return startSweeper({
+    return startSweeper({ ...this.sweepOptions(), ...options });
+  }
+
+  private sweepOptions(): SweepOptions {
+    return {
       dir: this.config.outputDir,
       ttlSeconds: this.config.ttlSeconds,
       now: this.now,
       events: this.events,
       fs: this.fs,
       filePrefix: this.config.filePrefix,
-      ...options,
-    });
+    };
   }
 }

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import type { LroEvents } from "../events/events.js";
 import { offloadFileNaming, type ParsedOffloadFileName } from "../materialize/file-name.js";
 import { nodeOffloadFs, type OffloadFs, type OffloadStat } from "../materialize/offload-fs.js";
+import { inspectOutputDir } from "../materialize/write-jsonl.js";
 import {
   attachmentOfRecordName,
   couldBeOurTemp,
@@ -25,6 +26,15 @@ export const DEFAULT_ORPHAN_GRACE_SECONDS = 15 * 60;
 
 /** Default sweep period: the specification's hourly `offload_cleanup`. */
 export const DEFAULT_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+
+/**
+ * How often a sweeper that knows the files' TTL runs: every minute, or at
+ * half the TTL when that is shorter (so a file outlives its TTL by half of it
+ * at most), never more than once a second.
+ */
+export function sweepIntervalMs(ttlSeconds: number): number {
+  return Math.min(60_000, Math.max(1_000, ttlSeconds * 500));
+}
 
 /** One live offload file in a directory. */
 export interface OffloadFileInfo {
@@ -92,13 +102,16 @@ async function* scanOffloadDir(
 
 /**
  * The live offload files (`atlatl-{operation}-{ulid}.jsonl`, regular files of
- * this user) in `dir`, oldest first. A missing directory lists as empty.
+ * this user) in `dir`, oldest first. A missing directory lists as empty; one
+ * the writer refuses (a symlink, see `checkOutputDir`) is refused with the
+ * writer's `LroError`.
  */
 export async function listOffloadFiles(
   dir: string,
   options: ListOffloadFilesOptions,
 ): Promise<OffloadFileInfo[]> {
   const fs = options.fs ?? nodeOffloadFs;
+  if (inspectOutputDir(fs, dir) === null) return [];
   const now = (options.now ?? Date.now)();
   const ttlMs = options.ttlSeconds * 1000;
   const live = (p: ParsedName) =>

@@ -30,6 +30,7 @@ import { METHOD_NOT_FOUND, rpcError } from "./forward.js";
 import type { ProxyEngine } from "./local-lro.js";
 import { withoutTasks } from "./no-tasks.js";
 import { withoutOutputSchema } from "./output-schema.js";
+import { cutDeepToolResult } from "./result-depth.js";
 
 /** A connection's protocol era: `legacy` (2025-11-25 and before) or `modern` (2026-07-28). */
 export type Era = ProtocolEra;
@@ -109,11 +110,14 @@ export function buildDownstreamServer(
       },
       callTool: async (request, extra) => {
         const ctx = ctxOf(extra);
-        const r = await toUpstream(request, ctx, true);
-        if (ctx.mcpReq.signal.aborted || isInputRequiredResult(r)) return r as CallToolResult;
-        return engine.offloadCallResult(r as CallToolResult, {
+        const { result, warning } = cutDeepToolResult(
+          (await toUpstream(request, ctx, true)) as CallToolResult,
+        );
+        if (ctx.mcpReq.signal.aborted || isInputRequiredResult(result)) return result;
+        return engine.offloadCallResult(result, {
           name: request.params.name,
           policy: policyFor(config, request.params.name),
+          ...(warning ? { warning } : {}),
         });
       },
     },

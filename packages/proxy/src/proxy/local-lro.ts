@@ -38,6 +38,8 @@ import {
 export interface ToolCallInfo {
   name: string;
   policy: ResponsePolicy;
+  /** What the proxy cut of the result and why: the descriptor's `warning` if it is offloaded. */
+  warning?: string;
 }
 
 /** Options of {@link createProxyEngine}. */
@@ -100,7 +102,7 @@ export interface ProxyEngine {
 /** Create the engine: one offloader and its sweeper, one `lro_extract`. */
 export async function createProxyEngine(options: ProxyEngineOptions): Promise<ProxyEngine> {
   const events = options.events ?? new LroEvents();
-  const offloader = new Offloader({ config: options.config, events });
+  const offloader = new Offloader({ config: options.config, events, sweep: false });
   const config = offloader.config;
   const names = { resourcePrefix: options.resourcePrefix };
   // The tool's one registration, on a server of its own that is never
@@ -110,7 +112,8 @@ export async function createProxyEngine(options: ProxyEngineOptions): Promise<Pr
     { offloader, names, toolName: options.extractToolName },
   );
   const tool = { definition: extract.definition, call: extract.call };
-  // Attachments (images, blobs) are offload files too: the one sweeper deletes them.
+  // Attachments (images, blobs) are offload files too: the one sweeper deletes
+  // them. Started now, not at the first offload: files of an earlier run go too.
   const sweeper = offloader.startSweeper();
   const mounted = new Set<() => void>();
 
@@ -142,7 +145,7 @@ export async function createProxyEngine(options: ProxyEngineOptions): Promise<Pr
         policy: call.policy,
         callResults: true,
         operation: call.name,
-        descriptorFields: { tool: call.name },
+        descriptorFields: { tool: call.name, ...(call.warning ? { warning: call.warning } : {}) },
       })) as CallToolResult;
     },
 

@@ -5,10 +5,8 @@
  * capabilities do not reach the upstream, the upstream's do not reach the
  * client, and `tasks/*` requests are refused (`downstream-server.ts`).
  */
+import { TASKS_EXTENSION } from "@atlatl/lro/node";
 import type { ClientCapabilities, ServerCapabilities } from "@modelcontextprotocol/server";
-
-/** The 2026-07-28 tasks extension's id (in capabilities' `extensions`). */
-export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 
 type WithTasks = { tasks?: unknown; extensions?: Record<string, unknown> };
 

@@ -10,6 +10,7 @@
  * (LRO, `lro_extract`), the resource lists and reads of its offload files,
  * and the client input that crosses generations (`input-bridge.ts`).
  */
+import { jsonRpcErrorResponse } from "@atlatl/lro/node";
 import {
   type Client,
   type Implementation,
@@ -112,11 +113,7 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     const message = `cannot connect to the upstream MCP server ${describeTarget(target)}: ${(err as Error).message}`;
     log(message);
     await options.transport
-      .send({
-        jsonrpc: "2.0",
-        id: facts.opening.id,
-        error: { code: INTERNAL_ERROR, message },
-      })
+      .send(jsonRpcErrorResponse(facts.opening.id, { code: INTERNAL_ERROR, message }))
       .catch(() => {});
     await upstream.close().catch(() => {});
     throw new Error(message);
@@ -156,7 +153,8 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     if (upstreamGone) throw goneError();
     try {
       const result = await forwardRequest(upstream, request, ctx, timeoutMs, extra);
-      checkResultDepth(request.method, result);
+      // A tool result is cut to the bound where it is answered (`buildDownstreamServer`).
+      if (request.method !== "tools/call") checkResultDepth(request.method, result);
       return upstreamEra === "modern" ? upstreamResultFor(result, downstream.era) : result;
     } catch (err) {
       if (upstreamGone) throw goneError();

@@ -4,7 +4,7 @@
  * (`@atlatl/lro`'s one `MESSAGE_TOO_LARGE`), and how the response's id is found
  * in what was kept of it.
  */
-import { messageTooLargeError } from "@atlatl/lro/node";
+import { jsonRpcErrorResponse, messageTooLargeError } from "@atlatl/lro/node";
 import { type JSONRPCMessage, ProtocolError, type RequestId } from "@modelcontextprotocol/client";
 
 /**
@@ -28,7 +28,7 @@ function tooLarge(maxBytes: number) {
 
 /** The JSON-RPC error response answering request `id` in place of its dropped response. */
 export function tooLargeResponse(id: RequestId, maxBytes: number): JSONRPCMessage {
-  return { jsonrpc: "2.0", id, error: tooLarge(maxBytes) };
+  return jsonRpcErrorResponse(id, tooLarge(maxBytes));
 }
 
 /** The same as an error thrown where a response body is read. */

@@ -47,7 +47,8 @@ export async function openApp(options: OpenAppOptions = {}): Promise<App> {
   const config = loadServerConfig(options, options.env ?? process.env);
   const store = await openStore(config.store, { readOnly: options.readOnlyStore });
   const events = new LroEvents(options.logEvents === false ? { sink: null } : {});
-  const offloader = new Offloader({ config: config.offload, events });
+  // The CLI's transports sweep the directory themselves (stdio's sweeper, HTTP's principal sweeper).
+  const offloader = new Offloader({ config: config.offload, events, sweep: false });
   let offloadStore: OffloadStore = localOffloadStore;
   if (options.sharedOffloads) {
     try {

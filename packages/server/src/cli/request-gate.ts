@@ -15,24 +15,23 @@
  * SDK answers them as it does.
  */
 import { Transform, type TransformCallback } from "node:stream";
-import type { JSONRPCErrorResponse, ProtocolError } from "@modelcontextprotocol/server";
 import {
   claimedRevision,
-  errorResponse,
-  initializeClientInfo,
   isRequest,
-  listenTasksUndeclared,
+  type JsonRpcErrorResponse,
+  jsonRpcErrorResponse,
   MODERN_REVISIONS,
+  modernMessageRefusal,
   type RawMessage,
   rawMessage,
-  unsupportedRevision,
-} from "../mcp/raw-message.js";
+} from "@atlatl/lro/node";
+import { initializeClientInfo } from "../mcp/raw-message.js";
 
 export interface RequestGateHooks {
   /** The connection opened with a 2025-era `initialize`: its `clientInfo`, every key kept. */
   onInitialize(clientInfo: Record<string, unknown>): void;
   /** A request refused here: its answer, for the transport to send. */
-  refuse(response: JSONRPCErrorResponse): void;
+  refuse(response: JsonRpcErrorResponse<string | number>): void;
   /** A notification dropped here (it cannot be answered), and why. */
   dropped(why: string): void;
 }
@@ -65,10 +64,6 @@ export function gateRequests(hooks: RequestGateHooks): Transform {
     return "opening";
   };
 
-  /** The refusal of a message on a 2026-07-28 connection, if any. */
-  const refusal = (message: RawMessage): ProtocolError | undefined =>
-    unsupportedRevision(message) ?? listenTasksUndeclared(message);
-
   return new Transform({
     objectMode: true,
     transform(line: Buffer, _encoding, done: TransformCallback) {
@@ -79,9 +74,9 @@ export function gateRequests(hooks: RequestGateHooks): Transform {
         phase = opened(message);
         if (phase !== "modern") return done(null, line);
       }
-      const error = refusal(message);
+      const error = modernMessageRefusal(message);
       if (!error) return done(null, line);
-      if (isRequest(message)) hooks.refuse(errorResponse(message, error));
+      if (isRequest(message)) hooks.refuse(jsonRpcErrorResponse(message.id, error));
       else hooks.dropped(`${message.method}: ${error.message}`);
       done();
     },

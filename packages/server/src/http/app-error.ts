@@ -1,6 +1,6 @@
+import { jsonRpcErrorHttpResponse } from "@atlatl/lro/node";
 import type { ErrorHandler } from "hono";
-import type { McpBodyVariables } from "./mcp/json-rpc-body.js";
-import { jsonRpcErrorResponse, requestIdOf } from "./mcp/json-rpc-error.js";
+import { type McpBodyVariables, requestIdOf } from "./mcp/json-rpc-body.js";
 import { problem } from "./problem.js";
 
 /**
@@ -18,8 +18,9 @@ export function appError<E extends { Variables: McpBodyVariables }>(
   return (err, c) => {
     log(err);
     if (c.req.path === mcpPath) {
-      return jsonRpcErrorResponse(500, -32603, "Internal server error", {
-        id: requestIdOf(c.get("mcpBody")),
+      return jsonRpcErrorHttpResponse(500, requestIdOf(c.get("mcpBody")), {
+        code: -32603,
+        message: "Internal server error",
       });
     }
     return problem({

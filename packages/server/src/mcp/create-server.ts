@@ -6,6 +6,7 @@ import {
   withOffload,
 } from "@atlatl/lro/mcp";
 import type { Offloader } from "@atlatl/lro/node";
+import { TASKS_EXTENSION } from "@atlatl/lro/node";
 import {
   type CallToolResult,
   McpServer,
@@ -24,7 +25,6 @@ import { TaskTable } from "./tasks/memory/task-table.js";
 import { discardOffloads, type ToolTasks } from "./tasks/task-call.js";
 import { mountTaskMethods } from "./tasks/task-methods.js";
 import { TASK_MAX_TTL_MS, type TaskStore } from "./tasks/task-store.js";
-import { TASKS_EXTENSION } from "./tasks/task-wire.js";
 import type { ToolContext } from "./tool-context.js";
 import { compose, withToolErrors } from "./tool-middleware.js";
 import { ToolRegistry } from "./tool-registry.js";

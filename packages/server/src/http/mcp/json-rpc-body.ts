@@ -1,3 +1,4 @@
+import { type JsonRpcId, jsonRpcErrorHttpResponse } from "@atlatl/lro/node";
 import type { MiddlewareHandler } from "hono";
 
 /** What {@link jsonRpcBody} puts on the context: the parsed body of a JSON POST to `/mcp`. */
@@ -17,8 +18,11 @@ export function isListenRequest(body: unknown): boolean {
   );
 }
 
-function jsonRpcError(code: number, message: string): Response {
-  return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status: 400 });
+/** The id of a parsed JSON-RPC request body, when it is one request with an id. */
+export function requestIdOf(body: unknown): JsonRpcId {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) return null;
+  const id = (body as { id?: unknown }).id;
+  return typeof id === "string" || typeof id === "number" ? id : null;
 }
 
 /** `application/json` (any parameters), as the SDK transport requires. */
@@ -39,13 +43,17 @@ export function jsonRpcBody(): MiddlewareHandler<{ Variables: McpBodyVariables }
     try {
       body = JSON.parse(await c.req.text());
     } catch {
-      return jsonRpcError(-32700, "Parse error: Invalid JSON");
+      return jsonRpcErrorHttpResponse(400, null, {
+        code: -32700,
+        message: "Parse error: Invalid JSON",
+      });
     }
     if (Array.isArray(body) && body.length === 0) {
-      return jsonRpcError(
-        -32600,
-        "Invalid Request: an empty batch ([]) is not a JSON-RPC request; send at least one message",
-      );
+      return jsonRpcErrorHttpResponse(400, null, {
+        code: -32600,
+        message:
+          "Invalid Request: an empty batch ([]) is not a JSON-RPC request; send at least one message",
+      });
     }
     c.set("mcpBody", body);
     return next();

@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
+import { jsonRpcErrorHttpResponse, rawMessage } from "@atlatl/lro/node";
 import {
   type AuthInfo,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
 import type { AtlatlServer } from "../../mcp/create-server.js";
-import { initializeClientInfo, rawMessage } from "../../mcp/raw-message.js";
+import { initializeClientInfo } from "../../mcp/raw-message.js";
 import type { SessionLimits } from "../http-config.js";
 import { BoundedEventStore } from "./bounded-event-store.js";
 import type { PrincipalServers } from "./principal-servers.js";
@@ -26,15 +27,6 @@ interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
   atlatl: AtlatlServer;
   lastSeen: number;
-}
-
-function jsonRpcError(
-  status: number,
-  code: number,
-  message: string,
-  headers: Record<string, string> = {},
-): Response {
-  return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status, headers });
 }
 
 /**
@@ -82,13 +74,16 @@ export class LegacySessions {
     if (id !== null) {
       const session = this.sessions.get(id);
       if (!session || session.tokenId !== tokenId) {
-        return jsonRpcError(404, -32001, "Session not found");
+        return jsonRpcErrorHttpResponse(404, null, { code: -32001, message: "Session not found" });
       }
       session.lastSeen = Date.now();
       return session.transport.handleRequest(req, body);
     }
     if (req.method !== "POST") {
-      return jsonRpcError(400, -32000, "Bad Request: Mcp-Session-Id header is required");
+      return jsonRpcErrorHttpResponse(400, null, {
+        code: -32000,
+        message: "Bad Request: Mcp-Session-Id header is required",
+      });
     }
     const refusal = this.overLimit(tokenId);
     if (refusal) return refusal;
@@ -107,22 +102,18 @@ export class LegacySessions {
     const retry = {
       "retry-after": String(Math.max(1, Math.ceil(Math.min(idleMs, 60_000) / 1000))),
     };
+    const tooMany = (message: string) =>
+      jsonRpcErrorHttpResponse(429, null, { code: -32000, message }, retry);
     if ((this.perToken.get(tokenId) ?? 0) >= maxPerToken) {
-      return jsonRpcError(
-        429,
-        -32000,
+      return tooMany(
         `Too many sessions: this token has ${maxPerToken} open MCP sessions ([server.http] max_sessions_per_token). ` +
           `End unused ones (HTTP DELETE with their Mcp-Session-Id) or reuse one; ${idle}.`,
-        retry,
       );
     }
     if (this.sessions.size + this.opening >= maxTotal) {
-      return jsonRpcError(
-        429,
-        -32000,
+      return tooMany(
         `Too many sessions: the server has ${maxTotal} open MCP sessions ([server.http] max_sessions). ` +
           `Retry later; ${idle}.`,
-        retry,
       );
     }
     return undefined;

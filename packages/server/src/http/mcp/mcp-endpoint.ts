@@ -1,4 +1,5 @@
 import { OFFLOAD_LIST_EVENTS } from "@atlatl/lro/mcp";
+import { jsonRpcErrorHttpResponse, listenTasksUndeclared, rawMessage } from "@atlatl/lro/node";
 import {
   createMcpHandler,
   isLegacyRequest,
@@ -6,7 +7,6 @@ import {
   type McpRequestContext,
 } from "@modelcontextprotocol/server";
 import type { AtlatlServer } from "../../mcp/create-server.js";
-import { errorResponse, listenTasksUndeclared, rawMessage } from "../../mcp/raw-message.js";
 import { ListenRefusals } from "../security/listen-refusals.js";
 import { isListenRequest } from "./json-rpc-body.js";
 import type { Caller, LegacySessions } from "./legacy-sessions.js";
@@ -84,7 +84,7 @@ export class McpEndpoint {
     const refused = message && listenTasksUndeclared(message);
     if (message && refused) {
       if (listen) this.listenRefusals.refused(who.principalId);
-      return Response.json(errorResponse(message, refused), { status: 400 });
+      return jsonRpcErrorHttpResponse(400, message.id ?? null, refused);
     }
     const principal = this.deps.principals.get(who.principalId);
     // While the request is served, the principal's (maybe empty) directory stays.

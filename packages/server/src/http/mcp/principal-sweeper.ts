@@ -4,6 +4,7 @@ import type { LroEvents } from "@atlatl/lro";
 import {
   type OffloadConfig,
   type OffloadStore,
+  sweepIntervalMs,
   sweepOffloadDir,
   sweepOffloadStore,
 } from "@atlatl/lro/node";
@@ -14,15 +15,6 @@ import { PRINCIPALS_SUBDIR, type Principals, principalDir } from "./principals.j
  * (a crash left some behind), never written.
  */
 const LEGACY_SESSIONS_SUBDIR = "sessions";
-
-/**
- * How often the sweeper runs: every minute, or at half the files' time to live
- * when that is shorter (so a file outlives its TTL by half of it at most), never
- * more than once a second.
- */
-export function sweepIntervalMs(ttlSeconds: number): number {
-  return Math.min(60_000, Math.max(1_000, ttlSeconds * 500));
-}
 
 /**
  * The process's one sweeper for HTTP: the base directory and every principal's

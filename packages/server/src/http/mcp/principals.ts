@@ -85,6 +85,8 @@ export class Principals {
     const offloader = new Offloader({
       config: { ...this.deps.config, outputDir: dir },
       events,
+      // The process's one principal sweeper sweeps every principal's directory.
+      sweep: false,
       ...(this.deps.offloadStore
         ? { store: { store: this.deps.offloadStore, principal: id } }
         : {}),

@@ -1,4 +1,4 @@
-import { jsonRpcErrorResponse } from "../mcp/json-rpc-error.js";
+import { jsonRpcErrorHttpResponse } from "@atlatl/lro/node";
 
 /** The window refused listens are counted in. */
 const WINDOW_MS = 60_000;
@@ -26,13 +26,17 @@ export class ListenRefusals {
     }
     if (w.refused < this.perMinute) return undefined;
     const retryAfter = Math.max(1, Math.ceil((w.start + WINDOW_MS - now) / 1000));
-    return jsonRpcErrorResponse(
+    return jsonRpcErrorHttpResponse(
       429,
-      -32000,
-      `Too many refused subscriptions/listen: this token's listens were refused ${w.refused} times ` +
-        `this minute ([server.http] max_listen_refusals_per_minute = ${this.perMinute}). ` +
-        `End an open listen stream before opening another; retry after ${retryAfter} s.`,
-      { headers: { "retry-after": String(retryAfter) } },
+      null,
+      {
+        code: -32000,
+        message:
+          `Too many refused subscriptions/listen: this token's listens were refused ${w.refused} times ` +
+          `this minute ([server.http] max_listen_refusals_per_minute = ${this.perMinute}). ` +
+          `End an open listen stream before opening another; retry after ${retryAfter} s.`,
+      },
+      { "retry-after": String(retryAfter) },
     );
   }
 

@@ -11,8 +11,10 @@
  * declares the tasks extension (`io.modelcontextprotocol/tasks`), on
  * 2025-11-25 when the request carries `params.task`. Plain calls never are.
  */
+
 import { basename, join } from "node:path";
 import type { Offloader } from "@atlatl/lro/node";
+import { TASKS_EXTENSION } from "@atlatl/lro/node";
 import {
   type CallToolResult,
   ProtocolError,
@@ -23,7 +25,7 @@ import {
 import { isModernRequest, requestDeclaresExtension } from "../client-facts.js";
 import { reportToTask } from "../progress.js";
 import { TaskLimitError, type TaskRun, type TaskSnapshot, type TaskStore } from "./task-store.js";
-import { modernTask, TASKS_EXTENSION, wireTask } from "./task-wire.js";
+import { modernTask, wireTask } from "./task-wire.js";
 
 /** Where a server's task calls run as tasks. */
 export interface ToolTasks {

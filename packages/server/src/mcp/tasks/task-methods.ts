@@ -16,6 +16,7 @@
  * answered exactly like an unknown one. A 2026-07-28 request that does not
  * declare the extension is refused with -32021 naming it (SEP-2663: MUST).
  */
+import { TASKS_EXTENSION } from "@atlatl/lro/node";
 import {
   type CallToolResult,
   MissingRequiredClientCapabilityError,
@@ -28,7 +29,7 @@ import {
 import { z } from "zod";
 import { isModernRequest, requestDeclaresExtension } from "../client-facts.js";
 import { isTerminal, type TaskSnapshot, type TaskStore } from "./task-store.js";
-import { detailedTask, TASKS_EXTENSION, taskNotFound, wireTask } from "./task-wire.js";
+import { detailedTask, taskNotFound, wireTask } from "./task-wire.js";
 
 /** Tasks per `tasks/list` page. */
 export const TASK_LIST_PAGE = 100;

@@ -14,6 +14,7 @@
  * task's end, so a task is kept at least as long as the specification's
  * reading (from creation) promises.
  */
+import { type JsonRpcErrorObject, jsonRpcErrorObject } from "@atlatl/lro/node";
 import {
   type CallToolResult,
   ProtocolError,
@@ -21,9 +22,6 @@ import {
   type Task,
 } from "@modelcontextprotocol/server";
 import type { TaskSnapshot } from "./task-store.js";
-
-/** The extension id of MCP Tasks on 2026-07-28 (capabilities and client capabilities). */
-export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 
 /** `snapshot` as a 2025-11-25 `Task`. */
 export function wireTask(snapshot: TaskSnapshot): Task {
@@ -49,22 +47,9 @@ export type ModernTask = {
   pollIntervalMs?: number;
 };
 
-/** A JSON-RPC error object (a failed task's `error`). */
-export type JsonRpcErrorObject = {
-  code: number;
-  message: string;
-  data?: unknown;
-};
-
 /** `error` as the JSON-RPC error it is (or becomes: anything else is an internal error). */
 export function jsonRpcError(error: unknown): JsonRpcErrorObject {
-  if (error instanceof ProtocolError) {
-    return {
-      code: error.code,
-      message: error.message,
-      ...(error.data !== undefined ? { data: error.data } : {}),
-    };
-  }
+  if (error instanceof ProtocolError) return jsonRpcErrorObject(error);
   const message = error instanceof Error ? error.message : String(error);
   return { code: ProtocolErrorCode.InternalError, message };
 }

@@ -4,9 +4,10 @@
  * error as the JSON-RPC error it is answered with, read back as a
  * `ProtocolError` so every instance answers it alike.
  */
+import type { JsonRpcErrorObject } from "@atlatl/lro/node";
 import { ProtocolError } from "@modelcontextprotocol/server";
 import type { TaskOutcome, TaskSnapshot, TaskStatus } from "../task-store.js";
-import { type JsonRpcErrorObject, jsonRpcError } from "../task-wire.js";
+import { jsonRpcError } from "../task-wire.js";
 
 /** The columns a snapshot is read from (in every SELECT and RETURNING). */
 export const TASK_COLUMNS =
