@@ -2,8 +2,8 @@
  * Child process of the `server-whole-set` benchmark: the real `recall_memories`
  * tool (SDK Client over an in-memory transport, atlatl's MCP server, SQLite)
  * recalls every memory of a seeded database at light detail and offloads the
- * whole set. Reports the call's time and this process's peak RSS growth
- * during it, then, in the same process, the floors: the store's raw one-pass
+ * whole set. Reports the call's wall and CPU time and this process's peak RSS
+ * growth during it, then, in the same process, the floors: the store's raw one-pass
  * read of the same hits (whole memories, and the light fields the tool reads),
  * and the light read plus projecting and serializing each record (everything
  * but estimate, write and describe). One JSON line on stdout.
@@ -49,12 +49,18 @@ rmSync((await recallEverything()).file_path, { force: true });
  * One measured call. Peak RSS depends on when V8's background GC threads get
  * to run (on a busy host they lag), so the parent takes the median of RUNS.
  */
-async function measured(): Promise<{ ms: number; growth: number; bytes: number; count: number }> {
+async function measured(): Promise<{
+  ms: number;
+  cpuMs: number;
+  growth: number;
+  bytes: number;
+  count: number;
+}> {
   const m = await measurePeak(recallEverything);
   const d = m.value;
   const bytes = statSync(d.file_path).size;
   rmSync(d.file_path, { force: true });
-  return { ms: m.ms, growth: m.growth, bytes, count: d.summary.count };
+  return { ms: m.ms, cpuMs: m.cpuMs, growth: m.growth, bytes, count: d.summary.count };
 }
 
 const scoring = { ...RECALL_SCORING_NO_TEXT, asOf: Date.now() };

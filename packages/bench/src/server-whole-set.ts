@@ -22,6 +22,8 @@ const COUNT = 100_000;
 interface ChildResult {
   runs: {
     ms: number;
+    /** CPU time of the process (every thread) during the call. */
+    cpuMs: number;
     growth: number;
     bytes: number;
     count: number;
@@ -77,6 +79,12 @@ async function run(): Promise<BenchTable[]> {
             1500,
             `median of ${r.runs.length}; ${count} records in the file; load avg ${(loadavg()[0] ?? 0).toFixed(1)}`,
           ),
+          {
+            name: "tool call: CPU time, all threads",
+            value: median(r.runs.map((x) => x.cpuMs)),
+            unit: "ms",
+            notes: "time waiting for a busy host's cores is not counted, unlike the wall time",
+          },
           {
             name: "floor: store's raw one-pass read (rankAll), before each call",
             value: median(r.runs.map((x) => x.readMs)),

@@ -46,6 +46,7 @@ export {
 } from "./estimate/estimate.js";
 export {
   type LroEvent,
+  type LroEventListener,
   type LroEventOf,
   type LroEventSink,
   LroEvents,

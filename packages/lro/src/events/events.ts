@@ -77,6 +77,18 @@ export type LroEventType = LroEvent["type"];
 /** The event of one type. */
 export type LroEventOf<T extends LroEventType> = Extract<LroEvent, { type: T }>;
 
+/** A subscriber of events: of a hub (`LroEvents.on`) or of one call (`onEvent` options). */
+export type LroEventListener = (event: LroEvent) => void;
+
+/** Give `event` to `listener`; its failure is its own (observability never breaks an offload). */
+export function notifyListener(listener: LroEventListener, event: LroEvent): void {
+  try {
+    listener(event);
+  } catch {
+    // Listeners are observers; their failures are theirs.
+  }
+}
+
 /** Where events go besides subscribers: one serialized line each (no newline), or null. */
 export type LroEventSink = ((line: string) => void) | null;
 
@@ -92,7 +104,7 @@ export const stderrSink: (line: string) => void = (line) => {
  * never break the offload path.
  */
 export class LroEvents {
-  private readonly listeners = new Map<string, Set<(event: LroEvent) => void>>();
+  private readonly listeners = new Map<string, Set<LroEventListener>>();
   /** Current sink; assign null to silence the JSON lines. */
   sink: LroEventSink;
 
@@ -103,14 +115,14 @@ export class LroEvents {
 
   /** Subscribe to one event type, or `"*"` for all. Returns the unsubscribe function. */
   on<T extends LroEventType>(type: T, listener: (event: LroEventOf<T>) => void): () => void;
-  on(type: "*", listener: (event: LroEvent) => void): () => void;
+  on(type: "*", listener: LroEventListener): () => void;
   on(type: string, listener: (event: never) => void): () => void {
     let set = this.listeners.get(type);
     if (!set) {
       set = new Set();
       this.listeners.set(type, set);
     }
-    const fn = listener as (event: LroEvent) => void;
+    const fn = listener as LroEventListener;
     set.add(fn);
     return () => {
       set.delete(fn);
@@ -127,13 +139,7 @@ export class LroEvents {
       }
     }
     for (const key of [event.type, "*"]) {
-      for (const fn of this.listeners.get(key) ?? []) {
-        try {
-          fn(event);
-        } catch {
-          // Listeners are observers; their failures are theirs.
-        }
-      }
+      for (const fn of this.listeners.get(key) ?? []) notifyListener(fn, event);
     }
   }
 }

@@ -11,6 +11,7 @@
  */
 import type { OffloadConfig } from "../config/offload-config.js";
 import { LroError } from "../errors.js";
+import type { CallEvents } from "../offload/types.js";
 import type { OffloadStoreBinding } from "../offload-store/offload-store.js";
 import type { AnyProfile } from "../profiles/profile.js";
 import { BUILTIN_PROFILES, headerProfileName, profileByName } from "../profiles/registry.js";
@@ -26,8 +27,8 @@ import { type RegexOracle, runFastRecipe } from "./fast-recipes.js";
 import { JqEngine, type JsonValue } from "./jq-engine.js";
 import { type LoadedOffload, OffloadFileCache } from "./offload-reader.js";
 
-/** Where the output went when it was too large to return. */
-export interface ReoffloadInput {
+/** Where the output went when it was too large to return (`onEvent`: the extraction's listener). */
+export interface ReoffloadInput extends CallEvents {
   /** The output values (`jq -c` lines), after `limit`. */
   lines: readonly string[];
   /** When the output is one array and its elements' texts are known (fast path). */
@@ -153,12 +154,15 @@ export class LroExtractor {
     this.cache = options.cache ?? new OffloadFileCache();
   }
 
-  /** Run one extraction. Never throws. */
-  async extract(args: ExtractArgs): Promise<ExtractResult> {
+  /**
+   * Run one extraction. Never throws. `call.onEvent` gets the events of its
+   * re-offloaded output (besides the offloader's hub).
+   */
+  async extract(args: ExtractArgs, call: CallEvents = {}): Promise<ExtractResult> {
     try {
       const request = validateExtractArgs(args);
       if (request instanceof LroError) return { ok: false, error: request };
-      return await this.run(request);
+      return await this.run(request, call);
     } catch (err) {
       if (err instanceof LroError) return { ok: false, error: err };
       return {
@@ -199,7 +203,7 @@ export class LroExtractor {
     }
   }
 
-  private async run(request: ExtractRequest): Promise<ExtractResult> {
+  private async run(request: ExtractRequest, call: CallEvents): Promise<ExtractResult> {
     const source = await this.load(request.filePath);
     const detail = source.header.detail;
     let lines: string[];
@@ -251,6 +255,7 @@ export class LroExtractor {
       source,
       description,
       recordsOut,
+      call,
     );
     if (reoffloaded) {
       return { ...base, text: reoffloaded.text, offloaded: { paths: reoffloaded.paths } };
@@ -312,6 +317,7 @@ export class LroExtractor {
     source: LoadedOffload,
     description: string,
     recordsOut: boolean,
+    call: CallEvents,
   ): Promise<ReoffloadOutcome | undefined> {
     const { reoffload } = this.options;
     if (!reoffload) return undefined;
@@ -322,6 +328,7 @@ export class LroExtractor {
       source,
       description,
       detail: recordsOut ? source.header.detail : "raw",
+      onEvent: call.onEvent,
     });
   }
 }

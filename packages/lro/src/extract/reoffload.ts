@@ -56,7 +56,8 @@ export interface OffloaderReoffloadOptions {
 
 /**
  * A {@link Reoffload} writing derived files through `offloader` (its
- * materializer, ULID source, clock, file system and events). If writing fails,
+ * materializer, ULID source, clock, file system and events; and the input's
+ * `onEvent`, the extraction's own listener). If writing fails,
  * the leading output values that fit the threshold come back inline with a
  * warning (and `OffloadWriteFailed` is emitted), as for any offload.
  */
@@ -74,6 +75,7 @@ export function offloaderReoffload(
       const { lines, split } = derivedLines(input);
       return {
         operation: EXTRACT_OPERATION,
+        onEvent: input.onEvent,
         query: input.description,
         detail: input.detail,
         sections: [

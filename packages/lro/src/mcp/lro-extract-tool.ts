@@ -8,6 +8,7 @@
 import { basename } from "node:path";
 import { z } from "zod";
 import type { OffloadConfig } from "../config/offload-config.js";
+import type { LroEventListener } from "../events/events.js";
 import { RECIPE_NUMBERS } from "../extract/extract-args.js";
 import { type ExtractResult, LroExtractor } from "../extract/extractor.js";
 import type { JqEngine, JsonValue } from "../extract/jq-engine.js";
@@ -60,6 +61,13 @@ export interface RegisterLroExtractOptions {
    * at registration (the host's error shape, a session's confinement).
    */
   middleware?: (next: ExtractHandler) => ExtractHandler;
+  /**
+   * The listener of each call's LRO events (its re-offloaded output's
+   * `OffloadCreated` or `OffloadWriteFailed`), from the callback's arguments
+   * as the middleware passes them on (validated arguments, the host's handler
+   * context), or undefined; as `withOffload`'s. Default: the offloader's hub only.
+   */
+  eventListener?: (...args: unknown[]) => LroEventListener | undefined;
 }
 
 /**
@@ -249,12 +257,12 @@ export function registerLroExtract<T extends Removable = Removable>(
   const resourceLinks = options.resourceLinks ?? false;
   const toolName = options.toolName ?? LRO_EXTRACT_TOOL_NAME;
   offloader.nativeExtraction = toolName;
-  const run = async (args: z.infer<typeof inputObject>, _extra?: unknown) =>
+  const run = async (args: z.infer<typeof inputObject>, extra?: unknown) =>
     extractResultToToolResult(
-      await extractor.extract({
-        ...args,
-        params: args.params as Record<string, JsonValue> | null | undefined,
-      }),
+      await extractor.extract(
+        { ...args, params: args.params as Record<string, JsonValue> | null | undefined },
+        { onEvent: options.eventListener?.(args, extra) },
+      ),
       { resourceLinks, names },
     );
   // The embedder's middleware, composed once here (e.g. atlatl's coded errors).

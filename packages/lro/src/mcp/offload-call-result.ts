@@ -20,14 +20,15 @@
  */
 
 import type { Offloader } from "../offload/offloader.js";
+import type { CallEvents } from "../offload/types.js";
 import type { AnyCallToolResult, CallToolResult } from "./mcp-types.js";
 import type { McpNames } from "./offload-resource-uri.js";
 import { respond } from "./respond.js";
 
 export { estimateCallResultTokens } from "../estimate/estimate.js";
 
-/** Options of {@link offloadCallToolResult}. */
-export interface OffloadCallResultOptions {
+/** Options of {@link offloadCallToolResult} (`onEvent`: this call's listener of its events). */
+export interface OffloadCallResultOptions extends CallEvents {
   /** Goes into file names and headers (e.g. the tool's name). */
   operation: string;
   query?: string | null;
@@ -60,5 +61,6 @@ export function offloadCallToolResult(
     },
     resourceLinks: options.resourceLinks ?? false,
     names: options.names,
+    onEvent: options.onEvent,
   });
 }

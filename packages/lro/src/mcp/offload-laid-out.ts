@@ -9,6 +9,7 @@
  */
 
 import type { Offloader } from "../offload/offloader.js";
+import type { CallEvents } from "../offload/types.js";
 import { recordsProfile } from "../profiles/records/records-profile.js";
 import { layoutResult } from "./call-result-layout.js";
 import type { AnyCallToolResult } from "./mcp-types.js";
@@ -16,8 +17,8 @@ import { offloadLayout } from "./offload-layout.js";
 
 type Obj = Record<string, unknown>;
 
-/** Options of {@link offloadLaidOut}. */
-export interface OffloadLaidOutOptions {
+/** Options of {@link offloadLaidOut} (`onEvent`: the call's listener). */
+export interface OffloadLaidOutOptions extends CallEvents {
   operation: string;
   query?: string | null;
   /** Measured tokens of the whole result. */
@@ -73,6 +74,7 @@ export async function offloadLaidOut(
       profile: recordsProfile,
       records: pure.records,
       force: true,
+      onEvent: options.onEvent,
     });
     if (outcome.kind !== "offloaded") {
       return outcome.kind === "truncated"
@@ -107,10 +109,11 @@ export async function offloadLaidOut(
       query: options.query ?? null,
       inline: { ...options.inline, ...layout.inline },
       estimatedTokens: options.estimatedTokens,
+      onEvent: options.onEvent,
     });
   } catch (err) {
     // An attachment failed (the sections pipeline reports its own failures).
-    offloader.reportWriteFailure(options.operation, err, options.estimatedTokens);
+    offloader.reportWriteFailure(options.operation, err, options.estimatedTokens, options.onEvent);
     return failure(err, (err as Error)?.message ?? String(err));
   }
   const { outcome, attachments } = written;

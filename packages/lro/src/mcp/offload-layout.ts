@@ -6,7 +6,7 @@
  * fields, guidance and fallback).
  */
 import type { Offloader } from "../offload/offloader.js";
-import type { OffloadSection, OffloadSectionsResult } from "../offload/types.js";
+import type { CallEvents, OffloadSection, OffloadSectionsResult } from "../offload/types.js";
 import type { BinaryPart, ResultLayout } from "./call-result-layout.js";
 
 /** Write every binary part as an attachment and patch its `ref` with the file; all or none. */
@@ -45,7 +45,7 @@ export interface LayoutOffload {
 export async function offloadLayout(
   offloader: Offloader,
   layout: ResultLayout,
-  input: {
+  input: CallEvents & {
     operation: string;
     query?: string | null;
     inline?: Record<string, unknown>;
@@ -68,6 +68,7 @@ export async function offloadLayout(
     // Measured by the caller: the lines are not serialized or measured again.
     estimatedTokens: input.estimatedTokens,
     force: true,
+    onEvent: input.onEvent,
   });
   if (outcome.kind !== "offloaded") await offloader.removeFiles(attachments);
   return { outcome, attachments };

@@ -25,6 +25,7 @@ import { failureCode, serializeLine } from "../offload/context.js";
 import type { Offloader } from "../offload/offloader.js";
 import { reserveFor, textTruncationWarning } from "../offload/truncate.js";
 import type {
+  CallEvents,
   OffloadRecordsResult,
   OffloadSectionsInput,
   RecordSource,
@@ -62,8 +63,8 @@ import {
 import { AUTO_POLICY, decision, judged, type ResponsePolicy } from "./policy.js";
 import { readWholeSet, type WholeSet, withWholeSet } from "./whole-set.js";
 
-/** Options of {@link respond}. */
-export interface RespondOptions {
+/** Options of {@link respond}: one call's (its `onEvent` gets that call's events). */
+export interface RespondOptions extends CallEvents {
   offloader: Offloader;
   policy?: ResponsePolicy | undefined;
   /** Profile of records that name none (default `"memory"`). */
@@ -119,6 +120,7 @@ async function respondRecords(
       source: result.whole.source,
       ...profile,
       ...decision(p),
+      onEvent: options.onEvent,
     });
     if (outcome.kind === "offloaded") return offloadedResult(outcome, options);
     const page = { ...result, ...(await result.whole.page()) };
@@ -135,6 +137,7 @@ async function respondRecords(
     scores: page.scores,
     ...profile,
     ...decision(p),
+    onEvent: options.onEvent,
   });
   if (outcome.kind === "offloaded") return offloadedResult(outcome, options);
   if (outcome.kind === "truncated") return truncatedResult(outcome, page, p.threshold);
@@ -306,6 +309,7 @@ async function respondWholeSet(
     // The server cut the set for a bound of its own: the cap notice names it.
     ...(set.warning !== undefined ? { capCause: set.warning } : {}),
     ...decision(p),
+    onEvent: options.onEvent,
   });
   const kept = keptFields(page);
   if (outcome.kind === "inline") return page;
@@ -341,6 +345,7 @@ async function respondCallResult(
     estimatedTokens: tokens,
     inlineKeys: policy.inlineKeys,
     ...(options.descriptorFields ? { inline: options.descriptorFields } : {}),
+    onEvent: options.onEvent,
   });
   const kept = keptFields(result);
   if (done.kind === "failed") {

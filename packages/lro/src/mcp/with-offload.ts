@@ -6,6 +6,7 @@
  * serialized result.
  */
 
+import type { LroEventListener } from "../events/events.js";
 import type { Offloader } from "../offload/offloader.js";
 import type { AnyProfile } from "../profiles/profile.js";
 import type { BuiltinProfileName } from "../profiles/registry.js";
@@ -35,13 +36,22 @@ export interface WithOffloadOptions {
    * (see `offloadCallToolResult`): `true`, or the options (e.g. the
    * `operation` naming the files, default `result`). Default: passed through.
    */
-  callResults?: boolean | Partial<Omit<OffloadCallResultOptions, "resourceLinks" | "names">>;
+  callResults?:
+    | boolean
+    | Partial<Omit<OffloadCallResultOptions, "resourceLinks" | "names" | "onEvent">>;
   /**
    * The policy of each call (default `auto`), decided when the call runs: a
    * server gives `whole-set-inline` to a client that offloads locally (see
    * `offloadsLocally`), whose capabilities are known only after `initialize`.
    */
   policy?: ResponsePolicy | ((...args: unknown[]) => ResponsePolicy);
+  /**
+   * The listener of each call's LRO events, from the call's arguments (e.g.
+   * its handler context's log), or undefined: the call's `OffloadCreated` and
+   * `OffloadWriteFailed` go to it as well as to the offloader's hub, which
+   * gets every call's. Default: the hub only.
+   */
+  eventListener?: (...args: unknown[]) => LroEventListener | undefined;
 }
 
 /** The `McpServer` (of either SDK line) {@link OffloadMiddleware.registerTool} registers on. */
@@ -112,6 +122,7 @@ export function withOffload(
     async (...args: A): Promise<CallToolResult> => {
       const chosen =
         typeof options.policy === "function" ? options.policy(...args) : options.policy;
+      const onEvent = options.eventListener?.(...args);
       const produced = await next(...args);
       const base = isOffloadableRecords(produced) ? AUTO_POLICY : callPolicy;
       return respond(produced, {
@@ -123,6 +134,7 @@ export function withOffload(
         callResults: Boolean(call),
         operation: callOptions.operation ?? "result",
         query: callOptions.query ?? null,
+        onEvent,
       });
     };
   // A policy decided per call may offload; a fixed one is judged as each call would be.

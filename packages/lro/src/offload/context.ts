@@ -1,7 +1,12 @@
 /** What the offload pipelines share: settings, clock, file system, events. */
 import type { OffloadConfig } from "../config/offload-config.js";
 import { LroError } from "../errors.js";
-import type { LroEvents } from "../events/events.js";
+import {
+  type LroEvent,
+  type LroEventListener,
+  type LroEvents,
+  notifyListener,
+} from "../events/events.js";
 import type { OffloadFs } from "../materialize/offload-fs.js";
 import { type PublishOffload, WriteFailedError } from "../materialize/write-jsonl.js";
 import type { OffloadStoreBinding } from "../offload-store/offload-store.js";
@@ -11,6 +16,8 @@ import type { OffloadedFile } from "../types.js";
 export interface OffloadContext {
   readonly config: OffloadConfig;
   readonly events: LroEvents;
+  /** The listener of the call being served (its `onEvent`): its events go there too. */
+  readonly onEvent: LroEventListener | undefined;
   readonly fs: OffloadFs;
   readonly nativeExtraction: string | false;
   readonly onTempOpened: ((tempPath: string) => void) | undefined;
@@ -50,9 +57,15 @@ export function failureReason(err: LroError): string {
   return code === "OFFLOAD_QUOTA_EXCEEDED" ? `${code}: ${err.message}` : code;
 }
 
+/** An event of the call being served: to the hub (sink, subscribers), then to the call's listener. */
+function emit(ctx: OffloadContext, event: LroEvent): void {
+  ctx.events.emit(event);
+  if (ctx.onEvent) notifyListener(ctx.onEvent, event);
+}
+
 /** Emit `OffloadCreated` for a written file. */
 export function emitCreated(ctx: OffloadContext, file: OffloadedFile): void {
-  ctx.events.emit({
+  emit(ctx, {
     type: "OffloadCreated",
     time: new Date(ctx.now()).toISOString(),
     path: file.path,
@@ -72,7 +85,7 @@ export function emitFailed(
   count: number,
   tokens: number,
 ): void {
-  ctx.events.emit({
+  emit(ctx, {
     type: "OffloadWriteFailed",
     time: new Date(ctx.now()).toISOString(),
     operation,

@@ -7,7 +7,7 @@
  */
 import { basename, isAbsolute, resolve } from "node:path";
 import type { OffloadConfig } from "../config/offload-config.js";
-import { LroEvents } from "../events/events.js";
+import { type LroEventListener, LroEvents } from "../events/events.js";
 import { offloadFileNaming, offloadIdFactory } from "../materialize/file-name.js";
 import { nodeOffloadFs, type OffloadFs } from "../materialize/offload-fs.js";
 import type { PublishOffload } from "../materialize/write-jsonl.js";
@@ -104,14 +104,18 @@ export class Offloader {
     this.sweep = options.sweep ?? true;
   }
 
-  /** The context of an offload; starts the background sweeper on the first. */
-  private context(): OffloadContext {
+  /**
+   * The state the pipelines see, serving a call whose own listener is
+   * `onEvent`; starts the background sweeper on the first offload.
+   */
+  private context(onEvent?: LroEventListener): OffloadContext {
     if (this.sweep && this.stopBackground === undefined) {
       this.stopBackground = sweepInBackground(this.sweepOptions());
     }
     return {
       config: this.config,
       events: this.events,
+      onEvent,
       fs: this.fs,
       nativeExtraction: this.nativeExtraction,
       onTempOpened: this.onTempOpened,
@@ -127,21 +131,23 @@ export class Offloader {
    * threshold, or LRO disabled), offloaded (file + `OffloadResponse`), or
    * truncated (the write failed; an `OffloadWriteFailed` event was emitted).
    * Throws only if a record cannot be serialized as JSON (the result could not
-   * have been returned inline either).
+   * have been returned inline either). Events go to the hub and to
+   * `input.onEvent`.
    */
   offloadRecords<D = OffloadResponse>(
     input: OffloadRecordsInput<D>,
   ): Promise<OffloadRecordsResult<D>> {
-    return offloadRecords(this.context(), input);
+    return offloadRecords(this.context(input.onEvent), input);
   }
 
   /**
    * The generic profile: each section's items become one JSONL file (header
    * line first), described by the multi-section descriptor. Estimated over all
-   * sections together; `force` offloads regardless of the threshold.
+   * sections together; `force` offloads regardless of the threshold. Events
+   * go to the hub and to `input.onEvent`.
    */
   offloadSections(input: OffloadSectionsInput): Promise<OffloadSectionsResult> {
-    return offloadSections(this.context(), input);
+    return offloadSections(this.context(input.onEvent), input);
   }
 
   /**
@@ -165,9 +171,15 @@ export class Offloader {
   /**
    * Emit `OffloadWriteFailed` for a write that failed outside the record and
    * section pipelines (an attachment of a call result); those emit their own.
+   * To the hub, and to `onEvent`, the listener of the call that failed.
    */
-  reportWriteFailure(operation: string, error: unknown, tokens: number): void {
-    emitFailed(this.context(), operation, asLroError(error), 0, tokens);
+  reportWriteFailure(
+    operation: string,
+    error: unknown,
+    tokens: number,
+    onEvent?: LroEventListener,
+  ): void {
+    emitFailed(this.context(onEvent), operation, asLroError(error), 0, tokens);
   }
 
   /**

@@ -1,5 +1,6 @@
 /** Inputs and outcomes of the `Offloader`'s two profiles. */
 import type { LroError } from "../errors.js";
+import type { LroEventListener } from "../events/events.js";
 import type { EncodedLines } from "../materialize/encoded-lines.js";
 import type { Profile } from "../profiles/profile.js";
 import type {
@@ -23,10 +24,22 @@ export interface SourceRecord {
 export type RecordSource = Iterable<SourceRecord> | AsyncIterable<SourceRecord>;
 
 /**
+ * The events of one call: the offloader's hub (`Offloader.events`: its sink,
+ * its subscribers) gets every event of every call; `onEvent`, when the call
+ * passes one, gets the events of that call only, right after the hub (e.g. to
+ * log them to that call's MCP request). Passed explicitly down to where the
+ * events are emitted: no ambient context carries it.
+ */
+export interface CallEvents {
+  /** This call's own listener (its failures are swallowed, as a hub's subscribers' are). */
+  onEvent?: LroEventListener | undefined;
+}
+
+/**
  * A result set to consider for offloading (memory records unless `profile` says
  * otherwise): `records` (with `scores`) or `source`.
  */
-export interface OffloadRecordsInput<D = OffloadResponse> {
+export interface OffloadRecordsInput<D = OffloadResponse> extends CallEvents {
   /** `recall`, `search`, `inject`, `list` (or a producer's own name). */
   operation: string;
   query?: string | null;
@@ -132,7 +145,7 @@ export interface OffloadSection {
 }
 
 /** A generic result set to consider for offloading. */
-export interface OffloadSectionsInput {
+export interface OffloadSectionsInput extends CallEvents {
   /** Goes into file names: `atlatl-{operation}-{ulid}.jsonl` (e.g. `extract`). */
   operation: string;
   query?: string | null;

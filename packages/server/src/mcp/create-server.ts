@@ -16,7 +16,7 @@ import {
 import type { Services } from "../services/create-services.js";
 import { ATLATL_VERSION } from "../version.js";
 import type { InitializeFacts, ToolCallContext } from "./client-facts.js";
-import { forwardLroEvents, withLroLogging } from "./lro-logging.js";
+import { callLogListener } from "./lro-logging.js";
 import { progressDone } from "./progress.js";
 import { atlatlPrompts, type RegisterPrompts } from "./prompts.js";
 import { foreignFilesNotFound } from "./session-files.js";
@@ -129,6 +129,8 @@ function negotiatedOffload(
   const lro = withOffload({
     offloader,
     resourceLinks: offloader.config.enabled,
+    // The call's LRO events go to its own log.
+    eventListener: callLogListener,
     policy: (...args) =>
       contextOf(args).offloadsLocally
         ? {
@@ -168,9 +170,8 @@ function sharedParts(deps: AtlatlServerDeps): SharedParts {
   if (known?.services === deps.services && known.proxyInlineBytes === deps.proxyInlineBytes) {
     return known;
   }
-  // Every tool, ours and lro_extract: thrown errors reach the client with code and
-  // field; the LRO events of a call go to that call's log.
-  const tools = new ToolRegistry([withToolErrors, withLroLogging], TASK_TOOLS);
+  // Every tool, ours and lro_extract: thrown errors reach the client with code and field.
+  const tools = new ToolRegistry([withToolErrors], TASK_TOOLS);
   const ctx: ToolContext = {
     services: deps.services,
     offload: negotiatedOffload(deps.offloader, deps.proxyInlineBytes),
@@ -181,8 +182,6 @@ function sharedParts(deps: AtlatlServerDeps): SharedParts {
   registerSearchMemories(ctx);
   registerListMemories(ctx);
   registerInjectContext(ctx);
-  // The offloader's hub carries this principal's events; each goes to the call that caused it.
-  forwardLroEvents(deps.offloader.events);
   const parts: SharedParts = {
     services: deps.services,
     proxyInlineBytes: deps.proxyInlineBytes,
@@ -249,9 +248,10 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
       ...(deps.principal !== undefined ? { principal: deps.principal } : {}),
       middleware: compose(
         withToolErrors,
-        withLroLogging,
         ...(deps.principalScoped ? [foreignFilesNotFound(dir)] : []),
       ),
+      // A re-offloaded output's events go to its call's log.
+      eventListener: callLogListener,
       ...(deps.extraction ? { engine: deps.extraction.engine, cache: deps.extraction.cache } : {}),
     });
     // One parsed-file cache for extraction and resource reads; offloader events

@@ -3,15 +3,14 @@
  * tool call that caused it, through that call's own `ctx.mcpReq.log`: the SDK
  * applies the client's level (`logging/setLevel` on a 2025-11-25 connection;
  * on 2026-07-28 the request's `_meta` log level, and nothing at all for a
- * request without one). An event belongs to the call in whose async context
- * it was emitted (`AsyncLocalStorage`); events of no call (the sweeper's) are
- * only written to stderr by the hub's own sink. One listener per event hub,
- * for the life of the process: no server instance subscribes anything here.
+ * request without one). The call's listener is handed explicitly to the LRO
+ * calls that emit its events (`withOffload`'s and `registerLroExtract`'s
+ * `eventListener`): no ambient async context, whose promise hooks would cost
+ * every promise of the process. Events of no call (the sweeper's) are only
+ * written to stderr by the hub's own sink.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
-import type { LroEvent, LroEvents } from "@atlatl/lro";
+import type { LroEvent, LroEventListener } from "@atlatl/lro";
 import type { LoggingLevel, ServerContext } from "@modelcontextprotocol/server";
-import type { ToolMiddleware } from "./tool-middleware.js";
 
 const LEVELS: Record<LroEvent["type"], LoggingLevel> = {
   OffloadCreated: "info",
@@ -23,34 +22,15 @@ const LEVELS: Record<LroEvent["type"], LoggingLevel> = {
 /** The logger name of LRO's notifications. */
 export const LRO_LOGGER = "atlatl.lro";
 
-type CallLog = ServerContext["mcpReq"]["log"];
-
-const callLogs = new AsyncLocalStorage<CallLog>();
-const forwarded = new WeakSet<LroEvents>();
-
-/** Send `events`' events to the log of the call that emitted them (idempotent per hub). */
-export function forwardLroEvents(events: LroEvents): void {
-  if (forwarded.has(events)) return;
-  forwarded.add(events);
-  events.on("*", (event) => {
-    const log = callLogs.getStore();
-    // A closed request or transport must not fail the call that emitted the event.
-    if (log) void log(LEVELS[event.type], event, LRO_LOGGER).catch(() => {});
-  });
-}
-
-/** Run `work` as the call whose log is `log` (`undefined`: a call nobody hears). */
-function withCallLog<T>(log: CallLog | undefined, work: () => T): T {
-  return log ? callLogs.run(log, work) : callLogs.exit(work);
-}
-
 /**
- * Tool middleware: the LRO events of the call go to its log (the handler
- * context, `ServerContext`, is the callback's last argument).
+ * The listener that logs a call's LRO events to that call, from the tool
+ * callback's arguments (the handler context, `ServerContext`, is the last);
+ * undefined when the call has no log.
  */
-export const withLroLogging: ToolMiddleware =
-  (next) =>
-  (...args) => {
-    const ctx = args.at(-1) as Partial<ServerContext> | undefined;
-    return withCallLog(ctx?.mcpReq?.log, () => next(...args));
-  };
+export function callLogListener(...args: unknown[]): LroEventListener | undefined {
+  const ctx = args.at(-1) as Partial<ServerContext> | undefined;
+  const log = ctx?.mcpReq?.log;
+  if (!log) return undefined;
+  // A closed request or transport must not fail the call that emitted the event.
+  return (event) => void log(LEVELS[event.type], event, LRO_LOGGER).catch(() => {});
+}

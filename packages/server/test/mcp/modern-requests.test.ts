@@ -94,6 +94,32 @@ describe("2026-07-28 requests, each on its own server instance", () => {
     expect(quiet.filter((m) => m.method === "notifications/message")).toEqual([]);
   });
 
+  it("logs each of concurrent calls' LRO events to that call alone (one offloader, one hub)", async () => {
+    const source = JSON.parse(textOf(await endpoint.request<CallToolResult>("tools/call", recall)));
+    // Two recalls and an lro_extract whose output is offloaded again, all at once.
+    const extract = { name: "lro_extract", arguments: { file_path: source.file_path, query: "." } };
+    const calls = await Promise.all(
+      [recall, recall, extract].map((params) =>
+        endpoint.exchange("tools/call", params, { logLevel: "info" }),
+      ),
+    );
+    const paths = calls.map((messages) => {
+      const descriptor = JSON.parse(textOf(messages.at(-1)?.result as CallToolResult));
+      // A recall's descriptor names its file; the extraction's (sections) its `results` file.
+      const path: string = descriptor.file_path ?? descriptor.files?.results;
+      const logs = messages.filter((m) => m.method === "notifications/message");
+      expect(logs.map((m) => m.params)).toEqual([
+        expect.objectContaining({
+          logger: "atlatl.lro",
+          data: expect.objectContaining({ type: "OffloadCreated", path }),
+        }),
+      ]);
+      return path;
+    });
+    expect(new Set(paths).size).toBe(3);
+    expect(paths[2]).toMatch(/\/atlatl-extract-[0-9A-Z]{26}\.jsonl$/);
+  });
+
   it("gives discover and the lists their cache fields: tools and prompts public, resources private and not to be reused", async () => {
     const discover = await endpoint.request("server/discover", {});
     expect(discover).toMatchObject({ ttlMs: LIST_TTL_MS, cacheScope: "public" });
@@ -246,8 +272,8 @@ describe("a server instance per 2026-07-28 request", () => {
       const afterOne = events.live;
       for (let i = 0; i < 20; i++) await endpoint.request("resources/list", {});
       expect(events.live).toBe(afterOne);
-      // What is left is the process's one log forwarder, not an instance's listeners.
-      expect(afterOne).toBe(1);
+      // Nothing is left subscribed: a call's LRO events reach its log through the call itself.
+      expect(afterOne).toBe(0);
     } finally {
       await endpoint.close();
       await store.close();
