@@ -163,6 +163,7 @@ const PINNED: Record<string, string[]> = {
     "resolveConfigSection",
     "sharedBinding",
     "startSweeper",
+    "sweepIntervalMs",
     "sweepOffloadDir",
     "sweepOffloadStore",
     "validateExtractArgs",
@@ -200,6 +201,7 @@ const PINNED: Record<string, string[]> = {
     "offloadLayout",
     "offloadResourceUri",
     "offloadsLocally",
+    "outputSchemaMetaKey",
     "readWholeSet",
     "reassembleResult",
     "recordRecipes",
@@ -211,6 +213,7 @@ const PINNED: Record<string, string[]> = {
     "textRecipes",
     "toolErrorResult",
     "withOffload",
+    "withoutOutputSchema",
   ],
   atlatl: [
     "CONTEXT_BUDGET",
@@ -302,6 +305,7 @@ const PINNED: Record<string, string[]> = {
     "planRevokeDirectory",
     "planUnwrap",
     "planWrap",
+    "prepareOffloadDir",
     "proxyLauncher",
   ],
   "atlatl-eval": [
