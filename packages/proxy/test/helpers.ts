@@ -57,11 +57,9 @@ async function connect(
   args: string[],
   setup?: (client: Client) => void,
   env?: Record<string, string>,
+  clientName = "proxy-test",
 ): Promise<Peer> {
-  const client = new Client(
-    { name: "proxy-test", version: "1.0.0" },
-    { capabilities: CLIENT_CAPS },
-  );
+  const client = new Client({ name: clientName, version: "1.0.0" }, { capabilities: CLIENT_CAPS });
   setup?.(client);
   const transport = new StdioClientTransport({
     command,
@@ -104,6 +102,16 @@ export function proxied(
   env?: Record<string, string>,
 ): Promise<Peer> {
   return connect(process.execPath, proxyArgv(upstream, proxyArgs), setup, env);
+}
+
+/** The upstream through the proxy, for a client that names itself `clientName` at initialize. */
+export function proxiedAs(
+  clientName: string,
+  upstream: string[],
+  proxyArgs: string[],
+  env?: Record<string, string>,
+): Promise<Peer> {
+  return connect(process.execPath, proxyArgv(upstream, proxyArgs), undefined, env, clientName);
 }
 
 /** An SDK 2.x client and its stdio transport. */

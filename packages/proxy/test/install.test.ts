@@ -409,6 +409,34 @@ describe("atlatl-proxy install|uninstall <client>", () => {
     expect(readFileSync(path, "utf8")).toBe(original[".codeium/windsurf/mcp_config.json"]);
   });
 
+  it("install writes --resources / --no-resources when asked, and nothing more by default (every client's threshold is the specification's until the bench measures one)", () => {
+    const path = join(home.dir, "resources.json");
+    const text = '{ "mcpServers": { "fs": { "command": "fs-mcp", "args": ["/src"] } } }\n';
+    writeFileSync(path, text);
+    const entry = () => JSON.parse(readFileSync(path, "utf8")).mcpServers.fs;
+    for (const client of ["claude-code", "cursor"]) {
+      expect(proxyCli("install", client, "--config", path, "--no-permissions").status).toBe(0);
+      expect(entry().args).not.toContain("--threshold");
+      expect(entry().args.filter((a: string) => a.endsWith("resources"))).toEqual([]);
+      expect(proxyCli("uninstall", client, "--config", path, "--no-permissions").status).toBe(0);
+    }
+    for (const [flag, resources] of [
+      ["--no-resources", false],
+      ["--resources", true],
+    ] as const) {
+      expect(proxyCli("install", "claude-code", "--config", path, flag).status).toBe(0);
+      const line = readWrappedCommandLine(entry().command, entry().args);
+      expect(line).toEqual({
+        target: { kind: "stdio", command: "fs-mcp", args: ["/src"] },
+        options: { resources },
+      });
+      const again = proxyCli("install", "claude-code", "--config", path, flag);
+      expect(again.stdout).toContain("already wrapped");
+    }
+    expect(proxyCli("uninstall", "claude-code", "--config", path).status).toBe(0);
+    expect(readFileSync(path, "utf8")).toBe(text);
+  });
+
   it("the SDK client starts each wrapped Claude Code server and lists its tools through the proxy", async () => {
     expect(proxyCli("install", "claude-code").status).toBe(0);
     const doc = JSON.parse(readFileSync(join(home.dir, ".claude.json"), "utf8"));

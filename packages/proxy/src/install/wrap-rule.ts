@@ -2,8 +2,8 @@
  * The one rule by which a client's MCP server entry is wrapped with atlatl-proxy
  * and unwrapped again. A wrapped entry is a stdio entry whose command line is
  *
- *     <proxy> [--threshold N] -- <command> [args...]        (a stdio upstream)
- *     <proxy> [--threshold N] --url <url> [-H "Name: value"]... (an HTTP upstream)
+ *     <proxy> [--threshold N] [--[no-]resources] -- <command> [args...]
+ *     <proxy> [--threshold N] [--[no-]resources] --url <url> [-H "Name: value"]...
  *
  * so the original server can always be read back from the entry itself. Header
  * values are copied as written: an env reference (`${TOKEN}`, `${env:TOKEN}`)
@@ -25,6 +25,8 @@ export interface ProxyLauncher {
 /** Proxy options written into each wrapped entry. */
 export interface WrapOptions {
   thresholdTokens?: number | undefined;
+  /** `--resources` (true) or `--no-resources` (false); absent: the proxy decides per client. */
+  resources?: boolean | undefined;
 }
 
 const PROXY_NAMES = new Set(["atlatl-proxy", "atlatl-proxy.js"]);
@@ -35,8 +37,14 @@ export function wrappedCommandLine(
   target: ServerTarget,
   options: WrapOptions,
 ): { command: string; args: string[] } {
-  const opts =
-    options.thresholdTokens !== undefined ? ["--threshold", String(options.thresholdTokens)] : [];
+  const opts = [
+    ...(options.thresholdTokens !== undefined
+      ? ["--threshold", String(options.thresholdTokens)]
+      : []),
+    ...(options.resources !== undefined
+      ? [options.resources ? "--resources" : "--no-resources"]
+      : []),
+  ];
   const upstream =
     target.kind === "stdio"
       ? ["--", target.command, ...target.args]
@@ -80,6 +88,10 @@ export function readWrappedCommandLine(
       const [cmd, ...rest] = list.slice(i + 1);
       if (cmd === undefined) return undefined;
       return { target: { kind: "stdio", command: cmd, args: rest }, options };
+    }
+    if (a === "--resources" || a === "--no-resources") {
+      options.resources = a === "--resources";
+      continue;
     }
     if (next === undefined) break;
     if (a === "--threshold") options.thresholdTokens = Number(next);
