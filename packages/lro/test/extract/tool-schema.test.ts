@@ -79,7 +79,7 @@ describe("lro_extract input schema", () => {
 
 describe("lro_extract's definition on a low-level server (atlatl-proxy's)", () => {
   it("says the argument rules with no keyword that only repeats JSON's own", () => {
-    const schema = h.extract.definition.inputSchema as {
+    const schema = h.extract.definition.inputSchema as unknown as {
       properties: Record<string, Record<string, unknown>>;
       additionalProperties: unknown;
     };

@@ -103,8 +103,12 @@ export function servesOffloadResources(
  * `clientInfo.name` at `initialize`: an entry stays as short as before, and a
  * project's shared `.mcp.json` still starts a teammate's older atlatl-proxy.
  */
-export function installOptions(client: ClientName, given: WrapOptions): WrapOptions {
-  const measured = CLIENT_ECONOMY[client].thresholdTokens;
+export function installOptions(
+  client: ClientName,
+  given: WrapOptions,
+  table: Readonly<Record<ClientName, ClientEconomy>> = CLIENT_ECONOMY,
+): WrapOptions {
+  const measured = table[client].thresholdTokens;
   const threshold = given.thresholdTokens ?? (measured !== SPEC_THRESHOLD ? measured : undefined);
   return {
     ...(threshold !== undefined ? { thresholdTokens: threshold } : {}),
