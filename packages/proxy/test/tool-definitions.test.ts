@@ -60,6 +60,15 @@ describe("offload files as resources", () => {
         expect(p.client.getServerCapabilities()?.tools, name).toBeDefined();
         // lro_extract still reads the files.
         expect((await p.client.listTools()).tools.map((t) => t.name)).toContain("lro_extract");
+        // Nothing answers for resources, offload files included.
+        const uri = "atlatl://offload/atlatl-x-01.jsonl";
+        for (const request of [
+          () => p.client.listResources(),
+          () => p.client.readResource({ uri }),
+          () => p.client.subscribeResource({ uri }),
+        ]) {
+          await expect(request(), name).rejects.toMatchObject({ code: -32601 });
+        }
       } finally {
         await p.close();
       }

@@ -174,7 +174,7 @@ export function buildDownstreamServer(
       case "resources/unsubscribe": {
         const uri = String((request.params as { uri?: unknown } | undefined)?.uri ?? "");
         // Offload files never change: a subscription has nothing to report.
-        if (engine.ownsUri(uri)) return {};
+        if (deps.offloadResources && engine.ownsUri(uri)) return {};
         if (!capabilities.resources?.subscribe) {
           throw rpcError(
             METHOD_NOT_FOUND,
