@@ -69,6 +69,9 @@ describe("offload files as resources", () => {
         ]) {
           await expect(request(), name).rejects.toMatchObject({ code: -32601 });
         }
+        await expect(p.client.subscribeResource({ uri: "file:///x" })).rejects.toThrow(
+          /this server has no resources \(offload files are read with a shell or lro_extract\)/,
+        );
       } finally {
         await p.close();
       }

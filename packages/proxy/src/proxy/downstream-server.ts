@@ -175,7 +175,13 @@ export function buildDownstreamServer(
         const uri = String((request.params as { uri?: unknown } | undefined)?.uri ?? "");
         // Offload files never change: a subscription has nothing to report.
         if (deps.offloadResources && engine.ownsUri(uri)) return {};
-        if (!capabilities.resources?.subscribe) {
+        if (!capabilities.resources) {
+          throw rpcError(
+            METHOD_NOT_FOUND,
+            `atlatl-proxy: ${request.method}: this server has no resources (offload files are read with a shell or ${engine.extractToolName})`,
+          );
+        }
+        if (!capabilities.resources.subscribe) {
           throw rpcError(
             METHOD_NOT_FOUND,
             `atlatl-proxy: ${request.method} is not relayed: the upstream speaks MCP 2026-07-28, which has no resource subscriptions of this kind`,
