@@ -1,8 +1,8 @@
 /** Test peers: the SDK's real Client, direct to an upstream or through the proxy over stdio. */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
@@ -33,6 +33,18 @@ export const EVERYTHING = serverScript("@modelcontextprotocol/server-everything"
 /** A 2026-07-28 upstream (SDK 2.x, serving both generations). */
 export const MODERN = join(FIXTURES, "modern-server.mjs");
 export const FILESYSTEM = serverScript("@modelcontextprotocol/server-filesystem");
+
+/**
+ * Claude Code's CLI: the npm package `@anthropic-ai/claude-code` that .ci/run installs
+ * under `$ATLATL_CLAUDE_CODE_DIR` (default `~/.cache/atlatl-claude-code`), outside the workspace.
+ */
+export const CLAUDE_INSTALL =
+  "npm install --prefix ~/.cache/atlatl-claude-code @anthropic-ai/claude-code@2.1.328";
+export const CLAUDE = (() => {
+  const dir = process.env.ATLATL_CLAUDE_CODE_DIR ?? join(homedir(), ".cache", "atlatl-claude-code");
+  const bin = join(dir, "node_modules", ".bin", "claude");
+  return existsSync(bin) ? bin : undefined;
+})();
 
 export const CLIENT_CAPS: ClientCapabilities = {
   sampling: {},

@@ -11,7 +11,6 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import {
-  existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -19,7 +18,6 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { homedir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -30,24 +28,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BACKUPS_KEPT } from "../src/install/backups.js";
 import { fileStateDir } from "../src/install/state-dir.js";
 import { readWrappedCommandLine } from "../src/install/wrap-rule.js";
-import { FIXTURES, tempDir } from "./helpers.js";
+import { CLAUDE, CLAUDE_INSTALL, FIXTURES, tempDir } from "./helpers.js";
 
 const BIN = join(dirname(fileURLToPath(import.meta.url)), "..", "bin", "atlatl-proxy.js");
 const ENV_SERVER = join(FIXTURES, "env-server.mjs");
 const node = JSON.stringify(process.execPath);
 const envServer = JSON.stringify(ENV_SERVER);
-
-/**
- * Claude Code's CLI: the npm package `@anthropic-ai/claude-code` that .ci/run installs
- * under `$ATLATL_CLAUDE_CODE_DIR` (default `~/.cache/atlatl-claude-code`), outside the workspace.
- */
-const CLAUDE_INSTALL =
-  "npm install --prefix ~/.cache/atlatl-claude-code @anthropic-ai/claude-code@2.1.328";
-const CLAUDE = (() => {
-  const dir = process.env.ATLATL_CLAUDE_CODE_DIR ?? join(homedir(), ".cache", "atlatl-claude-code");
-  const bin = join(dir, "node_modules", ".bin", "claude");
-  return existsSync(bin) ? bin : undefined;
-})();
 
 const home = tempDir("atlatl-install-home-");
 /** Where the installers keep records and backups under HOME (XDG_STATE_HOME unset). */

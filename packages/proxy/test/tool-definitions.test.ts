@@ -8,13 +8,27 @@
  * offload resources unless a flag says so; the upstream's own resources always
  * pass. SDK clients named as the real ones name themselves at `initialize`.
  */
-import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { loadTokenizer } from "@atlatl/lro";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadProxyConfig } from "../src/config/proxy-config.js";
-import { direct, EVERYTHING, FIXTURES, proxied, proxiedAs, tempDir } from "./helpers.js";
+import {
+  CLAUDE,
+  CLAUDE_INSTALL,
+  direct,
+  EVERYTHING,
+  FIXTURES,
+  proxied,
+  proxiedAs,
+  tempDir,
+} from "./helpers.js";
 
 const ENV_SERVER = join(FIXTURES, "env-server.mjs");
+/** The built bin, as a client's config starts it (`npm run build -w packages/proxy`). */
+const BIN = join(dirname(fileURLToPath(import.meta.url)), "..", "bin", "atlatl-proxy.js");
 const ENV = { FIXTURE_TOKEN: "t" };
 const out = tempDir("atlatl-proxy-tool-defs-");
 afterAll(() => out.remove());
@@ -133,4 +147,41 @@ describe("offload files as resources", () => {
       /offload_resources.*one of auto, on, off/,
     );
   });
+});
+
+describe("Claude Code itself", () => {
+  // Claude Code is a capability of the machine (.ci/run installs it), so under CI it must be there.
+  it.skipIf(!CLAUDE && !process.env.CI)(
+    "`claude mcp list` connects through the proxy, without offload resources or with them forced, to upstreams with and without resources",
+    () => {
+      expect(CLAUDE, `no Claude Code CLI (see .ci/run: ${CLAUDE_INSTALL})`).toBeDefined();
+      const home = tempDir("atlatl-proxy-claude-");
+      try {
+        const node = process.execPath;
+        const mcpServers = {
+          plain: { command: node, args: [BIN, ...args(), "--", node, ENV_SERVER], env: ENV },
+          forced: {
+            command: node,
+            args: [BIN, ...args("--resources"), "--", node, ENV_SERVER],
+            env: ENV,
+          },
+          everything: { command: node, args: [BIN, ...args(), "--", node, EVERYTHING] },
+        };
+        writeFileSync(join(home.dir, ".claude.json"), JSON.stringify({ mcpServers }));
+        const listed = spawnSync(CLAUDE as string, ["mcp", "list"], {
+          cwd: home.dir,
+          env: { PATH: process.env.PATH ?? "", HOME: home.dir },
+          encoding: "utf8",
+          timeout: 90_000,
+        });
+        const text = listed.stdout + listed.stderr;
+        for (const name of Object.keys(mcpServers)) {
+          expect(text, text).toMatch(new RegExp(`^${name}: .*atlatl-proxy\\.js.*Connected`, "m"));
+        }
+      } finally {
+        home.remove();
+      }
+    },
+    120_000,
+  );
 });
