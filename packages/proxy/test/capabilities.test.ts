@@ -1,7 +1,7 @@
 /**
  * The capabilities the proxy passes on: the upstream's to the client (without
- * tasks of either generation, with its tool and resources, subscriptions only
- * when both sides speak 2025), and the client's to the upstream (without
+ * tasks of either generation, with its tool and, unless the client goes without
+ * them, its resources; subscriptions only when both sides speak 2025), and the client's to the upstream (without
  * tasks, with the atlatl/proxy capability): end to end through a 2026-07-28
  * upstream, and the rule itself.
  */
@@ -55,5 +55,17 @@ describe("capabilities through the proxy", () => {
       });
     }
     expect(withoutTasks({ sampling: {} })).toEqual({ sampling: {} });
+  });
+
+  it("without offload resources: the upstream's resources as the rule leaves them, or none", () => {
+    const upstream = { tools: {}, resources: { subscribe: true } };
+    expect(servedCapabilities(upstream, "legacy", "legacy", false).resources).toEqual({
+      subscribe: true,
+    });
+    expect(servedCapabilities(upstream, "modern", "legacy", false).resources).toEqual({});
+    expect(servedCapabilities({ logging: {} }, "legacy", "legacy", false)).toEqual({
+      logging: {},
+      tools: {},
+    });
   });
 });

@@ -1,8 +1,8 @@
 /** Test peers: the SDK's real Client, direct to an upstream or through the proxy over stdio. */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
@@ -34,6 +34,18 @@ export const EVERYTHING = serverScript("@modelcontextprotocol/server-everything"
 export const MODERN = join(FIXTURES, "modern-server.mjs");
 export const FILESYSTEM = serverScript("@modelcontextprotocol/server-filesystem");
 
+/**
+ * Claude Code's CLI: the npm package `@anthropic-ai/claude-code` that .ci/run installs
+ * under `$ATLATL_CLAUDE_CODE_DIR` (default `~/.cache/atlatl-claude-code`), outside the workspace.
+ */
+export const CLAUDE_INSTALL =
+  "npm install --prefix ~/.cache/atlatl-claude-code @anthropic-ai/claude-code@2.1.328";
+export const CLAUDE = (() => {
+  const dir = process.env.ATLATL_CLAUDE_CODE_DIR ?? join(homedir(), ".cache", "atlatl-claude-code");
+  const bin = join(dir, "node_modules", ".bin", "claude");
+  return existsSync(bin) ? bin : undefined;
+})();
+
 export const CLIENT_CAPS: ClientCapabilities = {
   sampling: {},
   elicitation: { form: {} },
@@ -57,11 +69,9 @@ async function connect(
   args: string[],
   setup?: (client: Client) => void,
   env?: Record<string, string>,
+  clientName = "proxy-test",
 ): Promise<Peer> {
-  const client = new Client(
-    { name: "proxy-test", version: "1.0.0" },
-    { capabilities: CLIENT_CAPS },
-  );
+  const client = new Client({ name: clientName, version: "1.0.0" }, { capabilities: CLIENT_CAPS });
   setup?.(client);
   const transport = new StdioClientTransport({
     command,
@@ -104,6 +114,16 @@ export function proxied(
   env?: Record<string, string>,
 ): Promise<Peer> {
   return connect(process.execPath, proxyArgv(upstream, proxyArgs), setup, env);
+}
+
+/** The upstream through the proxy, for a client that names itself `clientName` at initialize. */
+export function proxiedAs(
+  clientName: string,
+  upstream: string[],
+  proxyArgs: string[],
+  env?: Record<string, string>,
+): Promise<Peer> {
+  return connect(process.execPath, proxyArgv(upstream, proxyArgs), undefined, env, clientName);
 }
 
 /** An SDK 2.x client and its stdio transport. */

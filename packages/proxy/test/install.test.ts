@@ -11,7 +11,6 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import {
-  existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -20,7 +19,6 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { homedir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -31,24 +29,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BACKUPS_KEPT } from "../src/install/backups.js";
 import { fileStateDir } from "../src/install/state-dir.js";
 import { readWrappedCommandLine } from "../src/install/wrap-rule.js";
-import { FIXTURES, tempDir } from "./helpers.js";
+import { CLAUDE, CLAUDE_INSTALL, FIXTURES, tempDir } from "./helpers.js";
 
 const BIN = join(dirname(fileURLToPath(import.meta.url)), "..", "bin", "atlatl-proxy.js");
 const ENV_SERVER = join(FIXTURES, "env-server.mjs");
 const node = JSON.stringify(process.execPath);
 const envServer = JSON.stringify(ENV_SERVER);
-
-/**
- * Claude Code's CLI: the npm package `@anthropic-ai/claude-code` that .ci/run installs
- * under `$ATLATL_CLAUDE_CODE_DIR` (default `~/.cache/atlatl-claude-code`), outside the workspace.
- */
-const CLAUDE_INSTALL =
-  "npm install --prefix ~/.cache/atlatl-claude-code @anthropic-ai/claude-code@2.1.328";
-const CLAUDE = (() => {
-  const dir = process.env.ATLATL_CLAUDE_CODE_DIR ?? join(homedir(), ".cache", "atlatl-claude-code");
-  const bin = join(dir, "node_modules", ".bin", "claude");
-  return existsSync(bin) ? bin : undefined;
-})();
 
 const home = tempDir("atlatl-install-home-");
 /** Where the installers keep records and backups under HOME (XDG_STATE_HOME unset). */
@@ -419,6 +405,34 @@ describe("atlatl-proxy install|uninstall <client>", () => {
     expect(doc.mcpServers.search.args).toEqual(expect.arrayContaining(["--threshold", "800"]));
     expect(proxyCli("uninstall", "windsurf").status).toBe(0);
     expect(readFileSync(path, "utf8")).toBe(original[".codeium/windsurf/mcp_config.json"]);
+  });
+
+  it("install writes --resources / --no-resources when asked, and nothing more by default (every client's threshold is the specification's until the bench measures one)", () => {
+    const path = join(home.dir, "resources.json");
+    const text = '{ "mcpServers": { "fs": { "command": "fs-mcp", "args": ["/src"] } } }\n';
+    writeFileSync(path, text);
+    const entry = () => JSON.parse(readFileSync(path, "utf8")).mcpServers.fs;
+    for (const client of ["claude-code", "cursor"]) {
+      expect(proxyCli("install", client, "--config", path, "--no-permissions").status).toBe(0);
+      expect(entry().args).not.toContain("--threshold");
+      expect(entry().args.filter((a: string) => a.endsWith("resources"))).toEqual([]);
+      expect(proxyCli("uninstall", client, "--config", path, "--no-permissions").status).toBe(0);
+    }
+    for (const [flag, resources] of [
+      ["--no-resources", false],
+      ["--resources", true],
+    ] as const) {
+      expect(proxyCli("install", "claude-code", "--config", path, flag).status).toBe(0);
+      const line = readWrappedCommandLine(entry().command, entry().args);
+      expect(line).toEqual({
+        target: { kind: "stdio", command: "fs-mcp", args: ["/src"] },
+        options: { resources, outputDir: expect.stringMatching(/atlatl-/) },
+      });
+      const again = proxyCli("install", "claude-code", "--config", path, flag);
+      expect(again.stdout).toContain("already wrapped");
+    }
+    expect(proxyCli("uninstall", "claude-code", "--config", path).status).toBe(0);
+    expect(readFileSync(path, "utf8")).toBe(text);
   });
 
   it("the SDK client starts each wrapped Claude Code server and lists its tools through the proxy", async () => {

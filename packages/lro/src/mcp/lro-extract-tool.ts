@@ -16,7 +16,6 @@ import type { OffloadFileCache } from "../extract/offload-reader.js";
 import { offloaderReoffload } from "../extract/reoffload.js";
 import { LRO_EXTRACT_TOOL_NAME } from "../extract/tool-name.js";
 import { Offloader } from "../offload/offloader.js";
-import { memoryRecipes } from "../profiles/memory/memory-recipes.js";
 import { hostCallback, isMcpServerHost, type McpHost, type Removable } from "./host.js";
 import { mountTools, type ToolsUpstream } from "./low-level.js";
 import type { AnyCallToolResult, CallToolResult, Tool } from "./mcp-types.js";
@@ -98,30 +97,14 @@ export interface LroExtractRegistration<T extends Removable = Removable> {
   close(): Promise<void>;
 }
 
-function recipeList(): string {
-  const light = memoryRecipes("light");
-  const medium = memoryRecipes("medium");
-  const lines = light
-    .slice(0, 8)
-    .map(
-      (r) =>
-        `${r.number}=${r.description}${r.params.length ? ` (params: ${r.params.join(", ")})` : ""}`,
-    );
-  lines.push(
-    `9=${light[8]?.description} at light detail; ${medium[8]?.description} at medium/full`,
-    `10=${light[9]?.description} at light detail; ${medium[9]?.description} at medium/full (params: pattern)`,
-  );
-  return lines.join("; ");
-}
-
-const DESCRIPTION = [
-  "Query an offloaded result file (the file_path of an offload descriptor) without a shell: run one of its numbered recipes or your own jq filter over its records and get jq's output.",
-  `recipe takes ${RECIPE_NUMBERS.first}-${RECIPE_NUMBERS.last}: the numbers of the descriptor's jq_recipes list. Memory-record files (atlatl's own tools):`,
-  `${recipeList()}.`,
-  "Records files (any other tool's objects): recipes built from their fields, numbered in the descriptor (params: value, keyword). Section files (text, mixed content): jq queries only.",
-  "Output: one JSON value per line, as `jq -c` prints it (recipe 1 and raw=true print strings without quotes). Outputs above the offload threshold are written to a new file and described instead.",
-  'Parameters reach jq as variables ($namespace, $keyword, ...): e.g. query="select(.namespace == $ns)" with params={"ns": "_semantic/decisions"}.',
-].join("\n");
+/**
+ * The tool's text is sent with every request of a session, so it says only
+ * what the descriptors do not: each descriptor lists its recipes, their
+ * params and examples of calls, and a wrong call is answered with what to
+ * send instead.
+ */
+const DESCRIPTION =
+  "Query an offload file without a shell: run a recipe from its descriptor or a jq filter over its records. Output: jq -c lines.";
 
 /**
  * An optional field declared as its plain type (absent means the default):
@@ -132,34 +115,45 @@ const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (v === null ? undefined : v), schema.optional());
 
 const inputSchema = {
-  file_path: z
-    .string()
-    .describe(
-      "The offload file: file_path from the offload descriptor (or its atlatl://offload/ URI)",
-    ),
+  file_path: z.string().describe("file_path of the offload descriptor"),
   recipe: optional(z.number().int().min(RECIPE_NUMBERS.first).max(RECIPE_NUMBERS.last)).describe(
-    `A standard recipe, ${RECIPE_NUMBERS.first}-${RECIPE_NUMBERS.last} (exactly one of recipe and query)`,
+    `Recipe number, ${RECIPE_NUMBERS.first}-${RECIPE_NUMBERS.last} (or query)`,
   ),
-  query: optional(z.string()).describe(
-    'A jq filter run on each record, e.g. "select(.tags | index(\\"api\\")) | .title" (exactly one of recipe and query)',
-  ),
+  query: optional(z.string()).describe("jq filter run on each record (or recipe)"),
   params: optional(
     // Any JSON value (arguments arrive as JSON); kept non-recursive for clients' schema parsers.
     z.record(z.string(), z.unknown()),
-  ).describe(
-    'Values of the jq variables: recipes 2, 3, 5, 7 and 10 (medium/full) take namespace, keyword, memory_type, tag, pattern; queries any names, e.g. {"ns": "_semantic"} for $ns. Any JSON values; they reach jq as data, never as program text.',
-  ),
-  slurp: optional(z.boolean()).describe(
-    "Custom queries only: the filter sees one array of all records (jq -s), e.g. for length, group_by, sort_by",
-  ),
-  raw: optional(z.boolean()).describe("Custom queries only: print strings without quotes (jq -r)"),
-  limit: optional(z.number().int().min(1)).describe(
-    "Return at most this many output values (lines)",
-  ),
+  ).describe('jq variables, e.g. {"ns": "x"} for $ns'),
+  slurp: optional(z.boolean()).describe("query: all records as one array (jq -s)"),
+  raw: optional(z.boolean()).describe("query: strings unquoted (jq -r)"),
+  limit: optional(z.number().int().min(1)).describe("Max output lines"),
 };
 
 /** Strict: a misspelled argument (`fitler`) is refused, not dropped to run another query. */
 const inputObject = z.strictObject(inputSchema);
+
+/**
+ * Drop the keywords that say nothing a client or model needs, sent with every
+ * request: zod's implied integer bound (`Number.MAX_SAFE_INTEGER`), and a
+ * record's string keys and unconstrained values (JSON's own rules).
+ */
+function leanKeywords(schema: Record<string, unknown>): void {
+  if (schema.maximum === Number.MAX_SAFE_INTEGER) delete schema.maximum;
+  if (schema.type === "object" && schema.propertyNames !== undefined) {
+    const { propertyNames, additionalProperties } = schema as {
+      propertyNames: Record<string, unknown>;
+      additionalProperties?: unknown;
+    };
+    if (propertyNames.type === "string" && Object.keys(propertyNames).length === 1) {
+      delete schema.propertyNames;
+    }
+    const anyValue =
+      typeof additionalProperties === "object" &&
+      additionalProperties !== null &&
+      Object.keys(additionalProperties).length === 0;
+    if (anyValue) delete schema.additionalProperties;
+  }
+}
 
 /**
  * The tool's input as JSON Schema (without `$schema`), converted once: a
@@ -168,7 +162,10 @@ const inputObject = z.strictObject(inputSchema);
 let inputJsonSchema: Tool["inputSchema"] | undefined;
 function inputJson(): Tool["inputSchema"] {
   if (!inputJsonSchema) {
-    const { $schema: _, ...schema } = z.toJSONSchema(inputObject, { io: "input" });
+    const { $schema: _, ...schema } = z.toJSONSchema(inputObject, {
+      io: "input",
+      override: ({ jsonSchema }) => leanKeywords(jsonSchema),
+    });
     inputJsonSchema = schema as Tool["inputSchema"];
   }
   return inputJsonSchema;

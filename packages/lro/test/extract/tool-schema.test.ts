@@ -76,3 +76,21 @@ describe("lro_extract input schema", () => {
     expect(absent.text.trimEnd().split("\n")).toHaveLength(2);
   });
 });
+
+describe("lro_extract's definition on a low-level server (atlatl-proxy's)", () => {
+  it("says the argument rules with no keyword that only repeats JSON's own", () => {
+    const schema = h.extract.definition.inputSchema as unknown as {
+      properties: Record<string, Record<string, unknown>>;
+      additionalProperties: unknown;
+    };
+    // zod's implied integer bound and a record's string keys / unconstrained values are dropped.
+    expect(schema.properties.limit).toEqual({
+      type: "integer",
+      minimum: 1,
+      description: expect.any(String),
+    });
+    expect(schema.properties.params).toEqual({ type: "object", description: expect.any(String) });
+    expect(schema.properties.recipe).toMatchObject({ type: "integer", minimum: 1, maximum: 10 });
+    expect(schema.additionalProperties).toBe(false);
+  });
+});

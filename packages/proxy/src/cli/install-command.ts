@@ -6,6 +6,7 @@
  */
 
 import { Command, InvalidArgumentError } from "commander";
+import { installOptions } from "../config/client-economy.js";
 import { loadProxyConfig } from "../config/proxy-config.js";
 import {
   CLIENT_NAMES,
@@ -34,6 +35,8 @@ interface InstallOptions {
   only?: string[];
   except?: string[];
   threshold?: number;
+  /** `--resources` / `--no-resources`; absent: the proxy decides per client. */
+  resources?: boolean;
   permissions: boolean;
   project?: boolean;
 }
@@ -72,7 +75,11 @@ async function run(action: "install" | "uninstall", clientName: string, opts: In
     where,
     configPath: opts.config,
     selection: { only: opts.only, except: opts.except },
-    options: { thresholdTokens: opts.threshold, outputDir: dir },
+    options: installOptions(client.name, {
+      thresholdTokens: opts.threshold,
+      outputDir: dir,
+      resources: opts.resources,
+    }),
     launcher: proxyLauncher(),
     project: opts.project,
   };
@@ -98,7 +105,16 @@ export async function runInstallCommand(argv: readonly string[]): Promise<void> 
         "wrap every MCP server configured for <client> with atlatl-proxy (a backup first, kept in atlatl's state folder)",
       ),
   )
-    .option("--threshold <tokens>", "offload threshold of the wrapped servers", positiveInt)
+    .option(
+      "--threshold <tokens>",
+      "offload threshold of the wrapped servers (default: the client's measured one, else the proxy's)",
+      positiveInt,
+    )
+    .option("--resources", "the wrapped servers serve offload files as MCP resources")
+    .option(
+      "--no-resources",
+      "the wrapped servers do not serve offload files as resources (by default the proxy serves them to clients without a shell)",
+    )
     .option("--no-permissions", "claude-code: do not let Claude Code read the offload directory")
     .action((client: string, opts: InstallOptions) => run("install", client, opts));
   addCommonOptions(

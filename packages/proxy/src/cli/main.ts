@@ -33,6 +33,8 @@ interface CliOptions {
   offload: boolean;
   timeout?: number;
   upstreamProtocol?: string;
+  /** `--resources` / `--no-resources`; absent: the config's (`auto` by default). */
+  resources?: boolean;
 }
 
 const program = new Command()
@@ -58,6 +60,11 @@ const program = new Command()
   )
   .option("--ttl <seconds>", "lifetime of offload files", positiveInt("--ttl"))
   .option("--no-offload", "disable offloading (a transparent proxy)")
+  .option(
+    "--resources",
+    "serve offload files as MCP resources to any client (default: not to clients that read them with a shell)",
+  )
+  .option("--no-resources", "never serve offload files as MCP resources")
   .option("--timeout <seconds>", "upstream request timeout", positiveInt("--timeout"))
   .addOption(
     new Option(
@@ -101,6 +108,7 @@ async function main(): Promise<void> {
       configFile: opts.config,
       timeoutSeconds: opts.timeout,
       upstreamProtocol: opts.upstreamProtocol,
+      ...(opts.resources !== undefined ? { offloadResources: opts.resources ? "on" : "off" } : {}),
       offload: {
         ...(opts.threshold !== undefined ? { thresholdTokens: opts.threshold } : {}),
         ...(opts.outputDir !== undefined ? { outputDir: opts.outputDir } : {}),

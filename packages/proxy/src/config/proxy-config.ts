@@ -1,7 +1,8 @@
 /**
  * The proxy's configuration: the server's `[prompt.offload]` section (same TOML
  * file, `ATLATL_PROMPT__OFFLOAD__*` env, flags), `[proxy]` (the upstream
- * request timeout) and per-tool policy tables `[proxy.tools.<name>]`:
+ * request timeout and protocol, whether offload files are served as resources)
+ * and per-tool policy tables `[proxy.tools.<name>]`:
  *
  *     [proxy.tools.read_text_file]
  *     policy = "always"        # or "never", or a threshold in tokens
@@ -22,6 +23,7 @@ import {
   UPSTREAM_PROTOCOLS,
   type UpstreamProtocol,
 } from "../upstream/upstream-protocol.js";
+import { OFFLOAD_RESOURCES_MODES, type OffloadResourcesMode } from "./client-economy.js";
 
 /** How one tool's results are treated. */
 export interface ToolPolicy extends ResponsePolicy {
@@ -52,6 +54,16 @@ const PROXY_KEYS = {
     description:
       "MCP protocol generation toward the upstream: auto (server/discover, else the 2025 initialize), legacy (2025-11-25 only) or 2026-07-28",
   },
+  offload_resources: {
+    type: "string",
+    default: "auto",
+    check: (value: string) =>
+      (OFFLOAD_RESOURCES_MODES as readonly string[]).includes(value)
+        ? undefined
+        : `one of ${OFFLOAD_RESOURCES_MODES.join(", ")}`,
+    description:
+      "Serve offload files as MCP resources: auto (not to clients that read them with a shell: Claude Code, Codex, Gemini CLI), on or off; the upstream's own resources are always served",
+  },
 } as const;
 
 /** Flags that win over the file and the environment. */
@@ -60,6 +72,7 @@ export interface ProxyConfigOverrides {
   offload?: Partial<OffloadConfig>;
   timeoutSeconds?: number | undefined;
   upstreamProtocol?: string | undefined;
+  offloadResources?: OffloadResourcesMode | undefined;
 }
 
 /** The resolved proxy configuration. */
@@ -67,6 +80,8 @@ export interface ProxyConfig {
   offload: OffloadConfig;
   timeoutSeconds: number;
   upstreamProtocol: UpstreamProtocol;
+  /** Offload files as resources: per client (`auto`), or forced `on`/`off`. */
+  offloadResources: OffloadResourcesMode;
   tools: Record<string, ToolPolicy>;
   entries: ConfigEntry[];
 }
@@ -143,6 +158,7 @@ export function loadProxyConfig(
     overrides: {
       timeout_seconds: overrides.timeoutSeconds,
       upstream_protocol: overrides.upstreamProtocol,
+      offload_resources: overrides.offloadResources,
     },
   });
   return {
@@ -156,6 +172,7 @@ export function loadProxyConfig(
     timeoutSeconds: proxy.values.timeout_seconds,
     // Checked by the key's `check` above.
     upstreamProtocol: proxy.values.upstream_protocol as UpstreamProtocol,
+    offloadResources: proxy.values.offload_resources as OffloadResourcesMode,
     tools: file ? parseToolPolicies(file.data, file.path) : {},
     entries: [...offload.entries, ...proxy.entries],
   };

@@ -2,8 +2,8 @@
  * The one rule by which a client's MCP server entry is wrapped with atlatl-proxy
  * and unwrapped again. A wrapped entry is a stdio entry whose command line is
  *
- *     <proxy> [--threshold N] [--output-dir DIR] -- <command> [args...]        (a stdio upstream)
- *     <proxy> [--threshold N] [--output-dir DIR] --url <url> [-H "Name: value"]... (an HTTP upstream)
+ *     <proxy> [--threshold N] [--output-dir DIR] [--[no-]resources] -- <command> [args...]
+ *     <proxy> [--threshold N] [--output-dir DIR] [--[no-]resources] --url <url> [-H "Name: value"]...
  *
  * so the original server can always be read back from the entry itself (with
  * its env: a literal header value is there, see header-secrets.ts). An env
@@ -28,6 +28,8 @@ export interface WrapOptions {
   thresholdTokens?: number | undefined;
   /** The offload directory, named so it is the one install granted whatever the client's env (TMPDIR). */
   outputDir?: string | undefined;
+  /** `--resources` (true) or `--no-resources` (false); absent: the proxy decides per client. */
+  resources?: boolean | undefined;
 }
 
 const PROXY_NAMES = new Set(["atlatl-proxy", "atlatl-proxy.js"]);
@@ -43,6 +45,9 @@ export function wrappedCommandLine(
       ? ["--threshold", String(options.thresholdTokens)]
       : []),
     ...(options.outputDir !== undefined ? ["--output-dir", options.outputDir] : []),
+    ...(options.resources !== undefined
+      ? [options.resources ? "--resources" : "--no-resources"]
+      : []),
   ];
   const upstream =
     target.kind === "stdio"
@@ -87,6 +92,10 @@ export function readWrappedCommandLine(
       const [cmd, ...rest] = list.slice(i + 1);
       if (cmd === undefined) return undefined;
       return { target: { kind: "stdio", command: cmd, args: rest }, options };
+    }
+    if (a === "--resources" || a === "--no-resources") {
+      options.resources = a === "--resources";
+      continue;
     }
     if (next === undefined) break;
     if (a === "--threshold") options.thresholdTokens = Number(next);

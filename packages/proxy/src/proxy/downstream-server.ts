@@ -43,6 +43,8 @@ export interface DownstreamDeps {
   upstreamCaps: ServerCapabilities;
   upstreamEra: Era;
   instructions: string | undefined;
+  /** Serve offload files as resources to this client (`servesOffloadResources`). */
+  offloadResources: boolean;
   /**
    * Send `request` to the upstream for the handler with context `ctx`;
    * `inputCapable` for the methods whose 2026 result may ask for input.
@@ -57,20 +59,27 @@ export interface DownstreamDeps {
 /**
  * The capabilities we serve: the upstream's, without what the proxy does not
  * relay (tasks; resource subscriptions unless both sides speak 2025),
- * plus our tool and our resources (whose list changes).
+ * plus our tool and, when `offloadResources`, our resources (whose list
+ * changes). Without them `resources` is the upstream's, or absent.
  */
 export function servedCapabilities(
   caps: ServerCapabilities,
   era: Era,
   upstreamEra: Era,
+  offloadResources = true,
 ): ServerCapabilities {
-  const rest = withoutTasks(caps);
-  const { subscribe, ...resources } = caps.resources ?? {};
+  const { resources: upstreamResources, ...rest } = withoutTasks(caps);
+  const { subscribe, ...resources } = upstreamResources ?? {};
   const subscribable = era === "legacy" && upstreamEra === "legacy" && subscribe !== undefined;
+  const served = { ...resources, ...(subscribable ? { subscribe } : {}) };
   return {
     ...rest,
     tools: { ...(caps.tools ?? {}) },
-    resources: { ...resources, ...(subscribable ? { subscribe } : {}), listChanged: true },
+    ...(offloadResources
+      ? { resources: { ...served, listChanged: true } }
+      : upstreamResources
+        ? { resources: served }
+        : {}),
   };
 }
 
@@ -81,8 +90,14 @@ export function buildDownstreamServer(
   onInitialized: () => void,
 ): Server {
   const { config, engine, upstreamCaps, toUpstream } = deps;
+  const capabilities = servedCapabilities(
+    upstreamCaps,
+    era,
+    deps.upstreamEra,
+    deps.offloadResources,
+  );
   const srv = new Server(deps.upstreamInfo ?? { name: "atlatl-proxy", version: "0.1.0" }, {
-    capabilities: servedCapabilities(upstreamCaps, era, deps.upstreamEra),
+    capabilities,
     ...(deps.instructions ? { instructions: deps.instructions } : {}),
   });
   // The upstream keeps the log level, not us: setLevel goes to the fallback below.
@@ -97,47 +112,59 @@ export function buildDownstreamServer(
     config.offload.enabled && policyFor(config, tool).mode !== "never";
   const ctxOf = (extra: unknown) => extra as ServerContext;
 
-  unmount = engine.mount(srv, {
-    tools: {
-      listTools: async (request, extra) => {
-        const r = (
-          upstreamCaps.tools ? await toUpstream(request, ctxOf(extra)) : { tools: [] }
-        ) as ListToolsResult;
-        return {
-          ...r,
-          tools: r.tools.map((t) => (mayOffload(t.name) ? withoutOutputSchema(t) : t)),
-        };
+  // Without offload resources the upstream's lists go through the fallback
+  // handler; its reads are ours for the input requests they may carry.
+  if (!deps.offloadResources && upstreamCaps.resources) {
+    srv.setRequestHandler(
+      "resources/read",
+      async (request, ctx) => (await toUpstream(request, ctx, true)) as never,
+    );
+  }
+  unmount = engine.mount(
+    srv,
+    {
+      tools: {
+        listTools: async (request, extra) => {
+          const r = (
+            upstreamCaps.tools ? await toUpstream(request, ctxOf(extra)) : { tools: [] }
+          ) as ListToolsResult;
+          return {
+            ...r,
+            tools: r.tools.map((t) => (mayOffload(t.name) ? withoutOutputSchema(t) : t)),
+          };
+        },
+        callTool: async (request, extra) => {
+          const ctx = ctxOf(extra);
+          const { result, warning } = cutDeepToolResult(
+            (await toUpstream(request, ctx, true)) as CallToolResult,
+          );
+          if (ctx.mcpReq.signal.aborted || isInputRequiredResult(result)) return result;
+          return engine.offloadCallResult(result, {
+            name: request.params.name,
+            policy: policyFor(config, request.params.name),
+            ...(warning ? { warning } : {}),
+          });
+        },
       },
-      callTool: async (request, extra) => {
-        const ctx = ctxOf(extra);
-        const { result, warning } = cutDeepToolResult(
-          (await toUpstream(request, ctx, true)) as CallToolResult,
-        );
-        if (ctx.mcpReq.signal.aborted || isInputRequiredResult(result)) return result;
-        return engine.offloadCallResult(result, {
-          name: request.params.name,
-          policy: policyFor(config, request.params.name),
-          ...(warning ? { warning } : {}),
-        });
+      resources: {
+        listResources: async (request, extra) =>
+          (upstreamCaps.resources
+            ? await toUpstream(request, ctxOf(extra))
+            : { resources: [] }) as ListResourcesResult,
+        listResourceTemplates: async (request, extra) =>
+          (upstreamCaps.resources
+            ? await toUpstream(request, ctxOf(extra))
+            : { resourceTemplates: [] }) as ListResourceTemplatesResult,
+        readResource: async (request, extra) => {
+          // An upstream without resources has none to find: not found (-32602), as a
+          // server answers an unknown URI, rather than its -32601 for the method.
+          if (!upstreamCaps.resources) throw new ResourceNotFoundError(request.params.uri);
+          return (await toUpstream(request, ctxOf(extra), true)) as ReadResourceResult;
+        },
       },
     },
-    resources: {
-      listResources: async (request, extra) =>
-        (upstreamCaps.resources
-          ? await toUpstream(request, ctxOf(extra))
-          : { resources: [] }) as ListResourcesResult,
-      listResourceTemplates: async (request, extra) =>
-        (upstreamCaps.resources
-          ? await toUpstream(request, ctxOf(extra))
-          : { resourceTemplates: [] }) as ListResourceTemplatesResult,
-      readResource: async (request, extra) => {
-        // An upstream without resources has none to find: not found (-32602), as a
-        // server answers an unknown URI, rather than its -32601 for the method.
-        if (!upstreamCaps.resources) throw new ResourceNotFoundError(request.params.uri);
-        return (await toUpstream(request, ctxOf(extra), true)) as ReadResourceResult;
-      },
-    },
-  });
+    { resources: deps.offloadResources },
+  );
   if (upstreamCaps.prompts) {
     srv.setRequestHandler(
       "prompts/get",
@@ -151,8 +178,14 @@ export function buildDownstreamServer(
       case "resources/unsubscribe": {
         const uri = String((request.params as { uri?: unknown } | undefined)?.uri ?? "");
         // Offload files never change: a subscription has nothing to report.
-        if (engine.ownsUri(uri)) return {};
-        if (!servedCapabilities(upstreamCaps, era, deps.upstreamEra).resources?.subscribe) {
+        if (deps.offloadResources && engine.ownsUri(uri)) return {};
+        if (!capabilities.resources) {
+          throw rpcError(
+            METHOD_NOT_FOUND,
+            `atlatl-proxy: ${request.method}: this server has no resources (offload files are read with a shell or ${engine.extractToolName})`,
+          );
+        }
+        if (!capabilities.resources.subscribe) {
           throw rpcError(
             METHOD_NOT_FOUND,
             `atlatl-proxy: ${request.method} is not relayed: the upstream speaks MCP 2026-07-28, which has no resource subscriptions of this kind`,

@@ -85,11 +85,12 @@ export interface ProxyEngine {
   readonly config: OffloadConfig;
   readonly extractToolName: string;
   /**
-   * Serve `lro_extract` and the offload resources on `server` (before it is
-   * connected), beside `upstream`'s; `server` notifies `resources/list_changed`
-   * when files appear or expire. Returns the unmount function.
+   * Serve `lro_extract` and, unless `options.resources` is false, the offload
+   * resources on `server` (before it is connected), beside `upstream`'s;
+   * `server` notifies `resources/list_changed` when files appear or expire.
+   * Returns the unmount function.
    */
-  mount(server: Server, upstream?: EngineUpstream): () => void;
+  mount(server: Server, upstream?: EngineUpstream, options?: { resources?: boolean }): () => void;
   /** `result` itself when it stays inline, else the descriptor result. Never throws. */
   offloadCallResult(result: CallToolResult, call: ToolCallInfo): Promise<CallToolResult>;
   /** Run the extraction tool (as a `tools/call` of it would). */
@@ -121,19 +122,22 @@ export async function createProxyEngine(options: ProxyEngineOptions): Promise<Pr
     config,
     extractToolName: options.extractToolName,
 
-    mount(server, upstream = {}) {
+    mount(server, upstream = {}, mountOptions = {}) {
       const hooks = asLroHooks(upstream);
       const unmountTools = mountTools(server, tool, hooks.tools);
-      const resources = registerOffloadResources(server, {
-        config,
-        events,
-        names,
-        ...(hooks.resources ? { upstream: hooks.resources } : {}),
-      });
+      const resources =
+        mountOptions.resources === false
+          ? undefined
+          : registerOffloadResources(server, {
+              config,
+              events,
+              names,
+              ...(hooks.resources ? { upstream: hooks.resources } : {}),
+            });
       const unmount = () => {
         if (!mounted.delete(unmount)) return;
         unmountTools();
-        resources.close();
+        resources?.close();
       };
       mounted.add(unmount);
       return unmount;

@@ -21,6 +21,7 @@ import {
 } from "@modelcontextprotocol/client";
 import type { Transport } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import { servesOffloadResources } from "../config/client-economy.js";
 import type { ProxyConfig } from "../config/proxy-config.js";
 import { connectUpstream, type UpstreamTransportKind } from "../upstream/connect.js";
 import { describeTarget, type UpstreamTarget } from "../upstream/target.js";
@@ -175,6 +176,7 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     upstreamCaps,
     upstreamEra,
     instructions: upstream.getInstructions(),
+    offloadResources: servesOffloadResources(config.offloadResources, facts.clientInfo?.name),
     async toUpstream(request, ctx, inputCapable = false) {
       let params = request.params;
       if (upstreamEra === "modern" && logLevel !== undefined) {
