@@ -7,6 +7,9 @@
 /** More words than this are ignored: a long pasted paragraph should not build a huge OR. */
 export const MAX_PLAIN_TOKENS = 32;
 
+/** A word as the full-text engines see it: letters, digits and marks; everything else separates. */
+export const WORD = /[\p{L}\p{N}\p{M}]+/gu;
+
 /** Shorter last words get no prefix match: `a*` would expand to half the vocabulary. */
 const MIN_PREFIX_CHARS = 3;
 
@@ -17,7 +20,7 @@ const MIN_PREFIX_CHARS = 3;
  */
 export function plainTokens(text: string): string[] {
   const seen = new Set<string>();
-  for (const match of text.matchAll(/[\p{L}\p{N}\p{M}]+/gu)) {
+  for (const match of text.matchAll(WORD)) {
     seen.add(match[0].toLowerCase());
     if (seen.size >= MAX_PLAIN_TOKENS) break;
   }
