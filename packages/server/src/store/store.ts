@@ -200,6 +200,11 @@ export interface MemoryStore {
   /** Fails with a `StoreError` of code `DUPLICATE_ID` when the id exists. */
   insert(memory: Memory): Promise<void>;
   /**
+   * Insert new memories, in order, in one transaction: every one is stored or
+   * none; an id that exists or repeats fails the whole call with `DUPLICATE_ID`.
+   */
+  insertMany(memories: readonly Memory[]): Promise<void>;
+  /**
    * Insert or replace by id, all in one transaction: either every memory is stored
    * or none (a bad row fails the whole call with `INVALID_MEMORY`).
    */

@@ -247,6 +247,7 @@ describe("atlatl serve --http: REST API under /v1", () => {
       [
         "GET /memories",
         "POST /memories",
+        "POST /memories/batch",
         "GET /memories/{id}",
         "PATCH /memories/{id}",
         "DELETE /memories/{id}",

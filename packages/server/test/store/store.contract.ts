@@ -140,6 +140,29 @@ export function describeMemoryStoreContract(backend: {
         expect((await store.get(memory.id))?.title).toBe(memory.title);
       });
 
+      it("inserts a batch in one transaction: all stored in order, or none", async () => {
+        const batch = Array.from({ length: 300 }, (_, i) =>
+          makeMemory({ content: `batch tern ${i}`, tags: i % 2 ? ["odd"] : [] }),
+        );
+        await store.insertMany(batch);
+        expect(await store.getMany(batch.map((m) => m.id))).toEqual(batch);
+        const listed = await store.list({ sort: "created", order: "asc", limit: 1000 });
+        expect(listed.map((r) => r.memory.id)).toEqual(batch.map((m) => m.id));
+        expect(await store.search({ text: "tern", syntax: "plain", limit: 5 })).toHaveLength(5);
+
+        const fresh = makeMemory({ content: "never stored" });
+        const again = batch[7] as Memory;
+        expect(await codeOf(store.insertMany([fresh, { ...again, title: "other" }]))).toBe(
+          "DUPLICATE_ID",
+        );
+        const twice = makeMemory();
+        expect(await codeOf(store.insertMany([fresh, twice, twice]))).toBe("DUPLICATE_ID");
+        expect(await store.get(fresh.id)).toBeUndefined();
+        expect(await store.get(twice.id)).toBeUndefined();
+        expect((await store.get(again.id))?.title).toBe(again.title);
+        await store.insertMany([]);
+      });
+
       it("updates a stored memory and reports unknown ids", async () => {
         const memory = makeMemory({ title: "Before" });
         await store.insert(memory);

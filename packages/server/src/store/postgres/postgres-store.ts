@@ -41,7 +41,7 @@ import { pgStoreError } from "./postgres-errors.js";
 import { RankedReader } from "./ranked-reader.js";
 import { TEXT_READ_SETTINGS } from "./ranked-sql.js";
 import { CAST, type ListRow, listed, writeValues } from "./rows.js";
-import { copyUpsert, WRITE_COLUMNS } from "./writer.js";
+import { copyInsert, copyUpsert, WRITE_COLUMNS } from "./writer.js";
 
 /** Rows per page of {@link PostgresMemoryStore.iterate}, and rows per fetch of whole-set reads. */
 const PAGE = 1000;
@@ -123,6 +123,23 @@ export class PostgresMemoryStore implements MemoryStore {
         `INSERT INTO memories (${WRITE_COLUMNS.join(", ")}) VALUES (${placeholders})`,
         values,
       );
+    });
+  }
+
+  async insertMany(memories: readonly Memory[]): Promise<void> {
+    if (memories.length === 0) return;
+    await this.run("insertMany", async () => {
+      const client = await this.pool.connect();
+      let failed: Error | undefined;
+      try {
+        await copyInsert(client, memories);
+      } catch (err) {
+        failed = err as Error;
+        throw err;
+      } finally {
+        // A client whose statement failed (or timed out, still running) is dropped, not reused.
+        client.release(failed);
+      }
     });
   }
 

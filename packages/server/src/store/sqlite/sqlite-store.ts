@@ -119,6 +119,19 @@ export class SqliteMemoryStore implements MemoryStore {
     });
   }
 
+  async insertMany(memories: readonly Memory[]): Promise<void> {
+    if (memories.length === 0) return;
+    this.guard("insertMany", () => {
+      const prepared = memories.map((m) => toRow(m));
+      this.db
+        .transaction(() => {
+          this.writer.touch();
+          for (const row of prepared) this.writer.insert(row);
+        })
+        .immediate();
+    });
+  }
+
   async upsertMany(memories: readonly Memory[]): Promise<UpsertReport> {
     return this.guard("upsertMany", () => {
       const report: UpsertReport = { inserted: 0, updated: 0 };
