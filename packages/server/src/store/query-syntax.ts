@@ -14,11 +14,15 @@
  *   exclusions only narrow a query, alone they match nothing;
  * - `word*`: a prefix (`migra*` finds "migration");
  * - `AND` (upper case) is the default and reads as nothing; parentheses,
- *   colons and any other punctuation are separators, never syntax.
+ *   colons and any other punctuation are separators, never syntax;
+ * - a lone stopword ("the", "which", see `stopwords.ts`) is left out when the
+ *   query has other words, so a question matches on its significant terms;
+ *   quoted or joined (`"the valve"`, `the-valve`) it is matched as written.
  *
  * A query without a word matches nothing (no hits, never an error).
  */
 import { MAX_PLAIN_TOKENS, WORD } from "./plain-words.js";
+import { STOPWORDS } from "./stopwords.js";
 import type { QuerySyntax } from "./store.js";
 
 /** Words that must stand adjacent, in order; `prefix`: the last one is a prefix. */
@@ -43,7 +47,7 @@ export interface QueryClause {
 export const QUERY_SYNTAX: QuerySyntax = {
   name: "atlatl",
   summary:
-    'words (all must match; punctuation separates words, so gpt-4 is the phrase "gpt 4"), ' +
+    'words (all must match, stopwords such as "the" aside; punctuation separates words, so gpt-4 is the phrase "gpt 4"), ' +
     '"exact phrase", OR between alternatives, -word or NOT word to exclude, prefix*; ' +
     "other punctuation is ignored, so no query is ever malformed.",
   example: "cache redis OR memcached -legacy evict*",
@@ -55,6 +59,8 @@ export const QUERY_SYNTAX: QuerySyntax = {
  */
 export function parseQuery(text: string): QueryClause[] {
   const clauses: QueryClause[] = [];
+  /** Phrases that are one unquoted stopword. */
+  const stop = new Set<Phrase>();
   let words = 0;
   let or = false;
   let not = false;
@@ -90,13 +96,18 @@ export function parseQuery(text: string): QueryClause[] {
     }
     const phrase = phraseOf(chunk, quoted, MAX_PLAIN_TOKENS - words);
     if (!phrase) continue;
+    if (!quoted && phrase.words.length === 1 && STOPWORDS.has(phrase.words[0] as string)) {
+      stop.add(phrase);
+    }
     words += phrase.words.length;
     const last = clauses[clauses.length - 1];
     if (or && !exclude && last && !last.exclude) last.any.push(phrase);
     else clauses.push({ exclude, any: [phrase] });
     or = false;
   }
-  return clauses;
+  const isStop = (c: QueryClause) => !c.exclude && c.any.every((p) => stop.has(p));
+  const significant = clauses.some((c) => !c.exclude && !isStop(c));
+  return significant ? clauses.filter((c) => !isStop(c)) : clauses;
 }
 
 /** A span of words joined by punctuation a tokenizer may keep inside one token. */

@@ -482,7 +482,8 @@ export function describeMemoryStoreContract(backend: {
         expect(await ids("migra*")).toEqual([other.id]);
         expect(await ids("migra")).toEqual([]);
         expect(await ids("-redis")).toEqual([]);
-        expect(await ids("redis or cache")).toEqual([]);
+        // Lower-case "or" is a word, and a stopword: left out.
+        expect(await ids("redis or cache")).toEqual([both.id]);
       });
 
       it("matches words joined by punctuation as the adjacent words they are indexed as", async () => {
@@ -501,6 +502,30 @@ export function describeMemoryStoreContract(backend: {
         expect(await ids("v1.2")).toEqual([valve.id]);
         expect(await ids("zephyrine-valv*")).toEqual([valve.id]);
         expect(await ids("-zephyrine-valve zephyrine")).toEqual([apart.id]);
+      });
+
+      it("matches a question on its significant words, not its stopwords", async () => {
+        const right = [
+          makeMemory({ title: "Valve log", content: "The zephyrine valve sticks in the cold." }),
+          makeMemory({ content: "Replaced the zephyrine valve seal." }),
+        ];
+        const chatter = Array.from({ length: 8 }, (_, i) =>
+          makeMemory({ content: `What is the plan ${i}? It is the one with the budget.` }),
+        );
+        await store.upsertMany([...chatter, ...right, ...filler(5)]);
+        const question = "What is the zephyrine valve?";
+        const rightIds = right.map((m) => m.id).sort();
+        const searched = await store.search({ text: question, syntax: "native", limit: 50 });
+        expect(searched.map((h) => h.memory.id).sort()).toEqual(rightIds);
+        const plain = await store.search({ text: question, syntax: "plain", limit: 50 });
+        expect(plain.map((h) => h.memory.id).sort()).toEqual(rightIds);
+        const recalled = await store.rank({ text: question, scoring: SCORING, limit: 50 });
+        expect(recalled.map((h) => h.memory.id).sort()).toEqual(rightIds);
+        // Quoted, a stopword is matched as written; a query of stopwords only keeps them.
+        const phrase = await store.search({ text: '"the zephyrine"', syntax: "native", limit: 50 });
+        expect(phrase.map((h) => h.memory.id).sort()).toEqual(rightIds);
+        const onlyStop = await store.rank({ text: "what is", scoring: SCORING, limit: 50 });
+        expect(onlyStop.map((h) => h.memory.id).sort()).toEqual(chatter.map((m) => m.id).sort());
       });
 
       it("answers any text, however hostile, with hits or none, and keeps working", async () => {
