@@ -34,7 +34,7 @@ export const DEFAULT_SEARCH_LIMIT = 20;
 export interface SearchInput {
   /** A query in the query language (see {@link SearchService.syntax}). */
   query: string;
-  /** `native` (default) passes the query through; `plain` treats it as words, any of which may match. */
+  /** `native` (default) reads the query language; `plain` treats the query as words, any of which may match. */
   syntax?: "native" | "plain" | undefined;
   filter?: FilterInput | undefined;
   /** 1 to 1000, default 20. */
