@@ -3,6 +3,7 @@ import { lroEngineBenchmark } from "./lro-engine.js";
 import { lroExtractBenchmark } from "./lro-extract.js";
 import { offloadStoreBenchmark } from "./offload-store.js";
 import { proxyBenchmark } from "./proxy.js";
+import { serverBatchCaptureBenchmark } from "./server-batch-capture.js";
 import { serverHttpBenchmark } from "./server-http.js";
 import { serverImportBenchmark } from "./server-import.js";
 import { serverImportRejectionsBenchmark } from "./server-import-rejections.js";
@@ -24,4 +25,5 @@ export const benchmarks: Benchmark[] = [
   offloadStoreBenchmark,
   proxyBenchmark,
   serverHttpBenchmark,
+  serverBatchCaptureBenchmark,
 ];

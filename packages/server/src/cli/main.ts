@@ -131,8 +131,8 @@ queryOptions(
 queryOptions(
   program
     .command("search")
-    .description("Full-text search in the store's native syntax (see `atlatl search --help`)")
-    .argument("<query>", "query (SQLite: FTS5 syntax; PostgreSQL: websearch syntax)"),
+    .description("Full-text search: words, and operators where you write them")
+    .argument("<query>", 'words; "phrase", OR, -word, prefix* (see the README)'),
 ).action(runSearch);
 queryOptions(program.command("list").description("List memories, newest first"))
   .addOption(

@@ -22,6 +22,16 @@ export const READ_LIMITS = {
   queryChars: 2000,
 } as const;
 
+/**
+ * Bounds on one batch capture (`capture_memories`, `POST /v1/memories:batch`),
+ * which is one transaction: 1,000 memories load 5,000 notes in five calls, and
+ * 4,000,000 bytes (UTF-8 JSON of the items) keep a full batch inside one REST
+ * body at the default `max_body_bytes` (4 MiB) with room for the envelope, and
+ * hold SQLite's write lock for well under a second; a single memory may still
+ * be as large as `MEMORY_LIMITS` allows.
+ */
+export const BATCH_LIMITS = { memories: 1000, totalBytes: 4_000_000 } as const;
+
 /** Token budget of inject_context's Markdown block. */
 export const CONTEXT_BUDGET = { default: 2000, min: 1, max: 1_000_000 } as const;
 

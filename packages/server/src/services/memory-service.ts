@@ -1,5 +1,5 @@
 /** Capture, get, update and forget single memories. */
-import { MEMORY_LIMITS } from "../model/limits.js";
+import { BATCH_LIMITS, MEMORY_LIMITS } from "../model/limits.js";
 import type { Memory } from "../model/memory.js";
 import {
   applyPatch,
@@ -54,6 +54,49 @@ export class MemoryService {
       fromStoreError(err, "memory");
     }
     return memory;
+  }
+
+  /**
+   * Store many new memories, all or nothing: each item is checked like
+   * {@link capture} (its problem is `INVALID_ARGUMENT` naming `memories[i]`),
+   * the batch against {@link BATCH_LIMITS}, and then every memory is inserted
+   * in one transaction. Returns the memories in the order given.
+   */
+  async captureMany(inputs: readonly CaptureInput[]): Promise<Memory[]> {
+    if (!Array.isArray(inputs) || inputs.length === 0) {
+      throw invalidArgument("memories", "memories must be a non-empty array of memories.");
+    }
+    if (inputs.length > BATCH_LIMITS.memories) {
+      throw invalidArgument(
+        "memories",
+        `At most ${BATCH_LIMITS.memories} memories per call (got ${inputs.length}); split the batch.`,
+      );
+    }
+    let bytes = 0;
+    for (const input of inputs) bytes += Buffer.byteLength(JSON.stringify(input) ?? "");
+    if (bytes > BATCH_LIMITS.totalBytes) {
+      throw invalidArgument(
+        "memories",
+        `The batch is ${bytes} bytes of JSON, over ${BATCH_LIMITS.totalBytes}; split it into smaller calls.`,
+      );
+    }
+    const now = this.now();
+    const batch = inputs.map((input, index) => {
+      const memory = buildMemory(input, { now });
+      if (isProblem(memory)) {
+        throw invalidArgument(
+          `memories[${index}].${memory.field}`,
+          `memories[${index}]: ${memory.message} Nothing was stored.`,
+        );
+      }
+      return memory;
+    });
+    try {
+      await this.store.insertMany(batch);
+    } catch (err) {
+      fromStoreError(err, "memories");
+    }
+    return batch;
   }
 
   /** The memory with `id`, or undefined when there is none. */

@@ -1,7 +1,6 @@
 /**
- * Search: full-text queries in the store's native syntax (the backend declares
- * it in `capabilities.querySyntax`: FTS5 on SQLite, websearch on PostgreSQL),
- * hits with the backend's raw relevance (title weighted above tags above
+ * Search: full-text queries in the query language of `store/query-syntax.ts`
+ * (words, and operators only where written; never malformed), hits with the backend's raw relevance (title weighted above tags above
  * content; higher is better, unbounded, comparable only within one query).
  *
  * Pages: keyset on (relevance desc, insertion order) with a horizon, as in recall (see
@@ -33,9 +32,9 @@ import { MAX_QUERY_CHARS } from "./recall-service.js";
 export const DEFAULT_SEARCH_LIMIT = 20;
 
 export interface SearchInput {
-  /** A query in the store's native syntax (see {@link SearchService.syntax}). */
+  /** A query in the query language (see {@link SearchService.syntax}). */
   query: string;
-  /** `native` (default) passes the query through; `plain` treats it as words, any of which may match. */
+  /** `native` (default) reads the query language; `plain` treats the query as words, any of which may match. */
   syntax?: "native" | "plain" | undefined;
   filter?: FilterInput | undefined;
   /** 1 to 1000, default 20. */

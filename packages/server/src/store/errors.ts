@@ -9,7 +9,7 @@ export type StoreErrorCode = Extract<
   | "NOT_FOUND"
   /** A conditional update found the memory changed by another writer since it was read. */
   | "CONFLICT"
-  /** A full-text query the backend cannot parse, or one with no searchable words. */
+  /** A full-text query the engine refused (the query language quotes every word, so a bug, not user text). */
   | "QUERY_INVALID"
   /** A memory the store cannot hold (bad type, status, timestamp, ...). */
   | "INVALID_MEMORY"

@@ -86,10 +86,9 @@ export interface RankPosition {
 export interface TextQuery {
   /**
    * Full-text query. `syntax: "plain"` treats it as words (any may match, the
-   * last also as a prefix); `syntax: "native"` passes the backend's own query
-   * language (see {@link StoreCapabilities.querySyntax}). A query the backend
-   * cannot parse, or one without a searchable word, fails with a `StoreError`
-   * of code `QUERY_INVALID`.
+   * last also as a prefix); `syntax: "native"` reads the query language of
+   * `query-syntax.ts` (see {@link StoreCapabilities.querySyntax}). No text is
+   * malformed: a query without a searchable word has no hits.
    */
   text: string;
   syntax: "plain" | "native";
@@ -134,7 +133,7 @@ export interface Scoring {
 }
 
 export interface RankQuery {
-  /** Plain words (any may match); empty means every memory matching the filter. */
+  /** Plain words (any may match); empty means every memory matching the filter, text without a word none. */
   text: string;
   filter?: MemoryFilter | undefined;
   scoring: Scoring;
@@ -164,19 +163,14 @@ export interface UpsertReport {
   updated: number;
 }
 
-/** A backend's native full-text query language, as tools describe it to a model. */
+/** The full-text query language, as tools describe it to a model. */
 export interface QuerySyntax {
-  /** Short name, e.g. `fts5` or `websearch`. */
+  /** Short name, e.g. `atlatl` (see `query-syntax.ts`). */
   readonly name: string;
   /** One sentence: what the language accepts (words, phrases, operators). */
   readonly summary: string;
-  /** A query in the language, e.g. `cache AND (redis OR memcached)`. */
+  /** A query in the language, e.g. `cache redis OR memcached`. */
   readonly example: string;
-  /**
-   * True when malformed text (an unterminated quote, a dangling operator) fails
-   * with `QUERY_INVALID`; false when the language reads any text as a query.
-   */
-  readonly strict: boolean;
 }
 
 /** What a backend can do; services branch on these, never on the backend's kind. */
@@ -205,6 +199,11 @@ export interface MemoryStore {
   getMany(ids: readonly string[]): Promise<Memory[]>;
   /** Fails with a `StoreError` of code `DUPLICATE_ID` when the id exists. */
   insert(memory: Memory): Promise<void>;
+  /**
+   * Insert new memories, in order, in one transaction: every one is stored or
+   * none; an id that exists or repeats fails the whole call with `DUPLICATE_ID`.
+   */
+  insertMany(memories: readonly Memory[]): Promise<void>;
   /**
    * Insert or replace by id, all in one transaction: either every memory is stored
    * or none (a bad row fails the whole call with `INVALID_MEMORY`).

@@ -58,10 +58,12 @@ describe("tool errors carry their code and field", () => {
     expect(errorOf(typo)).toMatchObject({ code: "INVALID_ARGUMENT", field: "detial" });
   });
 
-  it("a query FTS5 cannot parse is INVALID_ARGUMENT on query, and the server keeps serving", async () => {
-    const result = await call(s.client, "search_memories", { query: '"unbalanced' });
+  it("a blank query is INVALID_ARGUMENT on query; punctuation is words; the server keeps serving", async () => {
+    const result = await call(s.client, "search_memories", { query: "  " });
     expect(errorOf(result)).toMatchObject({ code: "INVALID_ARGUMENT", field: "query" });
     expect(textOf(result)).toMatch(/^INVALID_ARGUMENT \(query\): /);
+    const unbalanced = await call(s.client, "search_memories", { query: '"unbalanced' });
+    expect(unbalanced.isError).toBeFalsy();
     const after = await call(s.client, "search_memories", { query: "ledger" });
     expect(after.isError).toBeFalsy();
   });

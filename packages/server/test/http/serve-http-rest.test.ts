@@ -220,9 +220,14 @@ describe("atlatl serve --http: REST API under /v1", () => {
       expect(res.status, path).toBe(400);
       expect(res.headers["content-type"]).toBe("application/problem+json");
     }
-    const fts = await get(`/v1/search?q=${encodeURIComponent('"unbalanced')}`);
-    expect(fts.status).toBe(400);
-    expect(fts.json<{ field: string }>().field).toBe("query");
+  });
+
+  it("GET /v1/search answers punctuation as words, never 400", async () => {
+    for (const q of ['"unbalanced', "zephyrine-valve", "Note 137:", "valve (zephyrine)", "NEAR("]) {
+      const res = await get(`/v1/search?q=${encodeURIComponent(q)}`);
+      expect(res.status, q).toBe(200);
+      expect(Array.isArray(res.json<Ranked>().hits), q).toBe(true);
+    }
   });
 
   it("publishes a valid OpenAPI 3.1 document listing every route", async () => {
@@ -242,6 +247,7 @@ describe("atlatl serve --http: REST API under /v1", () => {
       [
         "GET /memories",
         "POST /memories",
+        "POST /memories/batch",
         "GET /memories/{id}",
         "PATCH /memories/{id}",
         "DELETE /memories/{id}",

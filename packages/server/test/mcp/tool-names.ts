@@ -6,6 +6,7 @@
  */
 export const ATLATL_TOOLS: readonly string[] = [
   "capture_memory",
+  "capture_memories",
   "get_memory",
   "update_memory",
   "forget_memory",

@@ -8,21 +8,14 @@ describe.each(BACKENDS)("SearchService ($name)", (backend) => {
   const ctx = useServices(backend);
 
   const syntax = backend.capabilities.querySyntax;
-  const native = (
-    {
-      fts5: { and: "redis AND cache", or: "redis OR cache" },
-      websearch: { and: "redis cache", or: "redis or cache" },
-    } as Record<string, { and: string; or: string }>
-  )[syntax.name];
 
-  it("runs the store's native syntax and returns raw relevance, best first", async () => {
-    if (!native) throw new Error(`no examples for query syntax ${syntax.name}`);
+  it("runs the query language and returns raw relevance, best first", async () => {
     const both = makeMemory({ title: "Redis cache", content: "redis cache eviction" });
     const one = makeMemory({ content: "redis pub sub" });
     await ctx.store.upsertMany([both, one, ...Array.from({ length: 10 }, () => makeMemory())]);
-    const and = await ctx.services.search.search({ query: native.and });
+    const and = await ctx.services.search.search({ query: "redis cache" });
     expect(and.hits.map((h) => h.memory.id)).toEqual([both.id]);
-    const or = await ctx.services.search.search({ query: native.or });
+    const or = await ctx.services.search.search({ query: "redis cache OR pub" });
     expect(or.hits.map((h) => h.memory.id)).toEqual([both.id, one.id]);
     expect(or.hits[0]?.score).toBeGreaterThan(or.hits[1]?.score ?? Number.POSITIVE_INFINITY);
     expect(or.hits[0]?.score).toBeGreaterThan(0);
@@ -34,27 +27,21 @@ describe.each(BACKENDS)("SearchService ($name)", (backend) => {
     });
   });
 
-  it.skipIf(!syntax.strict)(
-    "turns syntax errors into INVALID_ARGUMENT on query, with the syntax help, and keeps serving",
-    async () => {
-      await ctx.store.upsertMany([makeMemory({ content: "still works" })]);
-      for (const query of ['"open quote', "a AND", "title:", "gpt-4"]) {
-        const f = await failure(ctx.services.search.search({ query }));
-        expect(f).toMatchObject({ code: "INVALID_ARGUMENT", field: "query" });
-        expect(f.message).toContain(syntax.summary);
-      }
-      expect((await ctx.services.search.search({ query: "works" })).hits).toHaveLength(1);
-    },
-  );
-
-  it("refuses a query without words as INVALID_ARGUMENT on query, and keeps serving", async () => {
-    await ctx.store.upsertMany([makeMemory({ content: "still works" })]);
-    for (const query of ["  ", "*"]) {
-      expect(await failure(ctx.services.search.search({ query })), query).toMatchObject({
-        code: "INVALID_ARGUMENT",
-        field: "query",
-      });
+  it("answers what other engines call syntax errors, and punctuation alone with no hits", async () => {
+    await ctx.store.upsertMany([makeMemory({ content: "still works, gpt-4 said" })]);
+    for (const query of ['"open quote', "a AND", "title:", "(works", "NEAR(", "col:", "*", "-"]) {
+      expect(Array.isArray((await ctx.services.search.search({ query })).hits), query).toBe(true);
     }
+    expect((await ctx.services.search.search({ query: "gpt-4" })).hits).toHaveLength(1);
+    expect((await ctx.services.search.search({ query: "*" })).hits).toEqual([]);
+  });
+
+  it("refuses a blank query as INVALID_ARGUMENT on query, and keeps serving", async () => {
+    await ctx.store.upsertMany([makeMemory({ content: "still works" })]);
+    expect(await failure(ctx.services.search.search({ query: "  " }))).toMatchObject({
+      code: "INVALID_ARGUMENT",
+      field: "query",
+    });
     expect((await ctx.services.search.search({ query: "works" })).hits).toHaveLength(1);
   });
 

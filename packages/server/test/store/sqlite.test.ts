@@ -182,7 +182,14 @@ describe("plain query building", () => {
 
   it("uses no prefix after a trailing separator or for very short words", () => {
     expect(plainToFts("cache ")).toBe('"cache"');
-    expect(plainToFts("go to")).toBe('"go" OR "to"');
+    expect(plainToFts("go ox")).toBe('"go" OR "ox"');
+  });
+
+  it("leaves stopwords out unless the text has nothing else", () => {
+    expect(plainToFts("which note mentions the zephyrine valve?")).toBe(
+      '"note" OR "mentions" OR "zephyrine" OR "valve"',
+    );
+    expect(plainToFts("to be or not to be")).toBe('"to" OR "be" OR "or" OR "not"');
   });
 
   it("de-duplicates, keeps Unicode words and yields nothing for punctuation", () => {

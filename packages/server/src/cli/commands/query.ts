@@ -60,7 +60,7 @@ export async function runRecall(query: string, opts: QueryOptions, cmd: Command)
   });
 }
 
-/** `atlatl search QUERY`: full-text search in the store's native syntax. */
+/** `atlatl search QUERY`: full-text search in the query language of `store/query-syntax.ts`. */
 export async function runSearch(query: string, opts: QueryOptions, cmd: Command): Promise<void> {
   await withApp(cmd, async ({ services }) => {
     const { hits, next_cursor } = await services.search.search({

@@ -3,6 +3,7 @@ import { createRoute, OpenAPIHono, type z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { toRecord } from "../../model/detail.js";
+import { BATCH_LIMITS } from "../../model/limits.js";
 import type { Memory } from "../../model/memory.js";
 import type { FilterInput } from "../../services/args.js";
 import type { Services } from "../../services/create-services.js";
@@ -10,6 +11,8 @@ import { problemResponse } from "../problem.js";
 import type { AuthVariables } from "../security/bearer-auth.js";
 import { PageCache, wantsFresh } from "./page-cache.js";
 import {
+  BatchCaptureBody,
+  BatchCaptured,
   CaptureBody,
   IdParam,
   ListQuery,
@@ -194,6 +197,20 @@ const postRoute = createRoute({
   request: { body: { content: { "application/json": { schema: CaptureBody } }, required: true } },
   responses: { 201: json(MemoryRecord, "The stored memory"), ...errors, ...invalidBody },
 });
+const batchRoute = createRoute({
+  method: "post",
+  path: "/memories/batch",
+  summary: `Capture up to ${BATCH_LIMITS.memories} memories in one transaction (all or nothing)`,
+  security,
+  request: {
+    body: { content: { "application/json": { schema: BatchCaptureBody } }, required: true },
+  },
+  responses: {
+    201: json(BatchCaptured, "The new ids, in the order given"),
+    ...errors,
+    ...invalidBody,
+  },
+});
 const rankedRoute = (path: "/recall" | "/search", summary: string) =>
   createRoute({
     method: "get",
@@ -298,6 +315,11 @@ export function createRestApi(services: Services, options: RestApiOptions = {}):
     const memory = await services.memories.capture(c.req.valid("json"));
     c.header("location", `/v1/memories/${encodeURIComponent(memory.id)}`);
     return c.json(toRecord(memory, "full"), 201);
+  });
+
+  api.openapi(batchRoute, async (c) => {
+    const stored = await services.memories.captureMany(c.req.valid("json").memories);
+    return c.json({ count: stored.length, ids: stored.map((m) => m.id) }, 201);
   });
 
   // Recall and search: the same query shape, page and problem mapping.

@@ -6,7 +6,7 @@ import {
   namespaceArg,
   tagsArg,
 } from "../../mcp/tools/schemas.js";
-import { READ_LIMITS } from "../../model/limits.js";
+import { BATCH_LIMITS, READ_LIMITS } from "../../model/limits.js";
 import { MEMORY_STATUSES } from "../../model/memory.js";
 import { MAX_LIST_OFFSET } from "../../services/list-service.js";
 
@@ -68,6 +68,15 @@ export const CaptureBody = z.strictObject({
   tags: tagsArg.optional(),
   confidence: z.number().min(0).max(1).optional(),
 });
+
+/** `POST /v1/memories/batch`: memories shaped like one capture each, all stored or none. */
+export const BatchCaptureBody = z.strictObject({
+  memories: z.array(CaptureBody).min(1).max(BATCH_LIMITS.memories),
+});
+
+export const BatchCaptured = z
+  .object({ count: z.number().int(), ids: z.array(z.string()) })
+  .openapi("BatchCaptured");
 
 export const PatchBody = CaptureBody.partial().extend({
   status: z.enum(MEMORY_STATUSES).optional(),

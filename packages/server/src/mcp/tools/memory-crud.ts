@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { toRecord } from "../../model/detail.js";
+import { BATCH_LIMITS } from "../../model/limits.js";
 import { MEMORY_STATUSES } from "../../model/memory.js";
 import type { ToolContext } from "../tool-context.js";
 import { jsonResult, toolError } from "./json-result.js";
@@ -20,7 +21,17 @@ const notFound = (id: string) =>
     message: `No memory with id "${id}". Use recall_memories or list_memories to find ids.`,
   });
 
-/** `capture_memory`, `get_memory`, `update_memory`, `forget_memory`. */
+/** The arguments of `capture_memory`, and of each item of `capture_memories`. */
+const captureShape = {
+  content: contentArg.describe("Markdown content."),
+  title: titleArg.optional(),
+  namespace: namespaceArg.optional().describe("e.g. _semantic/decisions, _episodic/sessions."),
+  memory_type: memoryTypeArg.optional(),
+  tags: tagsArg.optional(),
+  confidence: confidenceArg.optional().describe("0 to 1."),
+};
+
+/** `capture_memory`, `capture_memories`, `get_memory`, `update_memory`, `forget_memory`. */
 export function registerMemoryCrud(ctx: ToolContext): void {
   const { memories } = ctx.services;
 
@@ -31,18 +42,28 @@ export function registerMemoryCrud(ctx: ToolContext): void {
       description:
         "Store a new memory. Only content is required; title defaults to its first heading (else its " +
         "first line), namespace to _{memory_type}/general, memory_type to semantic.",
-      inputSchema: {
-        content: contentArg.describe("Markdown content."),
-        title: titleArg.optional(),
-        namespace: namespaceArg
-          .optional()
-          .describe("e.g. _semantic/decisions, _episodic/sessions."),
-        memory_type: memoryTypeArg.optional(),
-        tags: tagsArg.optional(),
-        confidence: confidenceArg.optional().describe("0 to 1."),
-      },
+      inputSchema: captureShape,
     },
     async (args) => jsonResult(toRecord(await memories.capture(args), "full")),
+  );
+
+  ctx.registerTool(
+    "capture_memories",
+    {
+      title: "Capture many memories",
+      description:
+        `Store up to ${BATCH_LIMITS.memories} new memories (at most ${BATCH_LIMITS.totalBytes} bytes of JSON) ` +
+        "in one call, each item shaped and defaulted like capture_memory. All or nothing: an invalid " +
+        "item fails the call with INVALID_ARGUMENT naming its index, and nothing is stored. " +
+        "Returns the count and the new ids, in the order given.",
+      inputSchema: {
+        memories: z.array(z.strictObject(captureShape)).min(1).max(BATCH_LIMITS.memories),
+      },
+    },
+    async (args) => {
+      const stored = await memories.captureMany(args.memories);
+      return jsonResult({ count: stored.length, ids: stored.map((m) => m.id) });
+    },
   );
 
   ctx.registerTool(

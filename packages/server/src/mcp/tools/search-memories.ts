@@ -29,7 +29,7 @@ export function registerSearchMemories(ctx: ToolContext): void {
           .max(READ_LIMITS.queryChars)
           .describe(
             syntax.native
-              ? `A ${syntax.name} query, e.g. \`${syntax.example}\`.`
+              ? `Words to search for, with optional operators, e.g. \`${syntax.example}\`.`
               : "Words to search for.",
           ),
         ...filterShape,

@@ -17,6 +17,7 @@ import Cursor from "pg-cursor";
 import type { Memory } from "../../model/memory.js";
 import { conflict, StoreError } from "../errors.js";
 import { fromRow, type MemoryRow, rowReader } from "../memory-row.js";
+import { QUERY_SYNTAX } from "../query-syntax.js";
 import { whereClause } from "../sql.js";
 import type {
   Fielded,
@@ -40,8 +41,7 @@ import { pgStoreError } from "./postgres-errors.js";
 import { RankedReader } from "./ranked-reader.js";
 import { TEXT_READ_SETTINGS } from "./ranked-sql.js";
 import { CAST, type ListRow, listed, writeValues } from "./rows.js";
-import { WEBSEARCH_SYNTAX } from "./text-query.js";
-import { copyUpsert, WRITE_COLUMNS } from "./writer.js";
+import { copyInsert, copyUpsert, WRITE_COLUMNS } from "./writer.js";
 
 /** Rows per page of {@link PostgresMemoryStore.iterate}, and rows per fetch of whole-set reads. */
 const PAGE = 1000;
@@ -53,7 +53,7 @@ export class PostgresMemoryStore implements MemoryStore {
   static readonly capabilities: StoreCapabilities = {
     fullText: "tsvector",
     nativeQuerySyntax: true,
-    querySyntax: WEBSEARCH_SYNTAX,
+    querySyntax: QUERY_SYNTAX,
     listOffset: true,
   };
   readonly capabilities = PostgresMemoryStore.capabilities;
@@ -123,6 +123,23 @@ export class PostgresMemoryStore implements MemoryStore {
         `INSERT INTO memories (${WRITE_COLUMNS.join(", ")}) VALUES (${placeholders})`,
         values,
       );
+    });
+  }
+
+  async insertMany(memories: readonly Memory[]): Promise<void> {
+    if (memories.length === 0) return;
+    await this.run("insertMany", async () => {
+      const client = await this.pool.connect();
+      let failed: Error | undefined;
+      try {
+        await copyInsert(client, memories);
+      } catch (err) {
+        failed = err as Error;
+        throw err;
+      } finally {
+        // A client whose statement failed (or timed out, still running) is dropped, not reused.
+        client.release(failed);
+      }
     });
   }
 

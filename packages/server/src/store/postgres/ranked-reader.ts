@@ -4,8 +4,8 @@
  * (one server-side cursor), over the store's connections.
  */
 import type pg from "pg";
-import { StoreError } from "../errors.js";
 import { fromRow, rowReader } from "../memory-row.js";
+import { parseQuery } from "../query-syntax.js";
 import { type Keyset, resumeAfterAsync } from "../ranking.js";
 import type {
   Fielded,
@@ -20,7 +20,7 @@ import type {
 import { columnsOf, Params } from "./filter-sql.js";
 import { type RankedSelect, rankedInner, rankedPage, TEXT_READ_SETTINGS } from "./ranked-sql.js";
 import { type PageRow, rankedHit, textHit } from "./rows.js";
-import { plainTsQuery } from "./text-query.js";
+import { clausesTsQuery, plainTsQuery } from "./text-query.js";
 
 /** What the reader needs of the store's connections. */
 export interface PgReads {
@@ -38,7 +38,8 @@ export class RankedReader {
 
   async search(query: TextQuery): Promise<TextHit[]> {
     return this.db.run("search", async () => {
-      const select = await this.textSelect(query);
+      const select = textSelect(query);
+      if (!select) return [];
       const after = await this.resume("relevance", select, query.after);
       const rows = await this.page("relevance", select, after, query.limit);
       return rows.map((row) => textHit(row, fromRow));
@@ -47,7 +48,8 @@ export class RankedReader {
 
   async rank(query: RankQuery): Promise<RankedHit[]> {
     return this.db.run("rank", async () => {
-      const select = this.rankSelect(query);
+      const select = rankSelect(query);
+      if (!select) return [];
       const after = await this.resume("score", select, query.after);
       const rows = await this.page("score", select, after, query.limit);
       return rows.map((row) => rankedHit(row, fromRow));
@@ -57,7 +59,8 @@ export class RankedReader {
   async *rankAll<F extends ReadFields = "full">(
     query: WholeQuery<RankQuery, F>,
   ): AsyncIterable<RankedHit<Fielded<F>>> {
-    const select = await this.db.run("rank", async () => this.rankSelect(query));
+    const select = rankSelect(query);
+    if (!select) return;
     const p = new Params();
     const text = rankedPage("score", select, undefined, undefined, p, columnsOf(query.fields));
     const read = rowReader(query.fields);
@@ -69,46 +72,14 @@ export class RankedReader {
   async *searchAll<F extends ReadFields = "full">(
     query: WholeQuery<TextQuery, F>,
   ): AsyncIterable<TextHit<Fielded<F>>> {
-    const select = await this.db.run("search", () => this.textSelect(query));
+    const select = textSelect(query);
+    if (!select) return;
     const p = new Params();
     const text = rankedPage("relevance", select, undefined, undefined, p, columnsOf(query.fields));
     const read = rowReader(query.fields);
     for await (const row of this.db.stream<PageRow>("search", text, p.values, !!select.text)) {
       yield textHit(row, read);
     }
-  }
-
-  /** The ranked select of a search; a native query without a searchable word is `QUERY_INVALID`. */
-  private async textSelect(query: Omit<TextQuery, "limit" | "after">): Promise<RankedSelect> {
-    const base = { filter: query.filter, horizon: query.horizon };
-    if (query.syntax === "plain") {
-      const plain = plainTsQuery(query.text);
-      if (!plain) throw noWords(query.text);
-      return { ...base, text: { kind: "plain", query: plain.query, terms: plain.terms } };
-    }
-    const [row] = await this.db.rows<{ n: number }>(
-      "SELECT numnode(websearch_to_tsquery('atlatl'::regconfig, $1)) AS n",
-      [query.text],
-    );
-    if (!row || row.n === 0) throw noWords(query.text);
-    return { ...base, text: { kind: "websearch", query: query.text, terms: 1 } };
-  }
-
-  private rankSelect(query: Omit<RankQuery, "limit" | "after">): RankedSelect {
-    const text = query.text.trim();
-    const plain = text.length > 0 ? plainTsQuery(text) : undefined;
-    if (text.length > 0 && !plain) {
-      throw new StoreError(
-        "QUERY_INVALID",
-        `The query ${JSON.stringify(query.text)} has no searchable words; give at least one word, or an empty query to rank by confidence and recency.`,
-      );
-    }
-    return {
-      text: plain ? { kind: "plain", query: plain.query, terms: plain.terms } : undefined,
-      filter: query.filter,
-      horizon: query.horizon,
-      scoring: query.scoring,
-    };
   }
 
   /**
@@ -169,9 +140,17 @@ export class RankedReader {
   }
 }
 
-function noWords(text: string): StoreError {
-  return new StoreError(
-    "QUERY_INVALID",
-    `The query ${JSON.stringify(text)} has no searchable words; give at least one word.`,
-  );
+/** The ranked select of a search; undefined for a query without words (no hits). */
+function textSelect(query: Omit<TextQuery, "limit" | "after">): RankedSelect | undefined {
+  const text =
+    query.syntax === "plain" ? plainTsQuery(query.text) : clausesTsQuery(parseQuery(query.text));
+  return text ? { text, filter: query.filter, horizon: query.horizon } : undefined;
+}
+
+/** The ranked select of a recall; undefined for text without words (no hits). */
+function rankSelect(query: Omit<RankQuery, "limit" | "after">): RankedSelect | undefined {
+  const text = query.text.trim();
+  const plain = text.length > 0 ? plainTsQuery(text) : undefined;
+  if (text.length > 0 && !plain) return undefined;
+  return { text: plain, filter: query.filter, horizon: query.horizon, scoring: query.scoring };
 }

@@ -7,11 +7,11 @@ import { scoreSql } from "../ranking.js";
 import { whereClause } from "../sql.js";
 import type { MemoryFilter, Scoring } from "../store.js";
 import { filterConditions, MEMORY_COLUMNS, type Params } from "./filter-sql.js";
-import { relevanceSql } from "./text-query.js";
+import { relevanceSql, type TsQuery } from "./text-query.js";
 
 export interface RankedSelect {
-  /** A tsquery: `to_tsquery` text for plain words, or websearch text; none selects every memory (relevance 0). */
-  text?: { kind: "plain" | "websearch"; query: string; terms: number } | undefined;
+  /** A `to_tsquery` text; none selects every memory (relevance 0). */
+  text?: TsQuery | undefined;
   filter: MemoryFilter | undefined;
   horizon: number | undefined;
   /** When given, a `score` column per {@link Scoring}. */
@@ -48,8 +48,7 @@ export function rankedInner(select: RankedSelect, p: Params): string {
   const conditions: string[] = [];
   let relevance = "0.0::float8";
   if (select.text) {
-    const fn = select.text.kind === "plain" ? "to_tsquery" : "websearch_to_tsquery";
-    const query = `${fn}('atlatl'::regconfig, ${p.add(select.text.query)})`;
+    const query = `to_tsquery('atlatl'::regconfig, ${p.add(select.text.query)})`;
     relevance = relevanceSql(query, p.add(select.text.terms));
     conditions.push(`m.fts @@ ${query}`);
   }

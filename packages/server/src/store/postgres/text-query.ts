@@ -1,31 +1,51 @@
 /**
- * Full-text queries for PostgreSQL: plain words as a tsquery, the native
- * language (websearch_to_tsquery) as the store declares it, and relevance.
+ * Full-text queries for PostgreSQL: plain words and the query language of
+ * `query-syntax.ts` as `to_tsquery` text, and relevance.
  */
 import { plainWords } from "../plain-words.js";
-import type { QuerySyntax } from "../store.js";
+import type { Phrase, QueryClause } from "../query-syntax.js";
 
-/** PostgreSQL's native query language, as tools describe it. */
-export const WEBSEARCH_SYNTAX: QuerySyntax = {
-  name: "websearch",
-  summary:
-    'PostgreSQL websearch syntax: words (all must match), "exact phrase", `or` between alternatives, ' +
-    "-word to exclude; other punctuation is ignored and no query is ever malformed.",
-  example: "cache redis or memcached -legacy",
-  strict: false,
-};
+/** A `to_tsquery` text and the number of words relevance scales by (see {@link relevanceSql}). */
+export interface TsQuery {
+  query: string;
+  terms: number;
+}
 
 /**
  * A `to_tsquery` text for plain words: each word quoted (tokens are letters,
  * digits and marks only, so quoting is safe), any may match (`|`), the last as
  * a prefix when the text ends inside it. Undefined without a word.
  */
-export function plainTsQuery(text: string): { query: string; terms: number } | undefined {
+export function plainTsQuery(text: string): TsQuery | undefined {
   const { words, prefixLast } = plainWords(text);
   if (words.length === 0) return undefined;
   const parts = words.map((t) => `'${t}'`);
   if (prefixLast) parts[parts.length - 1] = `${parts[parts.length - 1]}:*`;
   return { query: parts.join(" | "), terms: words.length };
+}
+
+/**
+ * The `to_tsquery` text of parsed query clauses: phrases as `<->` chains
+ * (a quoted multi-word span is one too: `'gpt-4'` reads as `'gpt' <-> '-4'`),
+ * alternatives `|`, clauses `&`, exclusions `& !`, all parenthesised.
+ * Undefined without a clause that must match (exclusions alone match nothing).
+ */
+export function clausesTsQuery(clauses: QueryClause[]): TsQuery | undefined {
+  const group = (c: QueryClause) => `(${c.any.map(phraseTs).join(" | ")})`;
+  const must = clauses.filter((c) => !c.exclude);
+  if (must.length === 0) return undefined;
+  const parts = must.map(group);
+  for (const c of clauses) if (c.exclude) parts.push(`!${group(c)}`);
+  return { query: parts.join(" & "), terms: must.length };
+}
+
+/** A phrase's words adjacent, or (when punctuation joined them) the span as PostgreSQL's parser reads it. */
+function phraseTs(p: Phrase): string {
+  const parts = p.words.map((w) => `'${w}'`);
+  if (p.prefix) parts[parts.length - 1] = `${parts[parts.length - 1]}:*`;
+  const adjacent = `(${parts.join(" <-> ")})`;
+  // `joined` holds no quote or backslash (see JOINED), so quoting it is safe.
+  return p.joined === undefined ? adjacent : `(${adjacent} | '${p.joined}')`;
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * `upsertMany` on PostgreSQL: a batch of new ids is streamed with COPY
+ * `insertMany` and `upsertMany` on PostgreSQL: a batch of new ids is streamed with COPY
  * straight into `memories`; a batch with known ids goes through a temporary
  * staging table merged with one INSERT ... ON CONFLICT; either in one
  * transaction (a batch is stored whole or not at all; a killed process loses
@@ -186,6 +186,25 @@ async function stageAndMerge(
   await copyIn(client, `COPY atlatl_stage (ord, ${list}) FROM STDIN`, memories, order, true);
   const merged = await client.query<{ inserted: boolean }>(MERGE);
   return merged.rows.filter((r) => r.inserted).length;
+}
+
+/**
+ * Insert `memories` (new ids) in one transaction on `client`: one COPY into
+ * `memories`, the path of a fresh import. An id that exists or repeats fails
+ * the COPY (unique violation) and so the whole batch, with `DUPLICATE_ID`.
+ */
+export async function copyInsert(client: PoolClient, memories: readonly Memory[]): Promise<void> {
+  await client.query("BEGIN");
+  try {
+    const order = memories.map((_, index) => index);
+    await copyIn(client, `COPY memories (${list}) FROM STDIN`, memories, order, false);
+    await client.query("COMMIT");
+  } catch (err) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    if (err instanceof BatchRefused) throw err;
+    const e = pgStoreError(err, "insertMany");
+    throw new StoreError(e.code, `insert failed, nothing stored: ${e.message}`, { cause: err });
+  }
 }
 
 /** Upsert `memories` in one transaction on `client` (see the module comment). */

@@ -4,8 +4,8 @@
  * and exact candidate pruning (see `rank-prune.ts`).
  */
 import type { Memory } from "../../model/memory.js";
-import { StoreError } from "../errors.js";
 import { fromRow, type MemoryRow } from "../memory-row.js";
+import { parseQuery } from "../query-syntax.js";
 import { type Keyset, resumeAfter } from "../ranking.js";
 import type { RankedHit, RankPosition, RankQuery, Scoring, TextHit, TextQuery } from "../store.js";
 import { type PrunePlan, planPrune } from "./rank-prune.js";
@@ -13,7 +13,7 @@ import { type RankedSelect, rankedSelect } from "./ranked-sql.js";
 import { MEMORY_COLUMNS } from "./rows.js";
 import { isSqliteError } from "./sqlite-errors.js";
 import type { StatementCache } from "./statements.js";
-import { plainPhrases, plainToFts, queryInvalid } from "./text-query.js";
+import { clausesToFts, plainPhrases, plainToFts, queryInvalid } from "./text-query.js";
 
 /** Phrase counts remembered for candidate pruning (cleared when full). */
 const HIT_CACHE_SIZE = 512;
@@ -58,6 +58,7 @@ export class RankedReader {
 
   search(query: TextQuery): TextHit[] {
     const select = this.searchSelect(query);
+    if (!select) return [];
     const epoch = this.epoch();
     const position = this.resolvePosition("relevance", select, query.after, query.text, epoch);
     const rows = this.rankedRows("relevance", select, position, query.limit, query.text);
@@ -69,7 +70,9 @@ export class RankedReader {
   }
 
   rank(query: RankQuery): RankedHit[] {
-    const { select, phrases } = this.rankSelect(query);
+    const ranked = this.rankSelect(query);
+    if (!ranked) return [];
+    const { select, phrases } = ranked;
     const epoch = this.epoch();
     const position = this.resolvePosition("score", select, query.after, query.text, epoch);
     let rows: RankedRow[] | undefined;
@@ -97,31 +100,22 @@ export class RankedReader {
     }));
   }
 
-  /** What `search` selects; throws `QUERY_INVALID` for a query without words. */
-  private searchSelect(query: Omit<TextQuery, "limit" | "after">): RankedSelect {
-    const match = query.syntax === "plain" ? plainToFts(query.text) : query.text;
-    if (match === undefined || match.trim().length === 0) {
-      throw new StoreError(
-        "QUERY_INVALID",
-        `The query ${JSON.stringify(query.text)} has no searchable words; give at least one word.`,
-      );
-    }
-    return { match, filter: query.filter, horizon: query.horizon };
+  /** What `search` selects; undefined for a query without words (no hits). */
+  private searchSelect(query: Omit<TextQuery, "limit" | "after">): RankedSelect | undefined {
+    const match =
+      query.syntax === "plain" ? plainToFts(query.text) : clausesToFts(parseQuery(query.text));
+    return match === undefined
+      ? undefined
+      : { match, filter: query.filter, horizon: query.horizon };
   }
 
-  /** What `rank` selects, and its phrases; throws `QUERY_INVALID` for words that are no words. */
-  private rankSelect(query: Omit<RankQuery, "limit" | "after">): {
-    select: RankedSelect;
-    phrases: string[];
-  } {
+  /** What `rank` selects, and its phrases; undefined for text without words (no hits). */
+  private rankSelect(
+    query: Omit<RankQuery, "limit" | "after">,
+  ): { select: RankedSelect; phrases: string[] } | undefined {
     const text = query.text.trim();
     const phrases = text.length > 0 ? plainPhrases(text) : [];
-    if (text.length > 0 && phrases.length === 0) {
-      throw new StoreError(
-        "QUERY_INVALID",
-        `The query ${JSON.stringify(query.text)} has no searchable words; give at least one word, or an empty query to rank by confidence and recency.`,
-      );
-    }
+    if (text.length > 0 && phrases.length === 0) return undefined;
     const select: RankedSelect = {
       match: phrases.length > 0 ? phrases.join(" OR ") : undefined,
       filter: query.filter,
@@ -136,12 +130,14 @@ export class RankedReader {
    * relevance; the wide columns are read later, a batch at a time).
    */
   searchAllRows(query: Omit<TextQuery, "limit" | "after">): NarrowRows {
-    return this.allRows("relevance", this.searchSelect(query), query.text);
+    const select = this.searchSelect(query);
+    return select ? this.allRows("relevance", select, query.text) : new NarrowRows();
   }
 
   /** Every hit of `rank`, in its order, as narrow rows (see {@link searchAllRows}). */
   rankAllRows(query: Omit<RankQuery, "limit" | "after">): NarrowRows {
-    return this.allRows("score", this.rankSelect(query).select, query.text);
+    const ranked = this.rankSelect(query);
+    return ranked ? this.allRows("score", ranked.select, query.text) : new NarrowRows();
   }
 
   /**

@@ -7,6 +7,7 @@ import type Database from "better-sqlite3";
 import type { Memory } from "../../model/memory.js";
 import { conflict, StoreError } from "../errors.js";
 import { fromRow, type MemoryRow, toRow } from "../memory-row.js";
+import { QUERY_SYNTAX } from "../query-syntax.js";
 import { whereClause } from "../sql.js";
 import type {
   Fielded,
@@ -30,7 +31,6 @@ import { type NarrowRows, RankedReader } from "./ranked-reader.js";
 import { columnsOf, MEMORY_COLUMNS, rawReader } from "./rows.js";
 import { storeError } from "./sqlite-errors.js";
 import { StatementCache } from "./statements.js";
-import { FTS5_SYNTAX } from "./text-query.js";
 import { RowWriter, unchanged } from "./writer.js";
 
 /** Rows per page of {@link SqliteMemoryStore.iterate}. */
@@ -52,7 +52,7 @@ export class SqliteMemoryStore implements MemoryStore {
   static readonly capabilities: StoreCapabilities = {
     fullText: "fts5",
     nativeQuerySyntax: true,
-    querySyntax: FTS5_SYNTAX,
+    querySyntax: QUERY_SYNTAX,
     listOffset: true,
   };
   readonly capabilities = SqliteMemoryStore.capabilities;
@@ -114,6 +114,19 @@ export class SqliteMemoryStore implements MemoryStore {
         .transaction(() => {
           this.writer.touch();
           this.writer.insert(prepared);
+        })
+        .immediate();
+    });
+  }
+
+  async insertMany(memories: readonly Memory[]): Promise<void> {
+    if (memories.length === 0) return;
+    this.guard("insertMany", () => {
+      const prepared = memories.map((m) => toRow(m));
+      this.db
+        .transaction(() => {
+          this.writer.touch();
+          for (const row of prepared) this.writer.insert(row);
         })
         .immediate();
     });

@@ -1,10 +1,11 @@
 /**
- * Full-text query text for FTS5: building a safe MATCH expression from plain
- * words, and turning FTS5's parse errors into messages a model can act on.
+ * Full-text query text for FTS5: safe MATCH expressions from plain words and
+ * from the query language of `query-syntax.ts`, and the message of an
+ * expression FTS5 refused anyway.
  */
 import { StoreError } from "../errors.js";
 import { plainWords } from "../plain-words.js";
-import type { QuerySyntax } from "../store.js";
+import { type Phrase, QUERY_SYNTAX, type QueryClause } from "../query-syntax.js";
 
 /**
  * A MATCH expression for plain words: every word quoted (so `AND`, `NOT`, `-`
@@ -25,28 +26,30 @@ export function plainPhrases(text: string): string[] {
   return parts;
 }
 
-/** SQLite's native query language, as tools describe it. */
-export const FTS5_SYNTAX: QuerySyntax = {
-  name: "fts5",
-  summary:
-    'SQLite FTS5 syntax: words (all must match), "exact phrase", prefix*, AND / OR / NOT (upper case), ' +
-    "NEAR(a b, 10), parentheses, column filters title: / content: / tags:. " +
-    'Quote words that contain punctuation such as - or : (e.g. "gpt-4").',
-  example: "cache AND (redis OR memcached)",
-  strict: true,
-};
+/**
+ * The MATCH expression of parsed query clauses: each phrase quoted (its words
+ * are letters, digits and marks only), alternatives OR-ed, clauses AND-ed,
+ * exclusions NOT-ed, all parenthesised so FTS5's precedence never matters.
+ * Undefined without a clause that must match (exclusions alone match nothing).
+ */
+export function clausesToFts(clauses: QueryClause[]): string | undefined {
+  const group = (c: QueryClause) => `(${c.any.map(phraseFts).join(" OR ")})`;
+  const must = clauses.filter((c) => !c.exclude).map(group);
+  if (must.length === 0) return undefined;
+  let expr = must.join(" AND ");
+  for (const c of clauses) if (c.exclude) expr = `(${expr}) NOT ${group(c)}`;
+  return expr;
+}
 
-/** A `QUERY_INVALID` error for a native query FTS5 refused with `detail`. */
+function phraseFts(p: Phrase): string {
+  return `"${p.words.join(" ")}"${p.prefix ? "*" : ""}`;
+}
+
+/** A `QUERY_INVALID` error for a MATCH expression FTS5 refused with `detail`. */
 export function queryInvalid(query: string, detail: string, cause?: unknown): StoreError {
-  let hint = detail;
-  if (/^no such column: /.test(detail)) {
-    hint = `${detail} (a word followed by ":" or preceded by "-" names a column; only title, content and tags exist)`;
-  } else if (/^unknown special query/.test(detail)) {
-    hint = "a query cannot start with * or be only an operator";
-  }
   return new StoreError(
     "QUERY_INVALID",
-    `Invalid full-text query ${JSON.stringify(query)}: ${hint}. ${FTS5_SYNTAX.summary}`,
+    `Invalid full-text query ${JSON.stringify(query)}: ${detail}. Query syntax: ${QUERY_SYNTAX.summary}`,
     { cause },
   );
 }
