@@ -1,3 +1,4 @@
+import { descriptorTokensBenchmark } from "./descriptor-tokens.js";
 import type { Benchmark } from "./harness.js";
 import { lroEngineBenchmark } from "./lro-engine.js";
 import { lroExtractBenchmark } from "./lro-extract.js";
@@ -16,6 +17,7 @@ export const benchmarks: Benchmark[] = [
   serverMcpBenchmark,
   lroEngineBenchmark,
   lroExtractBenchmark,
+  descriptorTokensBenchmark,
   serverImportBenchmark,
   serverImportRejectionsBenchmark,
   serverStoreBenchmark,
