@@ -33,6 +33,7 @@ import type {
 import type { AnyProfile } from "../profiles/profile.js";
 import { recordsProfile } from "../profiles/records/records-profile.js";
 import { type BuiltinProfileName, profileByName } from "../profiles/registry.js";
+import { guidanceFileLine } from "../profiles/sections/sections-descriptor.js";
 import type { GenericOffloadResponse } from "../types.js";
 import { callResultGuidance } from "./call-result-guidance.js";
 import {
@@ -350,6 +351,7 @@ async function respondCallResult(
   if (done.profile === "sections") {
     const tool = offloader.nativeExtraction === false ? undefined : offloader.nativeExtraction;
     d.guidance = callResultGuidance(
+      guidanceFileLine(d as { guidance: string }),
       operation,
       d.files as Record<string, string>,
       tokens,
