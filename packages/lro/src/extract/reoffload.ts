@@ -79,8 +79,8 @@ export function offloaderReoffload(
           },
         ],
         inline: {
+          // The source is the file_path of the call this answers: not repeated.
           extraction: {
-            source_file: input.source.path,
             filter: input.description,
             output_values: input.lines.length,
             estimated_tokens: estimatedTokens,

@@ -173,7 +173,7 @@ function offloadedResult(
       uri: offloadResourceUri(outcome.file.path, mcpNames(options.names).resourcePrefix),
       name: basename(outcome.file.path),
       mimeType: OFFLOAD_MIME_TYPE,
-      description: `Offloaded ${outcome.file.header.operation} result (${outcome.file.header.count} records, JSONL; line 1 is the header)`,
+      description: `${outcome.file.header.operation} result, ${outcome.file.header.count} records`,
     });
   }
   return out;
@@ -368,7 +368,7 @@ async function respondCallResult(
         uri: offloadResourceUri(f.path, prefix),
         name: basename(f.path),
         mimeType: OFFLOAD_MIME_TYPE,
-        description: `Offloaded ${operation} result, ${f.description}`,
+        description: `${operation} result, ${f.description}`,
       });
     }
   }

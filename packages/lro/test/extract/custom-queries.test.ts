@@ -244,7 +244,7 @@ describe("large extractions are offloaded again", () => {
     expect(lines.slice(1).map((l) => (JSON.parse(l) as { id: string }).id)).toEqual(
       sorted.map((x) => x.id),
     );
-    expect(descriptor.guidance).toContain("lro_extract(file_path=");
+    expect(descriptor.guidance).toContain("`lro_extract`(file_path=files.results");
     expect(Object.keys(descriptor.jq_recipes).length).toBeGreaterThan(0);
     const link = r.result.content.find((c) => c.type === "resource_link");
     expect(link).toMatchObject({ uri: `atlatl://offload/${basename(derived)}` });
