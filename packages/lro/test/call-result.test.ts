@@ -16,7 +16,7 @@ import {
 } from "../src/index.js";
 import { estimateCallResultTokens, offloadCallToolResult, reassembleResult } from "../src/mcp.js";
 import { LroExtractor, Offloader, offloaderReoffload, sweepOffloadDir } from "../src/node.js";
-import { bash, parseJsonStream, recipeBash, recordingEvents, tempDir } from "./fixtures/helpers.js";
+import { parseJsonStream, recipeBash, recordingEvents, tempDir } from "./fixtures/helpers.js";
 
 let cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { inferLineSchema, OFFLOAD_FILE_PATTERN } from "../src/index.js";
 import { nodeOffloadFs, Offloader, type OffloadFs } from "../src/node.js";
 import { shellWord } from "../src/recipes/shell-quote.js";
-import { bash, parseJsonStream, recipeBash, recordingEvents, tempDir } from "./fixtures/helpers.js";
+import { parseJsonStream, recipeBash, recordingEvents, tempDir } from "./fixtures/helpers.js";
 
 let cleanup: (() => void) | undefined;
 afterEach(() => cleanup?.());

@@ -17,7 +17,7 @@ import { z } from "zod";
 import type { RecordsOffloadResponse } from "../src/index.js";
 import { registerLroExtract, registerOffloadResources, withOffload } from "../src/mcp.js";
 import { loadOffloadConfig, Offloader } from "../src/node.js";
-import { bash, parseJsonStream, recipeBash } from "./fixtures/helpers.js";
+import { parseJsonStream, recipeBash } from "./fixtures/helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "lro-readme-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

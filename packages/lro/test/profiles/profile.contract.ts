@@ -18,7 +18,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { type AnyProfile, headerProfileName } from "../../src/index.js";
 import { Offloader } from "../../src/node.js";
-import { bash, recipeBash, recordingEvents, tempDir } from "../fixtures/helpers.js";
+import { recipeBash, recordingEvents, tempDir } from "../fixtures/helpers.js";
 
 /** One profile under test and records typical of it. */
 export interface ProfileCase {
