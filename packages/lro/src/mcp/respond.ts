@@ -33,7 +33,7 @@ import type {
 import type { AnyProfile } from "../profiles/profile.js";
 import { recordsProfile } from "../profiles/records/records-profile.js";
 import { type BuiltinProfileName, profileByName } from "../profiles/registry.js";
-import { guidanceFileLine } from "../profiles/sections/sections-descriptor.js";
+import { guidanceFileLine } from "../recipes/recipe-spec.js";
 import type { GenericOffloadResponse } from "../types.js";
 import { callResultGuidance } from "./call-result-guidance.js";
 import {

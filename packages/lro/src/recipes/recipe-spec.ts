@@ -62,6 +62,15 @@ export function recipeFileAssignment(filePath: string): string {
 }
 
 /**
+ * The first line of a generic descriptor's guidance when its recipes read
+ * `"$F"`: `F=<path>` (the path written once, not in every recipe), or undefined.
+ */
+export function guidanceFileLine(descriptor: { guidance: string }): string | undefined {
+  const first = descriptor.guidance.split("\n", 1)[0] as string;
+  return first.startsWith(`${RECIPE_FILE_VAR}=`) ? first : undefined;
+}
+
+/**
  * The recipe as {@link renderJqCommand} with `"$F"` for the file: a long path
  * written once (in `F=<path>`) instead of in every recipe.
  */

@@ -63,15 +63,6 @@ export function fillFilePlaceholders(
   return out;
 }
 
-/**
- * The first line of a sections descriptor's guidance when its recipes read
- * `"$F"`: `F=<path>` (the path written once, not in every recipe).
- */
-export function guidanceFileLine(descriptor: { guidance: string }): string | undefined {
-  const first = descriptor.guidance.split("\n", 1)[0] as string;
-  return first.startsWith(`${RECIPE_FILE_VAR}=`) ? first : undefined;
-}
-
 /** The guidance text of the generic profile (plain text); `varSection`'s path is `F`. */
 export function genericGuidance(
   sections: readonly Pick<DescribedSection, "key" | "filePath">[],
