@@ -27,11 +27,19 @@ export const descriptorTokensBenchmark: Benchmark = {
             s.o200k,
             "o200k tokens",
             DESCRIPTOR_BUDGETS[s.kind],
-            `chars/4: ${s.chars4}`,
+            `chars/4: ${s.chars4}; descriptor alone (no links): ${s.descriptorO200k} o200k`,
           ),
         ),
         details: Object.fromEntries(
-          samples.map((s) => [s.name, { o200k: s.o200k, chars4: s.chars4, chars: s.text.length }]),
+          samples.map((s) => [
+            s.name,
+            {
+              o200k: s.o200k,
+              descriptorO200k: s.descriptorO200k,
+              chars4: s.chars4,
+              chars: s.text.length,
+            },
+          ]),
         ),
       },
     ];
