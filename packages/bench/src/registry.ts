@@ -1,3 +1,4 @@
+import { descriptorTokensBenchmark } from "./descriptor-tokens.js";
 import type { Benchmark } from "./harness.js";
 import { lroEngineBenchmark } from "./lro-engine.js";
 import { lroExtractBenchmark } from "./lro-extract.js";
@@ -17,6 +18,7 @@ export const benchmarks: Benchmark[] = [
   serverMcpBenchmark,
   lroEngineBenchmark,
   lroExtractBenchmark,
+  descriptorTokensBenchmark,
   serverImportBenchmark,
   serverImportRejectionsBenchmark,
   serverStoreBenchmark,

@@ -148,6 +148,7 @@ export { inlineJqParams, type RecipeSpec, renderJqCommand } from "./recipes/reci
 export { shellQuote, shellWord } from "./recipes/shell-quote.js";
 export {
   type CapNotice,
+  type CompactShape,
   DETAIL_LEVELS,
   type DetailLevel,
   type GenericOffloadResponse,

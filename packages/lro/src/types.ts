@@ -75,10 +75,14 @@ export interface GenericOffloadResponse {
   [inlineKey: string]: unknown;
   summary: Record<string, Record<string, unknown>>;
   files: Record<string, string>;
-  schemas: Record<string, { description: string; line_schema: JsonSchema }>;
+  /** Each section's layout and its lines' fields and types, compact (`descriptor/infer-schema.ts`). */
+  schemas: Record<string, { description: string; line_schema: CompactShape }>;
   jq_recipes: Record<string, string>;
   guidance: string;
 }
+
+/** A line's fields and types in a generic descriptor: `"string"`, `"null|string"`, `"array<object>"`, nested objects as their own shape. */
+export type CompactShape = string | { [field: string]: CompactShape };
 
 /** A JSON Schema document (kept loose on purpose: it is data for the model). */
 export type JsonSchema = { [key: string]: unknown };

@@ -16,7 +16,7 @@ import {
 } from "../src/index.js";
 import { estimateCallResultTokens, offloadCallToolResult, reassembleResult } from "../src/mcp.js";
 import { LroExtractor, Offloader, offloaderReoffload, sweepOffloadDir } from "../src/node.js";
-import { bash, parseJsonStream, recordingEvents, tempDir } from "./fixtures/helpers.js";
+import { parseJsonStream, recipeBash, recordingEvents, tempDir } from "./fixtures/helpers.js";
 
 let cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -87,7 +87,8 @@ describe("offloadCallToolResult", () => {
     const out = await offloadCallToolResult(offloader, result, { operation: "list_dir" });
     const d = JSON.parse(textOf(out)) as RecordsOffloadResponse;
     expect(d.offloaded).toBe(true);
-    expect(d.summary).toMatchObject({ count: 120, fields: ["name", "kind", "size"] });
+    expect(d.summary).toMatchObject({ count: 120 });
+    expect(Object.keys(d.line_schema as object)).toEqual(["name", "kind", "size"]);
     expect(basename(d.file_path).startsWith("atlatl-list_dir-")).toBe(true);
     const lines = readFileSync(d.file_path, "utf8").trimEnd().split("\n");
     expect(JSON.parse(lines[0] as string)).toMatchObject({ profile: "records", count: 120 });
@@ -98,7 +99,7 @@ describe("offloadCallToolResult", () => {
     });
     const byKind = d.jq_recipes.find((r) => r.description === "Count by kind");
     expect(byKind).toBeDefined();
-    const run = bash(byKind?.command as string);
+    const run = recipeBash(d, byKind?.command as string);
     expect(run.code, run.stderr).toBe(0);
     expect(parseJsonStream(run.stdout)).toEqual([
       [
@@ -192,9 +193,9 @@ describe("offloadCallToolResult", () => {
     // Lossless: the descriptor's files give the result back.
     expect(await reassembleResult(d)).toEqual({ content: result.content });
     // The text recipes run in bash + jq; read_text gives the blocks back.
-    const full = bash(d.jq_recipes.read_text as string);
+    const full = recipeBash(d, d.jq_recipes.read_text as string);
     expect(full.stdout).toBe(`${text}\ntail\n\n`);
-    const hits = bash((d.jq_recipes.grep_text as string).replace("PATTERN", "error"));
+    const hits = recipeBash(d, (d.jq_recipes.grep_text as string).replace("PATTERN", "error"));
     expect(hits.stdout.trimEnd().split("\n")).toHaveLength(8);
     // lro_extract: no numbered recipes on section files, jq queries work.
     const byNumber = await extractor.extract({ file_path: d.files.text as string, recipe: 1 });
@@ -224,8 +225,8 @@ describe("offloadCallToolResult", () => {
     const path = r.response.files.results as string;
     expect(r.response.summary).toEqual({ results: { count: 30 } });
     expect(r.response.schemas.results?.line_schema).toEqual({
-      type: ["string", "object"],
-      properties: { n: { type: "integer" } },
+      n: "integer",
+      "(type)": "string|object",
     });
     const lines = readFileSync(path, "utf8").trimEnd().split("\n");
     expect(JSON.parse(lines[0] as string)).toMatchObject({
@@ -235,7 +236,7 @@ describe("offloadCallToolResult", () => {
       section: "results",
     });
     expect(lines.slice(1).map((l) => JSON.parse(l))).toEqual(values);
-    const count = bash(r.response.jq_recipes.count_results as string);
+    const count = recipeBash(r.response, r.response.jq_recipes.count_results as string);
     expect(count.stdout.trim()).toBe("30");
     const q2 = await extractor.extract({ file_path: path, query: ".n? // empty", limit: 2 });
     expect(q2.ok && q2.text).toBe("1\n3\n");

@@ -156,8 +156,9 @@ describe.each([
         detail,
       });
       expect(r.jq_recipes).toHaveLength(10);
-      expect(r.guidance).toContain(`File: ${filePath}`);
-      expect(r.guidance).toContain(`Detail level: ${detail}`);
+      // The path is file_path's (and every recipe's): the guidance does not repeat it.
+      expect(r.file_path).toBe(filePath);
+      expect(r.guidance).toContain(`Detail level: ${detail}.`);
       expect(r.guidance).toContain("Use the jq recipes above");
       const required = (r.line_schema as { required: string[] }).required;
       // Unsorted: the lines have line_schema's fields in line_schema's order.

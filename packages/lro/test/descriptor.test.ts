@@ -136,18 +136,10 @@ describe("guidance", () => {
       stats: recordStats([]),
     });
     expect(d.guidance).toBe(
+      // The template's content; the path is file_path's (and every recipe's), not repeated.
       [
-        "Results offloaded to JSONL (500 memories, ~77500 tokens saved).",
-        "File: /tmp/f.jsonl",
-        "Detail level: medium",
-        "",
-        "Use the jq recipes above to extract specific data. Common patterns:",
-        "- Browse: recipe #1 (titles with namespaces)",
-        "- Filter: recipe #2 (by namespace) or #3 (by keyword)",
-        "- Analyze: recipe #6 (count by namespace)",
-        "",
-        "Read the file directly only if you need the complete dataset.",
-        "The header line (line 1) contains metadata; memory objects start at line 2.",
+        "Results offloaded to JSONL (500 memories, ~77500 tokens saved). Detail level: medium.",
+        "Use the jq recipes above on file_path: browse #1, filter #2 or #3, count #6. Line 1 is a header.",
       ].join("\n"),
     );
   });
@@ -170,28 +162,14 @@ describe("guidance", () => {
       for (const detail of ["light", "medium", "full"] as const) {
         const r = await o.offloadRecords({ operation: "recall", detail, records });
         if (r.kind !== "offloaded") throw new Error("expected offload");
-        const path = JSON.stringify(r.response.file_path);
         const ns = recordStats(records.map((m) => projectRecord(m, detail))).namespaces[0]?.split(
           "/",
         )[0];
+        // The template's examples by recipe number, on this file_path (named once, in its field).
         expect(r.response.guidance).toBe(
           [
-            `Results offloaded to JSONL (30 memories, ~${r.estimatedTokens} tokens saved).`,
-            `Detail level: ${detail}`,
-            "",
-            "Use the `lro_extract` tool to query this result set. Examples:",
-            `- Browse: lro_extract(file_path=${path}, recipe=1)`,
-            `- Filter by namespace: lro_extract(file_path=${path}, recipe=2, params={"namespace": "${ns}"})`,
-            `- Search by keyword: lro_extract(file_path=${path}, recipe=3, params={"keyword": "your term"})`,
-            `- Custom filter: lro_extract(file_path=${path}, ${expectations[detail]})`,
-            "",
-            "Available recipes: 1=titles+namespaces, 2=filter namespace, 3=search titles,",
-            "4=IDs+titles, 5=filter type, 6=count by namespace, 7=filter tag, 8=sort by date,",
-            {
-              light: "9=list unique namespaces, 10=count by memory_type.",
-              medium: "9=sort by confidence desc, 10=search content.",
-              full: "9=sort by confidence desc (.provenance.confidence), 10=search content.",
-            }[detail],
+            `Results offloaded to JSONL (30 memories, ~${r.estimatedTokens} tokens saved). Detail level: ${detail}.`,
+            `Use the \`lro_extract\` tool with this file_path and recipe=N (the jq recipes above, from 1; e.g. recipe=2, params={"namespace":"${ns}"}; recipe=3, params={"keyword":"your term"}), or ${expectations[detail]}.`,
           ].join("\n"),
         );
         expect(r.response.jq_recipes).toHaveLength(10);

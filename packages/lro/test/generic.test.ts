@@ -3,12 +3,14 @@
  * descriptor shape, inferred line schemas, `{key_file}` placeholders replaced by
  * the real quoted path, recipes that run in bash + jq.
  */
+
 import { readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { inferLineSchema, OFFLOAD_FILE_PATTERN } from "../src/index.js";
 import { nodeOffloadFs, Offloader, type OffloadFs } from "../src/node.js";
-import { bash, parseJsonStream, recordingEvents, tempDir } from "./fixtures/helpers.js";
+import { shellWord } from "../src/recipes/shell-quote.js";
+import { parseJsonStream, recipeBash, recordingEvents, tempDir } from "./fixtures/helpers.js";
 
 let cleanup: (() => void) | undefined;
 afterEach(() => cleanup?.());
@@ -65,17 +67,12 @@ describe("offloadSections", () => {
     expect(basename(path).startsWith("atlatl-extract-")).toBe(true);
     expect(readdirSync(outputDir)).toEqual([basename(path)]);
     expect(resp.summary).toEqual({ results: { count: 300 } });
-    expect(resp.schemas.results?.description).toBe(
-      "Line 1 is header metadata. Lines 2+ are data objects.",
-    );
+    expect(resp.schemas.results?.description).toBe("Line 1 is a header; then one value per line.");
+    // The path once, as F: the recipes read "$F".
     expect(resp.guidance).toBe(
       [
-        "Results offloaded to JSONL (1 section(s): results).",
-        "Files:",
-        `  - results: ${path}`,
-        "",
-        "Use the jq_recipes above to extract specific data, or read files directly.",
-        "Header line (line 1) contains metadata; data objects start at line 2.",
+        `F=${shellWord(path)}`,
+        "JSONL in files (results), line 1 of each a header. Run a jq recipe above, or your own jq.",
       ].join("\n"),
     );
 
@@ -92,18 +89,11 @@ describe("offloadSections", () => {
     expect(seen.map((e) => e.type)).toEqual(["OffloadCreated"]);
 
     // Every recipe runs as given, with the awkward path quoted correctly.
-    expect(Object.keys(resp.jq_recipes)).toEqual([
-      "list_all_results",
-      "count_results",
-      "first_10_results",
-    ]);
-    const count = bash(resp.jq_recipes.count_results as string);
+    expect(Object.keys(resp.jq_recipes)).toEqual(["count_results", "first_10_results"]);
+    const count = recipeBash(resp, resp.jq_recipes.count_results as string);
     expect(count.code).toBe(0);
     expect(Number(count.stdout)).toBe(300);
-    const all = bash(resp.jq_recipes.list_all_results as string);
-    expect(all.code).toBe(0);
-    expect(parseJsonStream(all.stdout)).toEqual(items);
-    const first = bash(resp.jq_recipes.first_10_results as string);
+    const first = recipeBash(resp, resp.jq_recipes.first_10_results as string);
     expect(parseJsonStream(first.stdout)).toEqual(items.slice(0, 10));
   });
 
@@ -146,22 +136,16 @@ describe("offloadSections", () => {
     expect(Object.keys(files)).toEqual(["results", "meta"]);
     expect(files.results).not.toBe(files.meta);
     expect(summary.meta).toEqual({ count: 1, took_ms: 12 });
-    expect(recipes.ids).toBe(`tail -n +2 '${files.results}' | jq -r .id`);
+    expect(recipes.ids).toBe(`tail -n +2 "$F" | jq -r .id`);
     expect(
-      bash(recipes.ids as string)
+      recipeBash(r.response, recipes.ids as string)
         .stdout.trim()
         .split("\n"),
     ).toEqual(items.slice(0, 50).map((x) => x.id));
-    const wc = bash(recipes.both as string);
+    const wc = recipeBash(r.response, recipes.both as string);
     expect(wc.code).toBe(0);
     expect(wc.stdout).toMatch(/51 .*\n\s*2 .*\n/);
-    expect(Object.keys(recipes)).toEqual([
-      "ids",
-      "both",
-      "list_all_meta",
-      "count_meta",
-      "first_10_meta",
-    ]);
+    expect(Object.keys(recipes)).toEqual(["ids", "both", "count_meta", "first_10_meta"]);
   });
 
   it("stays inline below the threshold unless forced; force offloads even when disabled", async () => {

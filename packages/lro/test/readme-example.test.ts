@@ -17,7 +17,7 @@ import { z } from "zod";
 import type { RecordsOffloadResponse } from "../src/index.js";
 import { registerLroExtract, registerOffloadResources, withOffload } from "../src/mcp.js";
 import { loadOffloadConfig, Offloader } from "../src/node.js";
-import { bash, parseJsonStream } from "./fixtures/helpers.js";
+import { parseJsonStream, recipeBash } from "./fixtures/helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "lro-readme-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -61,8 +61,6 @@ function countBy<T>(xs: readonly T[], key: (x: T) => string): Map<string, number
 function expectedOutputs(orders: Order[]): Record<string, unknown[]> {
   const byStatus = countBy(orders, (o) => o.status);
   const topStatus = [...byStatus.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] as string;
-  const totals = orders.map((o) => o.total);
-  const fieldNames = ["created", "customer", "id", "items", "status", "total"];
   return {
     "List id and customer": orders.map((o) => `${o.id}\t${o.customer}`),
     "Filter by status": orders.filter((o) => o.status === topStatus),
@@ -72,33 +70,6 @@ function expectedOutputs(orders: Order[]): Record<string, unknown[]> {
         .map(([status, count]) => ({ status, count })),
     ],
     "Search customer by keyword": orders,
-    "Sort by created (oldest first)": [
-      orders
-        .map((o, i) => [o, i] as const)
-        .sort((a, b) =>
-          a[0].created < b[0].created ? -1 : a[0].created > b[0].created ? 1 : a[1] - b[1],
-        )
-        .map(([o]) => o),
-    ],
-    "Count, min, max and sum of total": [
-      {
-        count: totals.length,
-        min: Math.min(...totals),
-        max: Math.max(...totals),
-        sum: totals.reduce((a, b) => a + b, 0),
-      },
-    ],
-    "Field names with how many records have each": [
-      fieldNames.map((field) => ({ field, count: orders.length })),
-    ],
-    "First 10 records": orders.slice(0, 10),
-    "Count records": [orders.length],
-    "Only id, customer, status, total": orders.map(({ id, customer, status, total }) => ({
-      id,
-      customer,
-      status,
-      total,
-    })),
   };
 }
 
@@ -136,21 +107,18 @@ it("offloads order records with the records profile: order schema, order recipes
     expect(descriptor.summary).toMatchObject({
       count: 400,
       operation: "search",
-      fields: ["id", "customer", "status", "total", "created", "items"],
       top_values: { status: ["shipped", "pending", "cancelled"] },
       range: { total: [0, 499] },
     });
     expect(descriptor.line_schema).toEqual({
-      type: "object",
-      properties: {
-        id: { type: "string" },
-        customer: { type: "string" },
-        status: { type: "string" },
-        total: { type: "integer" },
-        created: { type: "string" },
-        items: { type: "array", items: { type: "string" } },
-      },
+      id: "string",
+      customer: "string",
+      status: "string",
+      total: "integer",
+      created: "string",
+      items: "array<string>",
     });
+    expect(descriptor.preview).toEqual(orders[0]);
     const lines = readFileSync(descriptor.file_path, "utf8").trimEnd().split("\n");
     expect(lines).toHaveLength(401);
     expect(JSON.parse(lines[0] as string)).toMatchObject({
@@ -160,15 +128,15 @@ it("offloads order records with the records profile: order schema, order recipes
       profile: "records",
     });
     expect(lines.slice(1).map((l) => JSON.parse(l))).toEqual(orders);
-    // Native guidance (lro_extract is registered) lists the same recipes.
-    expect(descriptor.guidance).toContain("Use the `lro_extract` tool");
-    expect(descriptor.guidance).toContain("2=Filter by status");
+    // Native guidance (lro_extract is registered): the recipes by number, the path once as F.
+    expect(descriptor.guidance).toContain("`lro_extract`: file_path, recipe=N");
+    expect(descriptor.guidance.split("\n")[0]).toBe(`F=${descriptor.file_path}`);
 
     const expected = expectedOutputs(orders);
     expect(descriptor.jq_recipes.map((r) => r.description)).toEqual(Object.keys(expected));
     for (const [i, recipe] of descriptor.jq_recipes.entries()) {
       const want = expected[recipe.description] as unknown[];
-      const run = bash(recipe.command);
+      const run = recipeBash(descriptor, recipe.command);
       expect(run.code, `${recipe.description}: ${run.stderr}`).toBe(0);
       const got =
         recipe.description === "List id and customer"

@@ -185,9 +185,10 @@ describe("atlatl-proxy in front of server-everything", () => {
     const back = await reassembleResult(descriptor);
     expect(back.content).toEqual(a.content);
 
-    const outputs = await runAllRecipes(descriptor.jq_recipes, "line 2999 ");
+    const outputs = await runAllRecipes(descriptor.jq_recipes, "line 2999 ", descriptor.guidance);
     expect(outputs.read_text).toBe(`${(a.content as { text: string }[])[0]?.text}\n`);
-    expect(outputs.count_text_lines?.trim()).toBe("3000");
+    expect(descriptor.summary.text.count).toBe(3000);
+    expect(outputs.text_lines_1_to_100?.split("\n")[99]).toBe("100: line 99 of a long echo");
     expect(outputs.grep_text).toBe("0:3000: line 2999 of a long echo\n");
 
     const extracted = await p.client.callTool({

@@ -109,7 +109,7 @@ describe("atlatl-proxy in front of server-filesystem", () => {
     expect(descriptor.offloaded).toBe(true);
     expect(Object.keys(descriptor.files)).toEqual(["records", "text", "structured"]);
     expect(descriptor.summary.records.count).toBe(42);
-    expect(descriptor.schemas.records.line_schema.properties).toHaveProperty("children");
+    expect(descriptor.schemas.records.line_schema).toHaveProperty("children");
 
     const back = await reassembleResult(descriptor);
     expect(back.structuredContent).toEqual(a.structuredContent);
@@ -117,7 +117,7 @@ describe("atlatl-proxy in front of server-filesystem", () => {
     expect(back.content).toHaveLength(1);
     expect((back.content[0] as { text: string }).text).toBe(direct0);
 
-    const outputs = await runAllRecipes(descriptor.jq_recipes, "module-1");
+    const outputs = await runAllRecipes(descriptor.jq_recipes, "module-1", descriptor.guidance);
     expect(outputs.count_records?.trim()).toBe("42");
     expect(outputs.search_name?.trim().split("\n")).toHaveLength(10);
     expect(outputs.count_by_type).toMatch(/40 directory/);
@@ -143,7 +143,7 @@ describe("atlatl-proxy in front of server-filesystem", () => {
     const structuredFile = readFileSync(descriptor.files.structured, "utf8").split("\n")[1];
     expect(JSON.parse(structuredFile as string)).toEqual({ content: { $text_block: 0 } });
 
-    const outputs = await runAllRecipes(descriptor.jq_recipes, "entry 3999 ");
+    const outputs = await runAllRecipes(descriptor.jq_recipes, "entry 3999 ", descriptor.guidance);
     expect(outputs.read_text).toBe(`${(a.content as { text: string }[])[0]?.text}\n`);
     expect(outputs.grep_text).toContain(
       '0:4000: 3999\tentry 3999 \u00e9l\u00e8ve "quoted" \\ back',

@@ -8,6 +8,7 @@ import {
   estimateTokens,
   LRO_EXTRACT_TOOL_NAME,
   LroEvents,
+  loadTokenizer,
   type OffloadResponse,
 } from "@atlatl/lro";
 import { type ExtractArgs, LroExtractor, type OffloadConfig, Offloader } from "@atlatl/lro/node";
@@ -79,4 +80,9 @@ export function nativeExtractor(outputDir: string): NativeExtractor {
 /** Token estimate of a text, as the engine counts it. */
 export function tokensOf(text: string): Promise<number> {
   return estimateTokens(text);
+}
+
+/** Real tokens of a text: the o200k BPE (`gpt-tokenizer`), beside the engine's estimate. */
+export async function o200kTokensOf(text: string): Promise<number> {
+  return (await loadTokenizer())(text);
 }

@@ -4,7 +4,7 @@
  * levels deep and at most {@link MAX_PROPERTIES} keys per object, so a schema
  * stays small whatever the data.
  */
-import type { JsonSchema } from "../types.js";
+import type { CompactShape, JsonSchema } from "../types.js";
 
 const MAX_PROPERTIES = 40;
 const MAX_DEPTH = 2;
@@ -109,4 +109,32 @@ export function inferLineSchema(items: readonly unknown[]): JsonSchema {
   const acc = new LineSchemaAccumulator();
   for (const item of items) acc.add(item);
   return acc.result();
+}
+
+/** Fields of a nested object a compact shape spells out. */
+const MAX_NESTED_FIELDS = 3;
+
+function typeName(schema: JsonSchema): string {
+  const t = schema.type;
+  return Array.isArray(t) ? t.join("|") : typeof t === "string" ? t : "any";
+}
+
+/**
+ * `schema` (as {@link LineSchemaAccumulator} infers it) in the compact form a
+ * generic descriptor shows: field names and types, a third of the JSON
+ * Schema's tokens.
+ */
+export function compactShape(schema: JsonSchema, depth = 0): CompactShape {
+  const props = schema.properties as Record<string, JsonSchema> | undefined;
+  const n = props ? Object.keys(props).length : 0;
+  // A nested object is spelled out when small; a big one is just "object" (a preview shows it).
+  if (props && n > 0 && (depth === 0 || n <= MAX_NESTED_FIELDS)) {
+    const only = typeName(schema);
+    const shape: { [field: string]: CompactShape } = {};
+    for (const [k, v] of Object.entries(props)) shape[k] = compactShape(v, depth + 1);
+    // An object that is sometimes something else says so.
+    return only === "object" ? shape : { ...shape, "(type)": only };
+  }
+  const items = schema.items as JsonSchema | undefined;
+  return items ? `${typeName(schema)}<${typeName(items)}>` : typeName(schema);
 }

@@ -32,17 +32,10 @@ function derivedLines(input: ReoffloadInput): { lines: readonly string[]; split:
   return { lines: input.lines, split: false };
 }
 
-function nativeHint(path: string, recipes: boolean, tool: string): string {
-  const file = `file_path=${JSON.stringify(path)}`;
-  return [
-    "",
-    `Without a shell, query it with the \`${tool}\` tool, for example:`,
-    `- First values: ${tool}(${file}, query=".", limit=20)`,
-    `- Count: ${tool}(${file}, query="length", slurp=true)`,
-    ...(recipes
-      ? ["Its lines are records of the source file, so its numbered recipes apply too."]
-      : []),
-  ].join("\n");
+/** The extraction tool, for a client without a shell (the path is `files.results`, given once). */
+function nativeHint(recipes: boolean, tool: string): string {
+  const numbered = recipes ? "; the source's numbered recipes apply too" : "";
+  return `Without a shell: \`${tool}\`(file_path=files.results, query=".", limit=20)${numbered}.`;
 }
 
 /**
@@ -83,19 +76,16 @@ export function offloaderReoffload(
             key: "results",
             lines,
             ...(lineProfile ? { lineProfile } : {}),
-            description: `Extraction from ${input.source.name}. Line 1 is header metadata; lines 2+ are ${split ? "the elements of the output array" : "the output values"}.`,
+            description: `Line 1 is a header; then ${split ? "the output array's elements" : "the output values"}, one per line.`,
             summary: { count: lines.length, source_detail: input.source.header.detail },
           },
         ],
         inline: {
+          // The source is the file_path of the call this answers: not repeated.
           extraction: {
-            source_file: input.source.path,
             filter: input.description,
             output_values: input.lines.length,
             estimated_tokens: estimatedTokens,
-            lines: split
-              ? "the filter's single array output, one element per line"
-              : "one output value per line",
           },
         },
       };
@@ -104,7 +94,7 @@ export function offloaderReoffload(
     if (outcome.kind === "truncated") return { text: outcome.text, paths: [] };
     const path = outcome.paths[0] as string;
     const tool = offloader.nativeExtraction || LRO_EXTRACT_TOOL_NAME;
-    outcome.response.guidance = `${outcome.response.guidance}\n${nativeHint(path, lineProfile !== undefined, tool)}`;
+    outcome.response.guidance = `${outcome.response.guidance}\n${nativeHint(lineProfile !== undefined, tool)}`;
     return { text: JSON.stringify(outcome.response), paths: [path] };
   };
 }

@@ -194,7 +194,7 @@ export function layoutResult(
   if (source) {
     section(
       "records",
-      "Line 1 is header metadata. Lines 2+ are the records, one JSON object per line, in the original order.",
+      "Line 1 is a header; then the records in order, one per line.",
       recordRecipes(source.records),
     );
     (sections.get("records") as LayoutSection).items = source.records;
@@ -203,7 +203,7 @@ export function layoutResult(
   const textSection = () => {
     const s = section(
       "text",
-      'Line 1 is header metadata. Lines 2+ are the text content blocks, one line of text per record: {"block": content index, "line": line number from 1, "text": the line without its newline}. Joining a block\'s lines with "\\n" gives its text. A record {"block", "json", "indent"} stands for a block whose text is that JSON printed with that indent (0 = compact): "structuredContent", or the records\' envelope ("$records" marks where the array goes).',
+      "Line 1 is a header; then each text block's lines, {block, line, text}; {block, json, indent} is a block that is JSON (\"structuredContent\", or the records' envelope).",
       textRecipes(),
     );
     if (!s.encoded) {
@@ -214,6 +214,8 @@ export function layoutResult(
   };
 
   let allMarkers = content.length > 0;
+  /** Some text block is text, not a JSON marker (else the text section is for reassembly only). */
+  let textLines = false;
   const markers: Json[] = [];
   content.forEach((block, i) => {
     const text = texts[i];
@@ -231,6 +233,7 @@ export function layoutResult(
         encoded.line(JSON.stringify(marker));
       } else {
         allMarkers = false;
+        textLines = true;
         encodeTextLines(encoded, i, text);
       }
       return;
@@ -239,7 +242,7 @@ export function layoutResult(
     const type = typeof block.type === "string" ? block.type : "unknown";
     const s = section(
       type.replace(/[^A-Za-z0-9_]/g, "_"),
-      `Line 1 is header metadata. Lines 2+ are the ${type} content blocks, one per line, with "block" (their content index). Binary data is not inlined: "file" names the file holding the decoded bytes.`,
+      `Line 1 is a header; then the ${type} blocks with "block" (their index); "file" holds binary data.`,
     );
     const line: Json = { block: i, ...block };
     if ((type === "image" || type === "audio") && typeof block.data === "string") {
@@ -266,6 +269,10 @@ export function layoutResult(
     s.items.push(line);
   });
 
+  // Markers only: nothing there for a recipe to read.
+  const text = sections.get("text");
+  if (text && !textLines) text.recipes = {};
+
   let structuredLine: unknown;
   if (structured !== undefined) {
     let line: unknown = source && sourceBlock < 0 ? envelopeLine(source) : structured;
@@ -279,7 +286,8 @@ export function layoutResult(
     }
     section(
       "structured",
-      `Line 1 is header metadata. Line 2 is the result's structuredContent, with "${RECORDS_MARK}" where the records array was and {"${TEXT_BLOCK_MARK}": i} for a string equal to text content block i.`,
+      `Line 2 is structuredContent ("${RECORDS_MARK}": the records; {"${TEXT_BLOCK_MARK}": i}: text block i).`,
+      {},
     ).items.push(line);
     structuredLine = line;
   }

@@ -8,6 +8,8 @@
 
 /** Fields used as recipe examples, at most this many of each kind. */
 const MAX_FIELDS = 3;
+/** Recipes a section lists (each ~60 o200k tokens with its path; the descriptor's budget is 500). */
+const MAX_RECIPES = 4;
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 type Kind = "string" | "number";
@@ -52,26 +54,29 @@ export function recordRecipes(records: readonly Record<string, unknown>[]): Reco
   const numbers = topFields(stats, "number", 4)
     .filter((k) => !/^id$|_id$|Id$/.test(k))
     .slice(0, 1);
-  const recipes: Record<string, string> = {
-    count_records: `tail -n +2 ${f} | jq -s 'length'`,
-    first_10_records: `tail -n +2 ${f} | head -10 | jq -c '.'`,
-    record_fields: `tail -n +2 ${f} | jq -s -c 'map(keys) | add | unique'`,
-  };
+  const recipes: Record<string, string> = {};
   const shown = [...strings, ...numbers].slice(0, MAX_FIELDS);
   if (shown.length > 0) {
     recipes.list_records = `tail -n +2 ${f} | jq -c '{${shown.join(", ")}}'`;
   }
-  for (const s of strings) {
-    recipes[`count_by_${s}`] =
-      `tail -n +2 ${f} | jq -r '.${s} | tostring' | sort | uniq -c | sort -rn | head -20`;
-    recipes[`search_${s}`] =
-      `tail -n +2 ${f} | jq -c --arg re 'PATTERN' 'select(.${s} != null and (.${s} | tostring | test($re; "i")))'`;
+  // The last string field is the likeliest to group (a name first, a kind after).
+  const group = strings.at(-1);
+  if (group !== undefined) {
+    recipes[`count_by_${group}`] =
+      `tail -n +2 ${f} | jq -r '.${group} | tostring' | sort | uniq -c | sort -rn | head -20`;
+  }
+  const search = strings[0];
+  if (search !== undefined) {
+    recipes[`search_${search}`] =
+      `tail -n +2 ${f} | jq -c --arg re 'PATTERN' 'select(.${search} != null and (.${search} | tostring | test($re; "i")))'`;
   }
   for (const n of numbers) {
     recipes[`top_10_by_${n}`] =
       `tail -n +2 ${f} | jq -s -c 'sort_by(.${n}) | reverse | .[:10] | .[]'`;
   }
-  return recipes;
+  recipes.count_records = `tail -n +2 ${f} | jq -s 'length'`;
+  // The few that fit: preferred in the order above.
+  return Object.fromEntries(Object.entries(recipes).slice(0, MAX_RECIPES));
 }
 
 /** Recipes of the `text` section (line records). */
@@ -79,7 +84,6 @@ export function textRecipes(): Record<string, string> {
   const f = "{text_file}";
   return {
     read_text: `tail -n +2 ${f} | jq -r 'select(.line != null) | .text'`,
-    count_text_lines: `tail -n +2 ${f} | jq -s 'map(select(.line != null)) | length'`,
     text_lines_1_to_100: `tail -n +2 ${f} | jq -r --argjson from 1 --argjson to 100 'select(.line != null and .line >= $from and .line <= $to) | "\\(.line): \\(.text)"'`,
     grep_text: `tail -n +2 ${f} | jq -r --arg re 'PATTERN' 'select(.line != null and (.text | test($re; "i"))) | "\\(.block):\\(.line): \\(.text)"'`,
   };

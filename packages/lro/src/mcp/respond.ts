@@ -34,6 +34,7 @@ import type {
 import type { AnyProfile } from "../profiles/profile.js";
 import { recordsProfile } from "../profiles/records/records-profile.js";
 import { type BuiltinProfileName, profileByName } from "../profiles/registry.js";
+import { guidanceFileLine } from "../recipes/recipe-spec.js";
 import type { GenericOffloadResponse } from "../types.js";
 import { callResultGuidance } from "./call-result-guidance.js";
 import {
@@ -175,7 +176,7 @@ function offloadedResult(
       uri: offloadResourceUri(outcome.file.path, mcpNames(options.names).resourcePrefix),
       name: basename(outcome.file.path),
       mimeType: OFFLOAD_MIME_TYPE,
-      description: `Offloaded ${outcome.file.header.operation} result (${outcome.file.header.count} records, JSONL; line 1 is the header)`,
+      description: `${outcome.file.header.operation} result, ${outcome.file.header.count} records`,
     });
   }
   return out;
@@ -355,6 +356,7 @@ async function respondCallResult(
   if (done.profile === "sections") {
     const tool = offloader.nativeExtraction === false ? undefined : offloader.nativeExtraction;
     d.guidance = callResultGuidance(
+      guidanceFileLine(d as { guidance: string }),
       operation,
       d.files as Record<string, string>,
       tokens,
@@ -371,7 +373,7 @@ async function respondCallResult(
         uri: offloadResourceUri(f.path, prefix),
         name: basename(f.path),
         mimeType: OFFLOAD_MIME_TYPE,
-        description: `Offloaded ${operation} result, ${f.description}`,
+        description: `${operation} result, ${f.description}`,
       });
     }
   }

@@ -50,6 +50,42 @@ export function renderJqCommand(
   filePath: string,
   values: Readonly<Partial<Record<string, string>>> = {},
 ): string {
+  return renderJqPipeline(spec, shellWord(filePath), values);
+}
+
+/** The shell variable generic descriptors' recipes read their file from (`F=<path>` first). */
+export const RECIPE_FILE_VAR = "F";
+
+/** `F=<path>`: the assignment a shell runs before recipes rendered on {@link RECIPE_FILE_VAR}. */
+export function recipeFileAssignment(filePath: string): string {
+  return `${RECIPE_FILE_VAR}=${shellWord(filePath)}`;
+}
+
+/**
+ * The first line of a generic descriptor's guidance when its recipes read
+ * `"$F"`: `F=<path>` (the path written once, not in every recipe), or undefined.
+ */
+export function guidanceFileLine(descriptor: { guidance: string }): string | undefined {
+  const first = descriptor.guidance.split("\n", 1)[0] as string;
+  return first.startsWith(`${RECIPE_FILE_VAR}=`) ? first : undefined;
+}
+
+/**
+ * The recipe as {@link renderJqCommand} with `"$F"` for the file: a long path
+ * written once (in `F=<path>`) instead of in every recipe.
+ */
+export function renderJqCommandOnVar(
+  spec: RecipeSpec,
+  values: Readonly<Partial<Record<string, string>>> = {},
+): string {
+  return renderJqPipeline(spec, `"$${RECIPE_FILE_VAR}"`, values);
+}
+
+function renderJqPipeline(
+  spec: RecipeSpec,
+  fileWord: string,
+  values: Readonly<Partial<Record<string, string>>>,
+): string {
   const flags = `${spec.raw ? " -r" : ""}${spec.slurp ? " -s" : ""}`;
-  return `tail -n +2 ${shellWord(filePath)} | jq${flags} ${shellQuote(inlineJqParams(spec, values))}`;
+  return `tail -n +2 ${fileWord} | jq${flags} ${shellQuote(inlineJqParams(spec, values))}`;
 }

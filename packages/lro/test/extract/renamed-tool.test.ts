@@ -33,8 +33,7 @@ describe("a renamed extraction tool", () => {
         records: makeMemories(200, 3),
       }),
     );
-    expect(guidance).toContain(`Use the \`${NAME}\` tool`);
-    expect(guidance).toMatch(new RegExp(`${NAME}\\(file_path=".+", recipe=1\\)`));
+    expect(guidance).toContain(`Use the \`${NAME}\` tool with this file_path and recipe=N`);
     expect(guidance).not.toContain("lro_extract");
   });
 
@@ -47,7 +46,7 @@ describe("a renamed extraction tool", () => {
         records: rows,
       }),
     );
-    expect(guidance).toContain(`Use the \`${NAME}\` tool`);
+    expect(guidance).toContain(`\`${NAME}\`: file_path, recipe=N`);
     expect(guidance).not.toContain("lro_extract");
   });
 
@@ -61,7 +60,7 @@ describe("a renamed extraction tool", () => {
     expect(r.isError, r.text).toBe(false);
     const descriptor = JSON.parse(r.text) as { offloaded: boolean; guidance: string };
     expect(descriptor.offloaded).toBe(true);
-    expect(descriptor.guidance).toContain(`query it with the \`${NAME}\` tool`);
+    expect(descriptor.guidance).toContain(`Without a shell: \`${NAME}\`(file_path=files.results`);
     expect(descriptor.guidance).not.toContain("lro_extract");
   });
 });

@@ -1,7 +1,10 @@
 /**
- * Guidance prompts of the specification's templates: the shell one (jq recipes)
- * and the native one (the `lro_extract` tool). Advisory, never imperative, so a
- * client without shell or extraction tool can skip it without an error.
+ * Guidance prompts after the specification's templates: the shell one (jq
+ * recipes) and the native one (the `lro_extract` tool), each with what the
+ * template says and no more: the path is in `file_path` (and in every
+ * recipe), so the shell guidance does not repeat it and the native one names
+ * it once. Advisory, never imperative, so a client without shell or
+ * extraction tool can skip it without an error.
  */
 import { LRO_EXTRACT_TOOL_NAME } from "../../extract/tool-name.js";
 import type { DetailLevel } from "../../types.js";
@@ -16,20 +19,11 @@ export interface GuidanceInput {
   namespace?: string | undefined;
 }
 
-/** The specification's guidance template for shell-capable clients. */
+/** The specification's guidance template for shell-capable clients, lean. */
 export function shellGuidance(g: GuidanceInput): string {
   return [
-    `Results offloaded to JSONL (${g.count} memories, ~${g.tokens} tokens saved).`,
-    `File: ${g.path}`,
-    `Detail level: ${g.detail}`,
-    "",
-    "Use the jq recipes above to extract specific data. Common patterns:",
-    "- Browse: recipe #1 (titles with namespaces)",
-    "- Filter: recipe #2 (by namespace) or #3 (by keyword)",
-    "- Analyze: recipe #6 (count by namespace)",
-    "",
-    "Read the file directly only if you need the complete dataset.",
-    "The header line (line 1) contains metadata; memory objects start at line 2.",
+    `Results offloaded to JSONL (${g.count} memories, ~${g.tokens} tokens saved). Detail level: ${g.detail}.`,
+    "Use the jq recipes above on file_path: browse #1, filter #2 or #3, count #6. Line 1 is a header.",
   ].join("\n");
 }
 
@@ -43,32 +37,11 @@ const customFilter: Record<DetailLevel, string> = {
   full: "select(.provenance.confidence > 0.8)",
 };
 
-/**
- * Recipes 9 and 10 named by what they do at `detail` (the specification's
- * table), where its template says only "detail-adaptive".
- */
-const adaptiveNames: Record<DetailLevel, string> = {
-  light: "9=list unique namespaces, 10=count by memory_type.",
-  medium: "9=sort by confidence desc, 10=search content.",
-  full: "9=sort by confidence desc (.provenance.confidence), 10=search content.",
-};
-
-/** The specification's native-extraction template (examples calling `tool`, `lro_extract` by default). */
+/** The specification's native-extraction template (calling `tool`, `lro_extract` by default), lean: no path (it is `file_path`), the recipes by number (their descriptions are above). */
 export function nativeGuidance(g: GuidanceInput, tool: string = LRO_EXTRACT_TOOL_NAME): string {
-  const file = `file_path=${JSON.stringify(g.path)}`;
-  const ns = JSON.stringify({ namespace: g.namespace ?? "_semantic" }).replace(":", ": ");
+  const ns = JSON.stringify({ namespace: g.namespace ?? "_semantic" });
   return [
-    `Results offloaded to JSONL (${g.count} memories, ~${g.tokens} tokens saved).`,
-    `Detail level: ${g.detail}`,
-    "",
-    `Use the \`${tool}\` tool to query this result set. Examples:`,
-    `- Browse: ${tool}(${file}, recipe=1)`,
-    `- Filter by namespace: ${tool}(${file}, recipe=2, params=${ns})`,
-    `- Search by keyword: ${tool}(${file}, recipe=3, params={"keyword": "your term"})`,
-    `- Custom filter: ${tool}(${file}, query=${JSON.stringify(customFilter[g.detail])})`,
-    "",
-    "Available recipes: 1=titles+namespaces, 2=filter namespace, 3=search titles,",
-    "4=IDs+titles, 5=filter type, 6=count by namespace, 7=filter tag, 8=sort by date,",
-    adaptiveNames[g.detail],
+    `Results offloaded to JSONL (${g.count} memories, ~${g.tokens} tokens saved). Detail level: ${g.detail}.`,
+    `Use the \`${tool}\` tool with this file_path and recipe=N (the jq recipes above, from 1; e.g. recipe=2, params=${ns}; recipe=3, params={"keyword":"your term"}), or query=${JSON.stringify(customFilter[g.detail])}.`,
   ].join("\n");
 }

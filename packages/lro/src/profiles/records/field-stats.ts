@@ -11,6 +11,7 @@ import {
   jsonValue,
   LineSchemaAccumulator,
 } from "../../descriptor/infer-schema.js";
+import { previewValue } from "../../descriptor/preview.js";
 import type { JsonSchema } from "../../types.js";
 
 /** Distinct string values tracked per field; beyond it a field is high-cardinality. */
@@ -44,6 +45,8 @@ export interface RecordsStats {
   /** Records that were not JSON objects. */
   nonObjects: number;
   lineSchema: JsonSchema;
+  /** The first record, shortened (`descriptor/preview.ts`); undefined when there is none. */
+  preview?: unknown;
 }
 
 /** Accumulates {@link RecordsStats} record by record. */
@@ -52,8 +55,10 @@ export class RecordsStatsAccumulator {
   private readonly schema = new LineSchemaAccumulator();
   private count = 0;
   private nonObjects = 0;
+  private preview: unknown;
 
   add(record: object): void {
+    if (this.count === 0) this.preview = previewValue(record);
     this.count++;
     this.schema.add(record);
     const value = jsonValue(record);
@@ -88,6 +93,7 @@ export class RecordsStatsAccumulator {
       fields: [...this.fields.values()],
       nonObjects: this.nonObjects,
       lineSchema: this.schema.result(),
+      ...(this.count > 0 ? { preview: this.preview } : {}),
     };
   }
 }

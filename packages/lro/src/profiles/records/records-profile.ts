@@ -5,9 +5,15 @@
  * with a schema inferred from every record and recipes built from the fields
  * actually present. Its headers say `"profile":"records"`.
  */
+
+import { compactShape } from "../../descriptor/infer-schema.js";
 import { LroError } from "../../errors.js";
-import { type RecipeSpec, renderJqCommand } from "../../recipes/recipe-spec.js";
-import type { JqRecipe, JsonSchema } from "../../types.js";
+import {
+  type RecipeSpec,
+  recipeFileAssignment,
+  renderJqCommandOnVar,
+} from "../../recipes/recipe-spec.js";
+import type { CompactShape, JqRecipe } from "../../types.js";
 import type { DescribeInput, Profile } from "../profile.js";
 import { type RecordsStats, RecordsStatsAccumulator, rankedValues } from "./field-stats.js";
 import { jqPath, recipeFields, recordsRecipeParams, recordsRecipes } from "./records-recipes.js";
@@ -23,8 +29,6 @@ export interface RecordsSummary {
   count: number;
   estimated_tokens: number;
   operation: string;
-  /** The field names of the records, in first-seen order. */
-  fields: string[];
   /** The most frequent values of the low-cardinality field the recipes group by. */
   top_values?: Record<string, string[]>;
   /** `[min, max]` of the numeric field the recipes sort or sum by. */
@@ -33,12 +37,19 @@ export interface RecordsSummary {
   score_range?: [number, number];
 }
 
-/** The descriptor of an offloaded records result. */
+/**
+ * The descriptor of an offloaded records result: the file, its shape (line
+ * schema), a preview of the first record, the few recipes that fit these
+ * fields, and two lines of guidance.
+ */
 export interface RecordsOffloadResponse {
   offloaded: true;
   summary: RecordsSummary;
   file_path: string;
-  line_schema: JsonSchema;
+  /** The records' fields and types, compact (`descriptor/infer-schema.ts`). */
+  line_schema: CompactShape;
+  /** The first record, long values shortened. */
+  preview?: unknown;
   jq_recipes: JqRecipe[];
   guidance: string;
 }
@@ -49,7 +60,6 @@ function summaryOf(input: DescribeInput<RecordsStats>): RecordsSummary {
     count: input.count,
     estimated_tokens: input.estimatedTokens,
     operation: input.operation,
-    fields: input.stats.fields.map((x) => x.name),
   };
   if (f.group) summary.top_values = { [f.group.name]: rankedValues(f.group).slice(0, 5) };
   if (f.number && Number.isFinite(f.number.min)) {
@@ -58,10 +68,6 @@ function summaryOf(input: DescribeInput<RecordsStats>): RecordsSummary {
   const scores = input.scores?.filter((s) => typeof s === "number" && Number.isFinite(s));
   if (scores && scores.length > 0) summary.score_range = [Math.min(...scores), Math.max(...scores)];
   return summary;
-}
-
-function recipeNames(recipes: readonly { number: number; description: string }[]): string {
-  return recipes.map((r) => `${r.number}=${r.description}`).join(", ");
 }
 
 /** A custom jq filter on a real field of these records, for the native guidance. */
@@ -76,44 +82,21 @@ function customFilter(stats: RecordsStats): string {
   return "keys";
 }
 
-/** Guidance of the records profile (shell or native). */
+/**
+ * Guidance of the records profile: what the file is and how to query it,
+ * the path left to `file_path` (it is long: written once).
+ */
 export function recordsGuidance(input: DescribeInput<RecordsStats>): string {
-  const specs = recordsRecipes(input.stats);
-  const params = recordsRecipeParams(recipeFields(input.stats));
-  const head = `Results offloaded to JSONL (${input.count} records, ~${input.estimatedTokens} tokens saved).`;
-  const fields = `Fields: ${input.stats.fields.map((x) => x.name).join(", ") || "(none)"}`;
-  if (!input.nativeExtraction) {
-    return [
-      head,
-      `File: ${input.filePath}`,
-      fields,
-      "",
-      `Use the jq recipes above to extract specific data: ${recipeNames(specs)}.`,
-      "",
-      "Read the file directly only if you need the complete dataset.",
-      "The header line (line 1) contains metadata; records start at line 2.",
-    ].join("\n");
-  }
+  const head = `${recipeFileAssignment(input.filePath)}\nJSONL, line 1 a header.`;
+  const shell = "Shell: set F, run a recipe or your own jq.";
+  if (!input.nativeExtraction) return `${head} ${shell}`;
   const tool = input.nativeExtraction;
-  const file = `file_path=${JSON.stringify(input.filePath)}`;
-  const examples = specs
-    .filter((s) => s.params.length > 0)
-    .slice(0, 2)
-    .map((s) => {
-      const p = Object.fromEntries(s.params.map((n) => [n, params[n] ?? n]));
-      return `- ${s.description}: ${tool}(${file}, recipe=${s.number}, params=${JSON.stringify(p)})`;
-    });
-  return [
-    head,
-    fields,
-    "",
-    `Use the \`${tool}\` tool to query this result set. Examples:`,
-    `- Browse: ${tool}(${file}, recipe=1)`,
-    ...examples,
-    `- Custom filter: ${tool}(${file}, query=${JSON.stringify(customFilter(input.stats))})`,
-    "",
-    `Available recipes: ${recipeNames(specs)}.`,
-  ].join("\n");
+  const params = recordsRecipeParams(recipeFields(input.stats));
+  const withParam = recordsRecipes(input.stats).find((s) => s.params.length > 0);
+  const example = withParam
+    ? `recipe=${withParam.number}, params=${JSON.stringify(Object.fromEntries(withParam.params.map((n) => [n, params[n] ?? n])))}`
+    : "recipe=1";
+  return `${head} \`${tool}\`: file_path, recipe=N (order above; e.g. ${example}) or query=${JSON.stringify(customFilter(input.stats))}. ${shell}`;
 }
 
 /** Recipes derived from a file's parsed records (the extractor caches those per file version). */
@@ -134,10 +117,11 @@ export const recordsProfile: Profile<RecordsOffloadResponse, RecordsStats> = {
       offloaded: true,
       summary: summaryOf(input),
       file_path: input.filePath,
-      line_schema: input.stats.lineSchema,
+      line_schema: compactShape(input.stats.lineSchema),
+      ...(input.stats.preview !== undefined ? { preview: input.stats.preview } : {}),
       jq_recipes: specs.map((s) => ({
         description: s.description,
-        command: renderJqCommand(s, input.filePath, params),
+        command: renderJqCommandOnVar(s, params),
       })),
       guidance: recordsGuidance(input),
     };

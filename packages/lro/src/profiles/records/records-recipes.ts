@@ -1,9 +1,9 @@
 /**
  * Recipes of the records profile, built from the fields the records actually
  * have: list the label field, filter and count by a low-cardinality field,
- * search the label, sort by a date or number field, numeric summary, field
- * census, first ten, count, a compact projection. Only recipes whose fields
- * exist are made, numbered in that order (at most ten). The choice depends only
+ * search the label, numeric summary, sort by a date or number field, first
+ * ten, count, field census, a compact projection. Only recipes whose fields
+ * exist are made, numbered in that order, the first {@link MAX_RECORDS_RECIPES}. The choice depends only
  * on the statistics, so the descriptor and `lro_extract` (which recomputes them
  * from the file) agree on every number.
  */
@@ -14,6 +14,11 @@ import { type FieldStats, only, type RecordsStats, rankedValues } from "./field-
 const LABEL_NAMES = ["title", "name", "label", "subject", "summary", "path", "message", "text"];
 /** Preferred names of a record's identifier. */
 const ID_NAMES = ["id", "_id", "uuid", "key", "slug"];
+/**
+ * Recipes a records descriptor lists: the few that fit the data, in the order
+ * above (each costs ~65 o200k tokens with its path; the descriptor's budget is 500).
+ */
+export const MAX_RECORDS_RECIPES = 4;
 /** A low-cardinality field has at most this many distinct values. */
 const MAX_GROUPS = 20;
 
@@ -151,6 +156,14 @@ export function recordsRecipes(stats: RecordsStats): RecipeSpec[] {
       examples: { keyword: params.keyword ?? "keyword" },
     });
   }
+  if (f.number) {
+    const p = jqPath(f.number.name);
+    drafts.push({
+      ...slurped,
+      description: `Count, min, max and sum of ${f.number.name}`,
+      filter: `map(${p} | numbers) | {count: length, min: min, max: max, sum: add}`,
+    });
+  }
   if (f.date) {
     drafts.push({
       ...slurped,
@@ -164,23 +177,15 @@ export function recordsRecipes(stats: RecordsStats): RecipeSpec[] {
       filter: `sort_by(${jqPath(f.number.name)}) | reverse`,
     });
   }
-  if (f.number) {
-    const p = jqPath(f.number.name);
-    drafts.push({
-      ...slurped,
-      description: `Count, min, max and sum of ${f.number.name}`,
-      filter: `map(${p} | numbers) | {count: length, min: min, max: max, sum: add}`,
-    });
-  }
+  drafts.push({ ...slurped, description: "First 10 records", filter: ".[:10][]" });
+  drafts.push({ ...slurped, description: "Count records", filter: "length" });
   if (stats.nonObjects === 0) {
     drafts.push({
       ...slurped,
-      description: "Field names with how many records have each",
+      description: "Field names and counts",
       filter: "map(keys[]) | group_by(.) | map({field: .[0], count: length})",
     });
   }
-  drafts.push({ ...slurped, description: "First 10 records", filter: ".[:10][]" });
-  drafts.push({ ...slurped, description: "Count records", filter: "length" });
   const projected = f.scalars.slice(0, 4);
   if (projected.length > 0 && projected.length < stats.fields.length) {
     drafts.push({
@@ -189,5 +194,5 @@ export function recordsRecipes(stats: RecordsStats): RecipeSpec[] {
       filter: `{${projected.map((x) => (jqKey(x.name) === x.name ? x.name : `${jqKey(x.name)}: ${jqPath(x.name)}`)).join(", ")}}`,
     });
   }
-  return drafts.slice(0, 10).map((d, i) => ({ number: i + 1, ...d }));
+  return drafts.slice(0, MAX_RECORDS_RECIPES).map((d, i) => ({ number: i + 1, ...d }));
 }
