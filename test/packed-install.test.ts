@@ -206,7 +206,7 @@ describe("installed from packed tarballs, outside the workspace", () => {
       expect(descriptor.offloaded).toBe(true);
       expect(descriptor.summary.count).toBe(400);
       // The records profile describes orders by their own fields, not memory fields.
-      expect(Object.keys(descriptor.line_schema.properties)).toEqual(["id", "customer", "total"]);
+      expect(Object.keys(descriptor.line_schema)).toEqual(["id", "customer", "total"]);
       expect(JSON.stringify(descriptor.jq_recipes)).not.toMatch(/\.namespace|\.memory_type/);
       const lines = readFileSync(descriptor.file_path, "utf8").trimEnd().split("\n");
       expect(lines).toHaveLength(401);

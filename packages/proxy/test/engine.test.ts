@@ -111,6 +111,7 @@ describe("proxy engine", () => {
       records_key: string;
       summary: { count: number };
       jq_recipes: { description: string; command: string }[];
+      guidance: string;
       reassemble: { text: Record<string, unknown>[]; structured?: unknown };
     };
     expect(d.total).toBe(60);
@@ -123,7 +124,12 @@ describe("proxy engine", () => {
     // The numbered recipes run in bash + jq, and by number through lro_extract.
     const n = d.jq_recipes.findIndex((x) => x.description === "Count by team") + 1;
     expect(n).toBeGreaterThan(0);
-    const outputs = await runAllRecipes({ byTeam: d.jq_recipes[n - 1]?.command as string });
+    // As a model runs them: the guidance's F=<path> first.
+    const outputs = await runAllRecipes(
+      { byTeam: d.jq_recipes[n - 1]?.command as string },
+      undefined,
+      d.guidance,
+    );
     expect(JSON.parse(outputs.byTeam as string)).toContainEqual({ team: "core", count: 20 });
     const native = await engine.callExtract({ file_path: d.file_path, recipe: n });
     expect(native.isError).toBeFalsy();
