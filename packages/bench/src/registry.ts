@@ -10,6 +10,7 @@ import { serverMcpBenchmark } from "./server-mcp.js";
 import { serverPostgresBenchmark } from "./server-postgres.js";
 import { serverStoreBenchmark } from "./server-store.js";
 import { serverWholeSetBenchmark } from "./server-whole-set.js";
+import { tokenEconomyBenchmark } from "./token-economy.js";
 
 /** Every benchmark `npm run bench` knows, in run order. Add yours here. */
 export const benchmarks: Benchmark[] = [
@@ -24,4 +25,5 @@ export const benchmarks: Benchmark[] = [
   offloadStoreBenchmark,
   proxyBenchmark,
   serverHttpBenchmark,
+  tokenEconomyBenchmark,
 ];

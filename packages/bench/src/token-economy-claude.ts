@@ -1,0 +1,121 @@
+/**
+ * One Claude Code session of the `token-economy` benchmark: the real CLI
+ * (`claude -p ... --output-format json`) against the scripted model, with one
+ * MCP server from `--mcp-config`, in a throw-away HOME, offline.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { join } from "node:path";
+import { type AgentTask, nextStep } from "./token-economy-agent.js";
+import { type ModelRequest, startScriptedModel } from "./token-economy-model.js";
+
+/** The Claude Code CLI `.ci/run` installs under `$ATLATL_CLAUDE_CODE_DIR`, if present. */
+export function claudeBin(): string | undefined {
+  const dir = process.env.ATLATL_CLAUDE_CODE_DIR ?? join(homedir(), ".cache", "atlatl-claude-code");
+  const bin = join(dir, "node_modules", ".bin", "claude");
+  return existsSync(bin) ? bin : undefined;
+}
+
+/** How the client starts the MCP server under test (stdio). */
+export interface StdioServer {
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+}
+
+/** The name the MCP config gives the server: tools become `mcp__{SERVER_NAME}__{tool}`. */
+export const SERVER_NAME = "bench";
+
+export interface SessionRun {
+  requests: ModelRequest[];
+  /** Its `count_tokens` requests (Claude Code sizes large tool results this way). */
+  counts: ModelRequest[];
+  /** The CLI's final `result` text (the agent's answer). */
+  result: string;
+  errors: string[];
+}
+
+/** The agent's shell: Claude Code's Bash tool. */
+export const CLAUDE_SHELL: AgentTask["shell"] = {
+  name: "Bash",
+  input: (command) => ({ command, description: "Query the saved result" }),
+};
+
+/**
+ * Run one `claude -p` session in `cwd` with `server` as its only MCP server
+ * (Claude Code offers `cwd` as the session's root, which servers such as
+ * server-filesystem take as their allowed directory).
+ */
+export async function runClaudeSession(
+  bin: string,
+  server: StdioServer,
+  task: Omit<AgentTask, "shell">,
+  cwd: string,
+): Promise<SessionRun> {
+  const model = await startScriptedModel((messages) =>
+    nextStep({ ...task, shell: CLAUDE_SHELL }, messages),
+  );
+  const home = mkdtempSync(join(tmpdir(), "atlatl-token-economy-home-"));
+  try {
+    const config = join(home, "mcp.json");
+    writeFileSync(config, JSON.stringify({ mcpServers: { [SERVER_NAME]: server } }));
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? "",
+      HOME: home,
+      ANTHROPIC_BASE_URL: model.url,
+      ANTHROPIC_API_KEY: "sk-ant-bench-offline",
+      // Nothing leaves 127.0.0.1: no telemetry, error reports, updates or other side traffic.
+      DISABLE_TELEMETRY: "1",
+      DISABLE_ERROR_REPORTING: "1",
+      DISABLE_AUTOUPDATER: "1",
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      // Every MCP tool definition in every request, as the issue's figures count them
+      // (with tool search on, Claude Code lists deferred tools by name only).
+      ENABLE_TOOL_SEARCH: process.env.ATLATL_BENCH_TOOL_SEARCH ?? "false",
+    };
+    const args = [
+      "-p",
+      task.question.prompt,
+      "--output-format",
+      "json",
+      "--mcp-config",
+      config,
+      "--strict-mcp-config",
+      "--allowedTools",
+      `mcp__${SERVER_NAME}`,
+      "Bash",
+    ];
+    const { stdout, stderr, code } = await new Promise<{
+      stdout: string;
+      stderr: string;
+      code: number | null;
+    }>((resolve, reject) => {
+      const child = spawn(bin, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+      let out = "";
+      let err = "";
+      child.stdout.on("data", (c: Buffer) => {
+        out += c.toString("utf8");
+      });
+      child.stderr.on("data", (c: Buffer) => {
+        err += c.toString("utf8");
+      });
+      const timer = setTimeout(() => child.kill("SIGKILL"), 180_000);
+      child.on("error", reject);
+      child.on("close", (c) => {
+        clearTimeout(timer);
+        resolve({ stdout: out, stderr: err, code: c });
+      });
+    });
+    let result = "";
+    try {
+      result = String((JSON.parse(stdout) as { result?: unknown }).result ?? "");
+    } catch {
+      model.errors.push(`claude exited ${code}: ${stderr.slice(0, 500)}${stdout.slice(0, 500)}`);
+    }
+    return { requests: model.requests, counts: model.counts, result, errors: model.errors };
+  } finally {
+    await model.close();
+    rmSync(home, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,262 @@
+/**
+ * `token-economy`: what a user's client puts into the model's context for the
+ * same answer, with and without atlatl. The real Claude Code CLI is driven by a
+ * scripted model on 127.0.0.1 (one fixed agent policy, token-economy-agent.ts)
+ * that logs every request; each scenario runs twice: the client alone (the
+ * upstream connected directly; for the memory server, offloading off) and with
+ * atlatl (the upstream behind `atlatl-proxy`; the memory server offloading).
+ * Figures are o200k tokens (`gpt-tokenizer`) of what the client sent, beside chars/4.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { atLeast, atMost, type Benchmark, type BenchRow, type BenchTable } from "./harness.js";
+import {
+  claudeBin,
+  runClaudeSession,
+  SERVER_NAME,
+  type StdioServer,
+} from "./token-economy-claude.js";
+import {
+  DATASETS,
+  FAILED,
+  JSON_FILES,
+  lookupOrder,
+  type Question,
+  TOP_REGIONS,
+} from "./token-economy-data.js";
+import { measureSession, type SessionFigures } from "./token-economy-measure.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, "../../..");
+const PROXY = join(root, "packages/proxy/bin/atlatl-proxy.js");
+const FILESYSTEM = join(root, "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
+const FIXTURE = join(here, "token-economy-server.ts");
+
+export type Arm = "alone" | "atlatl";
+
+/** One question about one tool's result, asked in both arms. */
+export interface Scenario {
+  name: string;
+  /** Whether atlatl is expected to offload it (a descriptor) or pass it through. */
+  offloads: boolean;
+  tool: string;
+  /** The tool's arguments; `dir` is the run's scratch directory. */
+  input(dir: string): Record<string, unknown>;
+  question: Question;
+  /** Writes what the server reads into `dir`, before the session. */
+  prepare?(dir: string): void;
+  /** The server as the client starts it in `arm`; `dir` is the run's scratch directory. */
+  server(arm: Arm, dir: string): StdioServer;
+  /** The right answer (JSON text), from the data itself. */
+  expected(): string;
+}
+
+/** The fixture upstream (token-economy-server.ts) under Node with tsx, from any cwd. */
+function fixtureServer(): StdioServer {
+  return {
+    command: process.execPath,
+    args: ["--conditions=source", "--import", import.meta.resolve("tsx"), FIXTURE],
+  };
+}
+
+/** `arm`'s view of a generic upstream: itself, or behind `atlatl-proxy`. */
+function throughProxy(arm: Arm, upstream: StdioServer, dir: string): StdioServer {
+  if (arm === "alone") return upstream;
+  const out = join(dir, "offload");
+  return {
+    command: process.execPath,
+    args: [PROXY, "--output-dir", out, "--", upstream.command, ...upstream.args],
+  };
+}
+
+/** 700 files in 10 packages of 7 modules, four extensions in turn. */
+function makeTree(dir: string): void {
+  const top = join(dir, "tree");
+  let k = 0;
+  for (let a = 0; a < 10; a++)
+    for (let b = 0; b < 7; b++) {
+      const d = join(top, `pkg${a}`, `mod${b}`);
+      mkdirSync(d, { recursive: true });
+      for (let c = 0; c < 10; c++, k++)
+        writeFileSync(join(d, `file${k}.${["ts", "json", "md", "js"][k % 4]}`), "x");
+    }
+}
+
+function fixtureScenario(
+  name: string,
+  tool: string,
+  offloads: boolean,
+  prompt: string,
+  path: string[],
+  q: Omit<Question, "prompt" | "path">,
+): Scenario {
+  return {
+    name,
+    offloads,
+    tool,
+    input: () => ({}),
+    question: { ...q, prompt, path },
+    server: (arm, dir) => throughProxy(arm, fixtureServer(), dir),
+    expected: () => {
+      let v = (DATASETS[tool] as () => unknown)();
+      for (const k of path) v = (v as Record<string, unknown>)[k];
+      return JSON.stringify(q.answer(v as unknown[]));
+    },
+  };
+}
+
+export const SCENARIOS: Scenario[] = [
+  {
+    name: "directory_tree, 700 files",
+    offloads: true,
+    tool: "directory_tree",
+    input: (dir) => ({ path: join(dir, "tree") }),
+    prepare: makeTree,
+    question: {
+      ...JSON_FILES,
+      prompt: "How many .json files are in the tree? Answer with the number only.",
+      path: [],
+    },
+    server: (arm, dir) =>
+      throughProxy(arm, { command: process.execPath, args: [FILESYSTEM, join(dir, "tree")] }, dir),
+    // Every fourth file of 700 (k % 4 === 1).
+    expected: () => "175",
+  },
+  fixtureScenario(
+    "2,000 nested orders, one looked up",
+    "list_orders",
+    true,
+    "Who is the customer of order ORD-01234 and what is its total? Answer as JSON.",
+    ["orders"],
+    lookupOrder("ORD-01234"),
+  ),
+  fixtureScenario(
+    "5,000 records, count by field + top 5",
+    "list_records",
+    true,
+    "Which 5 regions have the most records, with their counts? Answer as JSON.",
+    [],
+    TOP_REGIONS,
+  ),
+  fixtureScenario(
+    "a medium result (~2k tokens)",
+    "medium_report",
+    true,
+    "How many items of the report failed? Answer with the number only.",
+    ["items"],
+    FAILED,
+  ),
+  fixtureScenario(
+    "a small result",
+    "small_report",
+    false,
+    "How many items of the report failed? Answer with the number only.",
+    ["items"],
+    FAILED,
+  ),
+];
+
+/** Limits of the issue's "done when" (issue 30). */
+const GENERIC_DESCRIPTOR_MAX = 500;
+const PROXY_TOOL_BYTES_MAX = 1000;
+
+/** Run every scenario in both arms with Claude Code. */
+async function claudeCode(bin: string, scenarios: Scenario[]): Promise<BenchTable> {
+  const rows: BenchRow[] = [];
+  const details: Record<string, Record<Arm, SessionFigures>> = {};
+  const added: number[] = [];
+  for (const s of scenarios) {
+    const figures = {} as Record<Arm, SessionFigures>;
+    for (const arm of ["alone", "atlatl"] as const) {
+      const dir = mkdtempSync(join(tmpdir(), "atlatl-token-economy-"));
+      try {
+        s.prepare?.(dir);
+        const run = await runClaudeSession(
+          bin,
+          s.server(arm, dir),
+          {
+            tool: `mcp__${SERVER_NAME}__${s.tool}`,
+            input: s.input(dir),
+            question: s.question,
+          },
+          dir,
+        );
+        const log = process.env.ATLATL_BENCH_LOG_DIR;
+        if (log) {
+          mkdirSync(log, { recursive: true });
+          writeFileSync(join(log, `${s.tool}-${arm}.json`), JSON.stringify(run, null, 1));
+        }
+        figures[arm] = measureSession(run, s.expected());
+        if (run.errors.length > 0) console.error(`${s.name} (${arm}): ${run.errors.join("; ")}`);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+    details[s.name] = figures;
+    const { alone, atlatl } = figures;
+    added.push(atlatl.toolBytes - alone.toolBytes);
+    const ratio = atlatl.sessionInput / alone.sessionInput;
+    rows.push(
+      atMost(
+        `${s.name}: session input, atlatl / alone`,
+        ratio,
+        "x",
+        1,
+        `${atlatl.sessionInput} vs ${alone.sessionInput} o200k; turns ${atlatl.turns} vs ${alone.turns}`,
+      ),
+      atMost(`${s.name}: turns with atlatl`, atlatl.turns, "", alone.turns, "peer: alone"),
+      {
+        ...(s.offloads
+          ? atMost(
+              `${s.name}: first tool_result with atlatl`,
+              atlatl.firstResultTokens,
+              "o200k",
+              GENERIC_DESCRIPTOR_MAX,
+            )
+          : atMost(
+              `${s.name}: first tool_result with atlatl`,
+              atlatl.firstResultTokens,
+              "o200k",
+              alone.firstResultTokens,
+            )),
+        notes: `chars/4 ${atlatl.firstResultChars4}; alone ${alone.firstResultTokens} o200k (chars/4 ${alone.firstResultChars4})`,
+      },
+      atLeast(
+        `${s.name}: answers correct (both arms)`,
+        Number(alone.correct) + Number(atlatl.correct),
+        "of 2",
+        2,
+        `alone ${alone.answer.slice(0, 60)} | atlatl ${atlatl.answer.slice(0, 60)}`,
+      ),
+    );
+  }
+  const first = Object.values(details)[0];
+  rows.push(
+    atMost(
+      "tool-definition bytes added by atlatl-proxy per request",
+      Math.max(...added),
+      "bytes",
+      PROXY_TOOL_BYTES_MAX,
+      first
+        ? `all tools ${first.atlatl.toolBytes} vs ${first.alone.toolBytes} bytes; the server's ${first.atlatl.serverToolBytes} vs ${first.alone.serverToolBytes}`
+        : undefined,
+    ),
+  );
+  return {
+    name: "token-economy-claude-code",
+    title: "Token economy: Claude Code alone vs with atlatl (o200k tokens of what the client sent)",
+    rows,
+    details,
+  };
+}
+
+export const tokenEconomyBenchmark: Benchmark = {
+  name: "token-economy",
+  async run() {
+    const bin = claudeBin();
+    if (!bin) throw new Error("no Claude Code CLI: set ATLATL_CLAUDE_CODE_DIR (see .ci/run)");
+    return [await claudeCode(bin, SCENARIOS)];
+  },
+};
