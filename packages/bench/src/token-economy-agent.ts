@@ -71,6 +71,17 @@ interface FileHint {
   shown: string;
 }
 
+function jsonObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const v = JSON.parse(text) as unknown;
+    return v && typeof v === "object" && !Array.isArray(v)
+      ? (v as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function fileHint(text: string): FileHint | undefined {
   // "saved to: FILE" (with a preview) or "saved to FILE." (past the client's token limit).
   const saved = /saved to:?\s+(\S+?)\.?(?:\s|$)/i.exec(text);
@@ -78,15 +89,11 @@ function fileHint(text: string): FileHint | undefined {
     const preview = /Preview[^\n]*\n([\s\S]*)/.exec(text);
     return { file: saved[1] as string, lro: false, shown: preview?.[1] ?? "" };
   }
-  let d: Record<string, unknown> | undefined;
-  try {
-    const v = JSON.parse(text) as unknown;
-    if (v && typeof v === "object" && !Array.isArray(v)) d = v as Record<string, unknown>;
-  } catch {
-    return undefined;
-  }
-  const files = d?.files as Record<string, string> | undefined;
-  const named = files?.records ?? d?.file ?? d?.file_path;
+  // A descriptor is one JSON object; other blocks (a resource link) may follow it.
+  const d = [text, text.split("\n")[0] ?? ""].map(jsonObject).find((v) => v !== undefined);
+  if (!d) return undefined;
+  const files = d.files as Record<string, string> | undefined;
+  const named = files?.records ?? d.file ?? d.file_path;
   const file = typeof named === "string" ? named : /"(\/[^"]+\.jsonl)"/.exec(text)?.[1];
   return file ? { file, lro: true, shown: text } : undefined;
 }

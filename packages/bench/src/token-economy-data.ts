@@ -150,3 +150,19 @@ export const DATASETS: Record<string, () => unknown> = {
   medium_report: () => ({ items: records(MEDIUM_ROWS, 23) }),
   small_report: () => ({ items: records(5, 29) }),
 };
+
+/** Matches per memory type (as `group_by` orders them). */
+export const BY_MEMORY_TYPE: Omit<Question, "prompt" | "path"> = {
+  needs: ["memory_type"],
+  jq: "group_by(.memory_type)|map({memory_type:.[0].memory_type,count:length})",
+  answer(recs) {
+    const counts = new Map<string, number>();
+    for (const r of recs as Rec[]) {
+      const t = String(r.memory_type);
+      counts.set(t, (counts.get(t) ?? 0) + 1);
+    }
+    return [...counts]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([memory_type, count]) => ({ memory_type, count }));
+  },
+};

@@ -4,6 +4,8 @@ import { SERVER_NAME, type SessionRun } from "./token-economy-claude.js";
 import { o200k, requestTexts } from "./token-economy-model.js";
 
 export interface SessionFigures {
+  /** The first tool result's text as the model received it. */
+  firstResult: string;
   /** The first tool result as the model received it: o200k tokens and chars/4. */
   firstResultTokens: number;
   firstResultChars4: number;
@@ -46,6 +48,7 @@ export function measureSession(run: SessionRun, expected: string): SessionFigure
   const text = first?.result ?? "";
   const tools = run.requests[0]?.tools ?? [];
   return {
+    firstResult: text,
     firstResultTokens: o200k(text),
     firstResultChars4: Math.ceil(text.length / 4),
     toolBytes: bytes(tools),

@@ -7,10 +7,14 @@
  * atlatl (the upstream behind `atlatl-proxy`; the memory server offloading).
  * Figures are o200k tokens (`gpt-tokenizer`) of what the client sent, beside chars/4.
  */
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { READ_LIMITS } from "atlatl";
 import { atLeast, atMost, type Benchmark, type BenchRow, type BenchTable } from "./harness.js";
 import {
   claudeBin,
@@ -19,6 +23,7 @@ import {
   type StdioServer,
 } from "./token-economy-claude.js";
 import {
+  BY_MEMORY_TYPE,
   DATASETS,
   FAILED,
   JSON_FILES,
@@ -33,14 +38,34 @@ const root = resolve(here, "../../..");
 const PROXY = join(root, "packages/proxy/bin/atlatl-proxy.js");
 const FILESYSTEM = join(root, "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
 const FIXTURE = join(here, "token-economy-server.ts");
+const ATLATL = join(root, "packages/server/bin/atlatl.js");
 
 export type Arm = "alone" | "atlatl";
+
+/** Limits of the issue's "done when" (issue 30). */
+const GENERIC_DESCRIPTOR_MAX = 500;
+const MEMORY_DESCRIPTOR_MAX = 900;
+const PROXY_TOOL_BYTES_MAX = 1000;
+
+/** A broad recall: several hundred of the seeded corpus' 5,000 memories match. */
+const MEMORY_QUERY = "rate limiter";
+const READ_PAGE_MAX = READ_LIMITS.pageSize;
+
+/** `atlatl serve` over the seeded store: offloading off (alone) or on (with atlatl). */
+function memoryServer(arm: Arm, dir: string): StdioServer {
+  return {
+    command: process.execPath,
+    args: [ATLATL, "--db", join(dir, "memories.db"), "serve"],
+    env:
+      arm === "alone"
+        ? { ATLATL_PROMPT__OFFLOAD__ENABLED: "false" }
+        : { ATLATL_PROMPT__OFFLOAD__OUTPUT_DIR: join(dir, "offload") },
+  };
+}
 
 /** One question about one tool's result, asked in both arms. */
 export interface Scenario {
   name: string;
-  /** Whether atlatl is expected to offload it (a descriptor) or pass it through. */
-  offloads: boolean;
   tool: string;
   /** The tool's arguments; `dir` is the run's scratch directory. */
   input(dir: string): Record<string, unknown>;
@@ -49,8 +74,10 @@ export interface Scenario {
   prepare?(dir: string): void;
   /** The server as the client starts it in `arm`; `dir` is the run's scratch directory. */
   server(arm: Arm, dir: string): StdioServer;
-  /** The right answer (JSON text), from the data itself. */
-  expected(): string;
+  /** The right answer (JSON text), from the data itself (after `prepare`). */
+  expected(dir: string): string | Promise<string>;
+  /** The most o200k tokens atlatl's first tool_result may take (issue 30). */
+  descriptorMax?: number;
 }
 
 /** The fixture upstream (token-economy-server.ts) under Node with tsx, from any cwd. */
@@ -87,18 +114,19 @@ function makeTree(dir: string): void {
 function fixtureScenario(
   name: string,
   tool: string,
-  offloads: boolean,
+  /** Whether atlatl offloads it (else it must pass through unchanged). */
+  offloaded: boolean,
   prompt: string,
   path: string[],
   q: Omit<Question, "prompt" | "path">,
 ): Scenario {
   return {
     name,
-    offloads,
     tool,
     input: () => ({}),
     question: { ...q, prompt, path },
     server: (arm, dir) => throughProxy(arm, fixtureServer(), dir),
+    ...(offloaded ? { descriptorMax: GENERIC_DESCRIPTOR_MAX } : {}),
     expected: () => {
       let v = (DATASETS[tool] as () => unknown)();
       for (const k of path) v = (v as Record<string, unknown>)[k];
@@ -110,7 +138,6 @@ function fixtureScenario(
 export const SCENARIOS: Scenario[] = [
   {
     name: "directory_tree, 700 files",
-    offloads: true,
     tool: "directory_tree",
     input: (dir) => ({ path: join(dir, "tree") }),
     prepare: makeTree,
@@ -123,6 +150,7 @@ export const SCENARIOS: Scenario[] = [
       throughProxy(arm, { command: process.execPath, args: [FILESYSTEM, join(dir, "tree")] }, dir),
     // Every fourth file of 700 (k % 4 === 1).
     expected: () => "175",
+    descriptorMax: GENERIC_DESCRIPTOR_MAX,
   },
   fixtureScenario(
     "2,000 nested orders, one looked up",
@@ -156,11 +184,56 @@ export const SCENARIOS: Scenario[] = [
     ["items"],
     FAILED,
   ),
+  {
+    name: "memory server, broad recall over 5,000",
+    tool: "recall_memories",
+    // Every match in one call (the page maximum), so one command can answer in both arms.
+    input: () => ({ query: MEMORY_QUERY, limit: READ_PAGE_MAX }),
+    question: {
+      ...BY_MEMORY_TYPE,
+      prompt:
+        "How many of my memories about the rate limiter are there of each memory type? Answer as JSON.",
+      path: ["records"],
+    },
+    prepare: (dir) => {
+      execFileSync(process.execPath, [
+        ATLATL,
+        "--db",
+        join(dir, "memories.db"),
+        "seed",
+        "-n",
+        "5000",
+      ]);
+    },
+    server: (arm, dir) => memoryServer(arm, dir),
+    expected: async (dir) => {
+      // Every match, inline: what the question is about, read without any client in between.
+      const client = new Client({ name: "token-economy-truth", version: "1.0.0" });
+      const { command, args, env } = memoryServer("alone", dir);
+      await client.connect(
+        new StdioClientTransport({
+          command,
+          args,
+          env: { ...env, PATH: process.env.PATH ?? "" },
+          stderr: "ignore",
+        }),
+      );
+      try {
+        const r = await client.callTool({
+          name: "recall_memories",
+          arguments: { query: MEMORY_QUERY, limit: READ_PAGE_MAX },
+        });
+        const text = (r.content as { text?: string }[]).map((b) => b.text ?? "").join("");
+        const page = JSON.parse(text) as { records: unknown[]; next_cursor?: unknown };
+        if (page.next_cursor) throw new Error("the recall has more than one page of matches");
+        return JSON.stringify(BY_MEMORY_TYPE.answer(page.records));
+      } finally {
+        await client.close();
+      }
+    },
+    descriptorMax: MEMORY_DESCRIPTOR_MAX,
+  },
 ];
-
-/** Limits of the issue's "done when" (issue 30). */
-const GENERIC_DESCRIPTOR_MAX = 500;
-const PROXY_TOOL_BYTES_MAX = 1000;
 
 /** Run every scenario in both arms with Claude Code. */
 async function claudeCode(bin: string, scenarios: Scenario[]): Promise<BenchTable> {
@@ -188,7 +261,7 @@ async function claudeCode(bin: string, scenarios: Scenario[]): Promise<BenchTabl
           mkdirSync(log, { recursive: true });
           writeFileSync(join(log, `${s.tool}-${arm}.json`), JSON.stringify(run, null, 1));
         }
-        figures[arm] = measureSession(run, s.expected());
+        figures[arm] = measureSession(run, await s.expected(dir));
         if (run.errors.length > 0) console.error(`${s.name} (${arm}): ${run.errors.join("; ")}`);
       } finally {
         rmSync(dir, { recursive: true, force: true });
@@ -208,19 +281,20 @@ async function claudeCode(bin: string, scenarios: Scenario[]): Promise<BenchTabl
       ),
       atMost(`${s.name}: turns with atlatl`, atlatl.turns, "", alone.turns, "peer: alone"),
       {
-        ...(s.offloads
+        ...(s.descriptorMax !== undefined
           ? atMost(
               `${s.name}: first tool_result with atlatl`,
               atlatl.firstResultTokens,
               "o200k",
-              GENERIC_DESCRIPTOR_MAX,
+              s.descriptorMax,
             )
-          : atMost(
-              `${s.name}: first tool_result with atlatl`,
-              atlatl.firstResultTokens,
-              "o200k",
-              alone.firstResultTokens,
-            )),
+          : {
+              name: `${s.name}: first tool_result with atlatl, byte-identical`,
+              value: Number(atlatl.firstResult === alone.firstResult),
+              unit: "",
+              target: "1",
+              pass: atlatl.firstResult === alone.firstResult,
+            }),
         notes: `chars/4 ${atlatl.firstResultChars4}; alone ${alone.firstResultTokens} o200k (chars/4 ${alone.firstResultChars4})`,
       },
       atLeast(
