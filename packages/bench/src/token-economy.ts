@@ -9,9 +9,10 @@
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { READ_LIMITS } from "atlatl";
@@ -39,6 +40,8 @@ const PROXY = join(root, "packages/proxy/bin/atlatl-proxy.js");
 const FILESYSTEM = join(root, "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
 const FIXTURE = join(here, "token-economy-server.ts");
 const ATLATL = join(root, "packages/server/bin/atlatl.js");
+/** tsx's loader as a URL: the client starts servers in the session's directory, not here. */
+const TSX = pathToFileURL(createRequire(join(root, "package.json")).resolve("tsx")).href;
 
 export type Arm = "alone" | "atlatl";
 
@@ -84,7 +87,7 @@ export interface Scenario {
 function fixtureServer(): StdioServer {
   return {
     command: process.execPath,
-    args: ["--conditions=source", "--import", import.meta.resolve("tsx"), FIXTURE],
+    args: ["--conditions=source", "--import", TSX, FIXTURE],
   };
 }
 
