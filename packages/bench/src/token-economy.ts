@@ -75,6 +75,8 @@ export interface Scenario {
   question: Question;
   /** Writes what the server reads into `dir`, before the session. */
   prepare?(dir: string): void;
+  /** Where atlatl sits in the "with atlatl" arm: `atlatl-proxy` in front, or the server itself. */
+  atlatl: "proxy" | "server";
   /** The server as the client starts it in `arm`; `dir` is the run's scratch directory. */
   server(arm: Arm, dir: string): StdioServer;
   /** The right answer (JSON text), from the data itself (after `prepare`). */
@@ -128,6 +130,7 @@ function fixtureScenario(
     tool,
     input: () => ({}),
     question: { ...q, prompt, path },
+    atlatl: "proxy",
     server: (arm, dir) => throughProxy(arm, fixtureServer(), dir),
     ...(offloaded ? { descriptorMax: GENERIC_DESCRIPTOR_MAX } : {}),
     expected: () => {
@@ -149,6 +152,7 @@ export const SCENARIOS: Scenario[] = [
       prompt: "How many .json files are in the tree? Answer with the number only.",
       path: [],
     },
+    atlatl: "proxy",
     server: (arm, dir) =>
       throughProxy(arm, { command: process.execPath, args: [FILESYSTEM, join(dir, "tree")] }, dir),
     // Every fourth file of 700 (k % 4 === 1).
@@ -208,6 +212,7 @@ export const SCENARIOS: Scenario[] = [
         "5000",
       ]);
     },
+    atlatl: "server",
     server: (arm, dir) => memoryServer(arm, dir),
     expected: async (dir) => {
       // Every match, inline: what the question is about, read without any client in between.
@@ -237,6 +242,39 @@ export const SCENARIOS: Scenario[] = [
     descriptorMax: MEMORY_DESCRIPTOR_MAX,
   },
 ];
+
+/** Both arms of every scenario side by side, as the issue's table. */
+function printArms(details: Record<string, Record<Arm, SessionFigures>>): void {
+  const header = [
+    "scenario",
+    "arm",
+    "first tool_result o200k (chars/4)",
+    "tool bytes",
+    "turns",
+    "session input o200k",
+    "correct",
+  ];
+  const lines = Object.entries(details).flatMap(([name, arms]) =>
+    (["alone", "atlatl"] as const).map((arm) => {
+      const f = arms[arm];
+      return [
+        name,
+        arm,
+        `${f.firstResultTokens} (${f.firstResultChars4})`,
+        String(f.toolBytes),
+        String(f.turns),
+        String(f.sessionInput),
+        f.correct ? "yes" : "NO",
+      ];
+    }),
+  );
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? "").length)));
+  const row = (cells: string[]) =>
+    `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(" | ")} |`;
+  console.log(
+    `\n${[row(header), row(widths.map((w) => "-".repeat(w))), ...lines.map(row)].join("\n")}`,
+  );
+}
 
 /** Run every scenario in both arms with Claude Code. */
 async function claudeCode(bin: string, scenarios: Scenario[]): Promise<BenchTable> {
@@ -272,7 +310,14 @@ async function claudeCode(bin: string, scenarios: Scenario[]): Promise<BenchTabl
     }
     details[s.name] = figures;
     const { alone, atlatl } = figures;
-    added.push(atlatl.toolBytes - alone.toolBytes);
+    if (s.atlatl === "proxy") added.push(atlatl.toolBytes - alone.toolBytes);
+    else
+      rows.push({
+        name: `${s.name}: tool-definition bytes added by offloading`,
+        value: atlatl.toolBytes - alone.toolBytes,
+        unit: "bytes",
+        notes: `the server's tools ${atlatl.serverToolBytes} vs ${alone.serverToolBytes} bytes`,
+      });
     const ratio = atlatl.sessionInput / alone.sessionInput;
     rows.push(
       atMost(
@@ -309,6 +354,7 @@ async function claudeCode(bin: string, scenarios: Scenario[]): Promise<BenchTabl
       ),
     );
   }
+  printArms(details);
   const first = Object.values(details)[0];
   rows.push(
     atMost(
