@@ -19,8 +19,10 @@ export interface AgentTask {
   tool: string;
   input: Record<string, unknown>;
   question: Question;
-  /** The client's shell tool and how to build its input from a command. */
+  /** The client's shell tool and its input for a command. */
   shell: { name: string; input(command: string): Record<string, unknown> };
+  /** The tool's own output in a tool result, where the client wraps it (Codex heads it with metadata). */
+  output?(result: string): string;
 }
 
 /** An Anthropic Messages API message (the fields the agent reads). */
@@ -133,11 +135,23 @@ export function inlineAnswer(text: string, q: Question): string {
 
 /** The agent's next step in a conversation. */
 export function nextStep(task: AgentTask, messages: Message[]): Step {
-  const ex = toolExchanges(messages);
+  const ex = toolExchanges(messages).map((e) =>
+    task.output ? { ...e, result: task.output(e.result) } : e,
+  );
   const first = ex[0];
   if (!first) return { kind: "tool", name: task.tool, input: task.input };
   const hint = fileHint(first.result);
-  if (!hint) return { kind: "answer", text: inlineAnswer(first.result, task.question) };
+  if (!hint) {
+    try {
+      return { kind: "answer", text: inlineAnswer(first.result, task.question) };
+    } catch {
+      // A client that cut the result short (Codex truncates long tool output) leaves no answer.
+      return {
+        kind: "answer",
+        text: `no answer: the result is not whole JSON (${first.result.length} chars)`,
+      };
+    }
+  }
   const shell = (command: string): Step => ({
     kind: "tool",
     name: task.shell.name,

@@ -36,6 +36,32 @@ export interface SessionRun {
   errors: string[];
 }
 
+/** Run a client's CLI to its end (killed after 3 minutes), collecting its output. */
+export function runCli(
+  bin: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ stdout: string; stderr: string; code: number | null }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c: Buffer) => {
+      stdout += c.toString("utf8");
+    });
+    child.stderr.on("data", (c: Buffer) => {
+      stderr += c.toString("utf8");
+    });
+    const timer = setTimeout(() => child.kill("SIGKILL"), 180_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ stdout, stderr, code });
+    });
+  });
+}
+
 /** The agent's shell: Claude Code's Bash tool. */
 export const CLAUDE_SHELL: AgentTask["shell"] = {
   name: "Bash",
@@ -86,27 +112,7 @@ export async function runClaudeSession(
       `mcp__${SERVER_NAME}`,
       "Bash",
     ];
-    const { stdout, stderr, code } = await new Promise<{
-      stdout: string;
-      stderr: string;
-      code: number | null;
-    }>((resolve, reject) => {
-      const child = spawn(bin, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-      let out = "";
-      let err = "";
-      child.stdout.on("data", (c: Buffer) => {
-        out += c.toString("utf8");
-      });
-      child.stderr.on("data", (c: Buffer) => {
-        err += c.toString("utf8");
-      });
-      const timer = setTimeout(() => child.kill("SIGKILL"), 180_000);
-      child.on("error", reject);
-      child.on("close", (c) => {
-        clearTimeout(timer);
-        resolve({ stdout: out, stderr: err, code: c });
-      });
-    });
+    const { stdout, stderr, code } = await runCli(bin, args, cwd, env);
     let result = "";
     try {
       result = String((JSON.parse(stdout) as { result?: unknown }).result ?? "");

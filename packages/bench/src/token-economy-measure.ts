@@ -52,7 +52,12 @@ export function measureSession(run: SessionRun, expected: string): SessionFigure
     firstResultTokens: o200k(text),
     firstResultChars4: Math.ceil(text.length / 4),
     toolBytes: bytes(tools),
-    serverToolBytes: bytes(tools.filter((t) => t.name.startsWith(`mcp__${SERVER_NAME}__`))),
+    // Claude Code names each MCP tool `mcp__{server}__{tool}`; Codex nests them in a namespace `mcp__{server}`.
+    serverToolBytes: bytes(
+      tools.filter(
+        (t) => t.name === `mcp__${SERVER_NAME}` || t.name.startsWith(`mcp__${SERVER_NAME}__`),
+      ),
+    ),
     turns: run.requests.length,
     sessionInput: run.requests.reduce(
       (s, r) => s + requestTexts(r).reduce((n, t) => n + tokens(t), 0),

@@ -1,12 +1,15 @@
 /**
  * A scripted model on 127.0.0.1 speaking the Anthropic Messages API as Claude
- * Code calls it (`POST /v1/messages` streamed as SSE, `/v1/messages/count_tokens`),
- * answering from the scripted agent and logging every request body.
+ * Code calls it (`POST /v1/messages` streamed as SSE, `/v1/messages/count_tokens`)
+ * and the OpenAI Responses API as Codex calls it (`POST /v1/responses`, see
+ * token-economy-responses.ts), answering from the scripted agent and logging every
+ * request body (a Responses request in the Messages form).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { countTokens } from "gpt-tokenizer";
 import { type Message, resultText, type Step } from "./token-economy-agent.js";
+import { fromResponses, type ResponsesBody, streamResponses } from "./token-economy-responses.js";
 
 /** One logged `POST /v1/messages` body (the fields the benchmark measures). */
 export interface ModelRequest {
@@ -116,10 +119,25 @@ export async function startScriptedModel(
   const requests: ModelRequest[] = [];
   const errors: string[] = [];
   const counts: ModelRequest[] = [];
+  const answer = (messages: Message[]): Step => {
+    try {
+      return agent(messages);
+    } catch (err) {
+      errors.push(String(err));
+      return { kind: "answer", text: `agent error: ${String(err)}` };
+    }
+  };
   const server = createServer((req, res) => {
     void (async () => {
-      const body = JSON.parse(await read(req)) as ModelRequest & { stream?: boolean };
+      const raw = JSON.parse(await read(req)) as unknown;
       const path = (req.url ?? "").split("?")[0];
+      if (path === "/v1/responses") {
+        const r = raw as ResponsesBody;
+        const body = fromResponses(r);
+        requests.push(body);
+        return streamResponses(res, r.model, answer(body.messages), requests.length);
+      }
+      const body = raw as ModelRequest & { stream?: boolean };
       if (path === "/v1/messages/count_tokens") {
         counts.push(body);
         const input_tokens = requestTexts(body).reduce((n, t) => n + o200k(t), 0);
@@ -135,13 +153,7 @@ export async function startScriptedModel(
         return;
       }
       requests.push(body);
-      let step: Step;
-      try {
-        step = agent(body.messages);
-      } catch (err) {
-        errors.push(String(err));
-        step = { kind: "answer", text: `agent error: ${String(err)}` };
-      }
+      const step = answer(body.messages);
       const n = requests.length;
       if (body.stream) return stream(res, body.model, step, n);
       res.writeHead(200, { "content-type": "application/json" });

@@ -23,6 +23,7 @@ import {
   SERVER_NAME,
   type StdioServer,
 } from "./token-economy-claude.js";
+import { codexBin, codexOutput, runCodexSession } from "./token-economy-codex.js";
 import {
   BY_MEMORY_TYPE,
   DATASETS,
@@ -244,7 +245,7 @@ export const SCENARIOS: Scenario[] = [
 ];
 
 /** Both arms of every scenario side by side, as the issue's table. */
-function printArms(details: Record<string, Record<Arm, SessionFigures>>): void {
+function printArms(label: string, details: Record<string, Record<Arm, SessionFigures>>): void {
   const header = [
     "scenario",
     "arm",
@@ -272,23 +273,37 @@ function printArms(details: Record<string, Record<Arm, SessionFigures>>): void {
   const row = (cells: string[]) =>
     `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(" | ")} |`;
   console.log(
-    `\n${[row(header), row(widths.map((w) => "-".repeat(w))), ...lines.map(row)].join("\n")}`,
+    `\n## ${label}: both arms\n\n${[row(header), row(widths.map((w) => "-".repeat(w))), ...lines.map(row)].join("\n")}`,
   );
 }
 
-/** Run every scenario in both arms with Claude Code. */
-async function claudeCode(bin: string, scenarios: Scenario[]): Promise<BenchTable> {
+/** A client CLI the benchmark drives. */
+interface ClientUnderTest {
+  /** Table name suffix and the client's name in titles. */
+  id: string;
+  label: string;
+  bin: string;
+  run: typeof runClaudeSession;
+  /** The tool's own output in a tool result, where the client wraps it. */
+  output?(result: string): string;
+}
+
+/** Run every scenario in both arms with one client. */
+async function clientTable(client: ClientUnderTest, scenarios: Scenario[]): Promise<BenchTable> {
   const rows: BenchRow[] = [];
   const details: Record<string, Record<Arm, SessionFigures>> = {};
   const added: number[] = [];
+  // The tool's own output in both arms (Codex adds a wall time that differs per call).
+  const same = (a: string, b: string) =>
+    client.output ? client.output(a) === client.output(b) : a === b;
   for (const s of scenarios) {
     const figures = {} as Record<Arm, SessionFigures>;
     for (const arm of ["alone", "atlatl"] as const) {
       const dir = mkdtempSync(join(tmpdir(), "atlatl-token-economy-"));
       try {
         s.prepare?.(dir);
-        const run = await runClaudeSession(
-          bin,
+        const run = await client.run(
+          client.bin,
           s.server(arm, dir),
           {
             tool: `mcp__${SERVER_NAME}__${s.tool}`,
@@ -300,10 +315,14 @@ async function claudeCode(bin: string, scenarios: Scenario[]): Promise<BenchTabl
         const log = process.env.ATLATL_BENCH_LOG_DIR;
         if (log) {
           mkdirSync(log, { recursive: true });
-          writeFileSync(join(log, `${s.tool}-${arm}.json`), JSON.stringify(run, null, 1));
+          writeFileSync(
+            join(log, `${client.id}-${s.tool}-${arm}.json`),
+            JSON.stringify(run, null, 1),
+          );
         }
         figures[arm] = measureSession(run, await s.expected(dir));
-        if (run.errors.length > 0) console.error(`${s.name} (${arm}): ${run.errors.join("; ")}`);
+        if (run.errors.length > 0)
+          console.error(`${client.label}, ${s.name} (${arm}): ${run.errors.join("; ")}`);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
@@ -338,10 +357,10 @@ async function claudeCode(bin: string, scenarios: Scenario[]): Promise<BenchTabl
             )
           : {
               name: `${s.name}: first tool_result with atlatl, byte-identical`,
-              value: Number(atlatl.firstResult === alone.firstResult),
+              value: Number(same(atlatl.firstResult, alone.firstResult)),
               unit: "",
               target: "1",
-              pass: atlatl.firstResult === alone.firstResult,
+              pass: same(atlatl.firstResult, alone.firstResult),
             }),
         notes: `chars/4 ${atlatl.firstResultChars4}; alone ${alone.firstResultTokens} o200k (chars/4 ${alone.firstResultChars4})`,
       },
@@ -354,7 +373,7 @@ async function claudeCode(bin: string, scenarios: Scenario[]): Promise<BenchTabl
       ),
     );
   }
-  printArms(details);
+  printArms(client.label, details);
   const first = Object.values(details)[0];
   rows.push(
     atMost(
@@ -368,8 +387,8 @@ async function claudeCode(bin: string, scenarios: Scenario[]): Promise<BenchTabl
     ),
   );
   return {
-    name: "token-economy-claude-code",
-    title: "Token economy: Claude Code alone vs with atlatl (o200k tokens of what the client sent)",
+    name: `token-economy-${client.id}`,
+    title: `Token economy: ${client.label} alone vs with atlatl (o200k tokens of what the client sent)`,
     rows,
     details,
   };
@@ -378,8 +397,30 @@ async function claudeCode(bin: string, scenarios: Scenario[]): Promise<BenchTabl
 export const tokenEconomyBenchmark: Benchmark = {
   name: "token-economy",
   async run() {
-    const bin = claudeBin();
-    if (!bin) throw new Error("no Claude Code CLI: set ATLATL_CLAUDE_CODE_DIR (see .ci/run)");
-    return [await claudeCode(bin, SCENARIOS)];
+    // ATLATL_BENCH_CLIENTS=codex (or claude-code) runs one client only.
+    const only = process.env.ATLATL_BENCH_CLIENTS?.split(",");
+    const want = (id: string) => !only || only.includes(id);
+    const claude = want("claude-code") ? claudeBin() : undefined;
+    const codex = want("codex") ? codexBin() : undefined;
+    if (!claude && !codex)
+      throw new Error(
+        "no Claude Code or Codex CLI: set ATLATL_CLAUDE_CODE_DIR / ATLATL_CODEX_DIR (see .ci/run)",
+      );
+    const tables: BenchTable[] = [];
+    if (claude)
+      tables.push(
+        await clientTable(
+          { id: "claude-code", label: "Claude Code", bin: claude, run: runClaudeSession },
+          SCENARIOS,
+        ),
+      );
+    if (codex)
+      tables.push(
+        await clientTable(
+          { id: "codex", label: "Codex", bin: codex, run: runCodexSession, output: codexOutput },
+          SCENARIOS,
+        ),
+      );
+    return tables;
   },
 };
