@@ -7,9 +7,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type Arm, SCENARIOS } from "../src/token-economy.js";
+import { type Arm, SCENARIOS, type Scenario } from "../src/token-economy.js";
 import { type AgentTask, type Message, nextStep } from "../src/token-economy-agent.js";
 import { claudeBin, runClaudeSession, SERVER_NAME } from "../src/token-economy-claude.js";
+import { codexBin, codexOutput, runCodexSession } from "../src/token-economy-codex.js";
 import { DATASETS, FAILED } from "../src/token-economy-data.js";
 import { measureSession } from "../src/token-economy-measure.js";
 import { o200k } from "../src/token-economy-model.js";
@@ -88,42 +89,64 @@ describe("token-economy agent policy", () => {
   });
 });
 
-const CLAUDE = claudeBin();
-const small = SCENARIOS.find((s) => s.tool === "small_report");
+const small = SCENARIOS.find((s) => s.tool === "small_report") as Scenario;
+const SMALL_TEXT = JSON.stringify((DATASETS.small_report as () => unknown)());
 
-describe("token-economy with Claude Code", () => {
-  // Claude Code is a capability of the machine (.ci/run installs it), so under CI it must be there.
+/** One session per arm of the small scenario with `run`; the tool's text as each arm's model saw it. */
+async function smallInBothArms(
+  bin: string,
+  run: typeof runClaudeSession,
+  output: (result: string) => string,
+): Promise<void> {
+  // The fixture's data is seeded: the same size on every run.
+  expect([SMALL_TEXT.length, o200k(SMALL_TEXT)]).toEqual([410, 135]);
+  for (const arm of ["alone", "atlatl"] as Arm[]) {
+    const dir = mkdtempSync(join(tmpdir(), "atlatl-token-economy-test-"));
+    try {
+      const session = await run(
+        bin,
+        small.server(arm, dir),
+        {
+          tool: `mcp__${SERVER_NAME}__${small.tool}`,
+          input: small.input(dir),
+          question: small.question,
+        },
+        dir,
+      );
+      const f = measureSession(session, await small.expected(dir));
+      expect(session.errors, arm).toEqual([]);
+      expect(f.turns, arm).toBe(2);
+      // The upstream's text, byte for byte, as the model received it.
+      expect(output(f.firstResult), arm).toBe(SMALL_TEXT);
+      expect(f.firstResultTokens, arm).toBe(o200k(f.firstResult));
+      expect(f.firstResultChars4, arm).toBe(Math.ceil(f.firstResult.length / 4));
+      expect(f.serverToolBytes, arm).toBeGreaterThan(0);
+      expect(f.correct, `${arm}: ${f.answer}`).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+}
+
+const CLAUDE = claudeBin();
+const CODEX = codexBin();
+
+// Both CLIs are capabilities of the machine (.ci/run installs them), so under CI they must be there.
+describe("token-economy: the small scenario, alone and through atlatl-proxy", () => {
   it.skipIf(!CLAUDE && !process.env.CI)(
-    "a small result: two requests per arm, the same tool_result in both, the right answer",
+    "Claude Code: two requests per arm, the upstream's text in both, the right answer",
     async () => {
       expect(CLAUDE, "no Claude Code CLI (see .ci/run)").toBeDefined();
-      expect(small).toBeDefined();
-      const s = small as (typeof SCENARIOS)[number];
-      const text = JSON.stringify((DATASETS.small_report as () => unknown)());
-      // The fixture's data is seeded: the same size on every run.
-      expect([text.length, o200k(text)]).toEqual([410, 135]);
-      for (const arm of ["alone", "atlatl"] as Arm[]) {
-        const dir = mkdtempSync(join(tmpdir(), "atlatl-token-economy-test-"));
-        try {
-          const run = await runClaudeSession(
-            CLAUDE as string,
-            s.server(arm, dir),
-            { tool: `mcp__${SERVER_NAME}__${s.tool}`, input: s.input(dir), question: s.question },
-            dir,
-          );
-          const f = measureSession(run, await s.expected(dir));
-          expect(run.errors, arm).toEqual([]);
-          expect(f.turns, arm).toBe(2);
-          // The upstream's text, byte for byte, as the model received it.
-          expect(f.firstResult, arm).toBe(text);
-          expect(f.firstResultTokens, arm).toBe(o200k(text));
-          expect(f.firstResultChars4, arm).toBe(Math.ceil(text.length / 4));
-          expect(f.serverToolBytes, arm).toBeGreaterThan(0);
-          expect(f.correct, `${arm}: ${f.answer}`).toBe(true);
-        } finally {
-          rmSync(dir, { recursive: true, force: true });
-        }
-      }
+      await smallInBothArms(CLAUDE as string, runClaudeSession, (r) => r);
+    },
+    60_000,
+  );
+
+  it.skipIf(!CODEX && !process.env.CI)(
+    "Codex: two requests per arm, the upstream's text in both, the right answer",
+    async () => {
+      expect(CODEX, "no Codex CLI (see .ci/run)").toBeDefined();
+      await smallInBothArms(CODEX as string, runCodexSession, codexOutput);
     },
     60_000,
   );
