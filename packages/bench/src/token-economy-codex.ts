@@ -7,8 +7,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { type AgentTask, nextStep } from "./token-economy-agent.js";
-import { runCli, SERVER_NAME, type SessionRun, type StdioServer } from "./token-economy-claude.js";
 import { startScriptedModel } from "./token-economy-model.js";
+import { runCli, SERVER_NAME, type SessionRun, type StdioServer } from "./token-economy-session.js";
 
 /** The Codex CLI `.ci/run` installs under `$ATLATL_CODEX_DIR`, if present. */
 export function codexBin(): string | undefined {

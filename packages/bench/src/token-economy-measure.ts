@@ -1,7 +1,7 @@
 /** The figures of one `token-economy` session, from the scripted model's request log. */
 import { toolExchanges } from "./token-economy-agent.js";
-import { SERVER_NAME, type SessionRun } from "./token-economy-claude.js";
 import { o200k, requestTexts } from "./token-economy-model.js";
+import { SERVER_NAME, type SessionRun } from "./token-economy-session.js";
 
 export interface SessionFigures {
   /** The first tool result's text as the model received it. */

@@ -17,12 +17,7 @@ import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { READ_LIMITS } from "atlatl";
 import { atLeast, atMost, type Benchmark, type BenchRow, type BenchTable } from "./harness.js";
-import {
-  claudeBin,
-  runClaudeSession,
-  SERVER_NAME,
-  type StdioServer,
-} from "./token-economy-claude.js";
+import { claudeBin, runClaudeSession } from "./token-economy-claude.js";
 import { codexBin, codexOutput, runCodexSession } from "./token-economy-codex.js";
 import {
   BY_MEMORY_TYPE,
@@ -34,6 +29,7 @@ import {
   TOP_REGIONS,
 } from "./token-economy-data.js";
 import { measureSession, type SessionFigures } from "./token-economy-measure.js";
+import { SERVER_NAME, type StdioServer } from "./token-economy-session.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, "../../..");

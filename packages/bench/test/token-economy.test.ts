@@ -9,11 +9,12 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type Arm, SCENARIOS, type Scenario } from "../src/token-economy.js";
 import { type AgentTask, type Message, nextStep } from "../src/token-economy-agent.js";
-import { claudeBin, runClaudeSession, SERVER_NAME } from "../src/token-economy-claude.js";
+import { claudeBin, runClaudeSession } from "../src/token-economy-claude.js";
 import { codexBin, codexOutput, runCodexSession } from "../src/token-economy-codex.js";
 import { DATASETS, FAILED } from "../src/token-economy-data.js";
 import { measureSession } from "../src/token-economy-measure.js";
 import { o200k } from "../src/token-economy-model.js";
+import { SERVER_NAME } from "../src/token-economy-session.js";
 
 const task: AgentTask = {
   tool: "mcp__bench__medium_report",
