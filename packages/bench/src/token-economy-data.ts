@@ -143,11 +143,16 @@ export const JSON_FILES: Omit<Question, "prompt" | "path"> = {
 /** Row count of the medium result: about 2,000 o200k tokens as compact JSON. */
 export const MEDIUM_ROWS = 77;
 
+/** A report of `rows` records, the shape of the medium one (the size sweep). */
+export function sizedReport(rows: number): { items: Record<string, unknown>[] } {
+  return { items: records(rows, 23) };
+}
+
 /** The fixture server's tools (no arguments) and the data each returns. */
 export const DATASETS: Record<string, () => unknown> = {
   list_orders: () => orders(),
   list_records: () => records(5000),
-  medium_report: () => ({ items: records(MEDIUM_ROWS, 23) }),
+  medium_report: () => sizedReport(MEDIUM_ROWS),
   small_report: () => ({ items: records(5, 29) }),
 };
 

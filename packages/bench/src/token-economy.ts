@@ -26,9 +26,11 @@ import {
   JSON_FILES,
   lookupOrder,
   type Question,
+  sizedReport,
   TOP_REGIONS,
 } from "./token-economy-data.js";
 import { measureSession, type SessionFigures } from "./token-economy-measure.js";
+import { o200k } from "./token-economy-model.js";
 import { SERVER_NAME, type StdioServer } from "./token-economy-session.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -41,6 +43,32 @@ const ATLATL = join(root, "packages/server/bin/atlatl.js");
 const TSX = pathToFileURL(createRequire(join(root, "package.json")).resolve("tsx")).href;
 
 export type Arm = "alone" | "atlatl";
+
+/**
+ * The size sweep (`ATLATL_BENCH_SWEEP=20,40,80`): the medium question about a
+ * report of each many records, offloaded by atlatl whatever its size, to find the
+ * size below which offloading costs a client more session input than inline.
+ */
+export function sweepScenarios(rowCounts: number[]): Scenario[] {
+  return rowCounts.map((rows) => {
+    const tokens = o200k(JSON.stringify(sizedReport(rows)));
+    return {
+      name: `sweep: ${rows} records (${tokens} o200k)`,
+      tool: "sized_report",
+      input: () => ({}),
+      question: {
+        ...FAILED,
+        prompt: "How many items of the report failed? Answer with the number only.",
+        path: ["items"],
+      },
+      atlatl: "proxy",
+      // Threshold 1: atlatl offloads every size, so each row is offloaded against inline.
+      server: (arm, dir) =>
+        throughProxy(arm, fixtureServer(["--rows", String(rows)]), dir, ["--threshold", "1"]),
+      expected: () => JSON.stringify(FAILED.answer(sizedReport(rows).items)),
+    };
+  });
+}
 
 /** Limits of the issue's "done when" (issue 30). */
 const GENERIC_DESCRIPTOR_MAX = 500;
@@ -80,23 +108,30 @@ export interface Scenario {
   expected(dir: string): string | Promise<string>;
   /** The most o200k tokens atlatl's first tool_result may take (issue 30). */
   descriptorMax?: number;
+  /** Small enough that atlatl must pass it through byte for byte. */
+  passThrough?: boolean;
 }
 
 /** The fixture upstream (token-economy-server.ts) under Node with tsx, from any cwd. */
-function fixtureServer(): StdioServer {
+function fixtureServer(extra: string[] = []): StdioServer {
   return {
     command: process.execPath,
-    args: ["--conditions=source", "--import", TSX, FIXTURE],
+    args: ["--conditions=source", "--import", TSX, FIXTURE, ...extra],
   };
 }
 
 /** `arm`'s view of a generic upstream: itself, or behind `atlatl-proxy`. */
-function throughProxy(arm: Arm, upstream: StdioServer, dir: string): StdioServer {
+function throughProxy(
+  arm: Arm,
+  upstream: StdioServer,
+  dir: string,
+  proxyArgs: string[] = [],
+): StdioServer {
   if (arm === "alone") return upstream;
   const out = join(dir, "offload");
   return {
     command: process.execPath,
-    args: [PROXY, "--output-dir", out, "--", upstream.command, ...upstream.args],
+    args: [PROXY, "--output-dir", out, ...proxyArgs, "--", upstream.command, ...upstream.args],
   };
 }
 
@@ -129,7 +164,7 @@ function fixtureScenario(
     question: { ...q, prompt, path },
     atlatl: "proxy",
     server: (arm, dir) => throughProxy(arm, fixtureServer(), dir),
-    ...(offloaded ? { descriptorMax: GENERIC_DESCRIPTOR_MAX } : {}),
+    ...(offloaded ? { descriptorMax: GENERIC_DESCRIPTOR_MAX } : { passThrough: true }),
     expected: () => {
       let v = (DATASETS[tool] as () => unknown)();
       for (const k of path) v = (v as Record<string, unknown>)[k];
@@ -312,7 +347,7 @@ async function clientTable(client: ClientUnderTest, scenarios: Scenario[]): Prom
         if (log) {
           mkdirSync(log, { recursive: true });
           writeFileSync(
-            join(log, `${client.id}-${s.tool}-${arm}.json`),
+            join(log, `${client.id}-${s.name.replace(/[^a-z0-9]+/gi, "-")}-${arm}.json`),
             JSON.stringify(run, null, 1),
           );
         }
@@ -351,13 +386,19 @@ async function clientTable(client: ClientUnderTest, scenarios: Scenario[]): Prom
               "o200k",
               s.descriptorMax,
             )
-          : {
-              name: `${s.name}: first tool_result with atlatl, byte-identical`,
-              value: Number(same(atlatl.firstResult, alone.firstResult)),
-              unit: "",
-              target: "1",
-              pass: same(atlatl.firstResult, alone.firstResult),
-            }),
+          : s.passThrough
+            ? {
+                name: `${s.name}: first tool_result with atlatl, byte-identical`,
+                value: Number(same(atlatl.firstResult, alone.firstResult)),
+                unit: "",
+                target: "1",
+                pass: same(atlatl.firstResult, alone.firstResult),
+              }
+            : {
+                name: `${s.name}: first tool_result with atlatl`,
+                value: atlatl.firstResultTokens,
+                unit: "o200k",
+              }),
         notes: `chars/4 ${atlatl.firstResultChars4}; alone ${alone.firstResultTokens} o200k (chars/4 ${alone.firstResultChars4})`,
       },
       atLeast(
@@ -402,19 +443,24 @@ export const tokenEconomyBenchmark: Benchmark = {
       throw new Error(
         "no Claude Code or Codex CLI: set ATLATL_CLAUDE_CODE_DIR / ATLATL_CODEX_DIR (see .ci/run)",
       );
+    const sweep = (process.env.ATLATL_BENCH_SWEEP ?? "")
+      .split(",")
+      .filter((n) => n.trim() !== "")
+      .map(Number);
+    const scenarios = [...SCENARIOS, ...sweepScenarios(sweep)];
     const tables: BenchTable[] = [];
     if (claude)
       tables.push(
         await clientTable(
           { id: "claude-code", label: "Claude Code", bin: claude, run: runClaudeSession },
-          SCENARIOS,
+          scenarios,
         ),
       );
     if (codex)
       tables.push(
         await clientTable(
           { id: "codex", label: "Codex", bin: codex, run: runCodexSession, output: codexOutput },
-          SCENARIOS,
+          scenarios,
         ),
       );
     return tables;
