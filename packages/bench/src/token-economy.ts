@@ -1,11 +1,12 @@
 /**
  * `token-economy`: what a user's client puts into the model's context for the
- * same answer, with and without atlatl. The real Claude Code CLI is driven by a
- * scripted model on 127.0.0.1 (one fixed agent policy, token-economy-agent.ts)
- * that logs every request; each scenario runs twice: the client alone (the
- * upstream connected directly; for the memory server, offloading off) and with
- * atlatl (the upstream behind `atlatl-proxy`; the memory server offloading).
- * Figures are o200k tokens (`gpt-tokenizer`) of what the client sent, beside chars/4.
+ * same answer, with and without atlatl. The real Claude Code and Codex CLIs are
+ * driven by a scripted model on 127.0.0.1 (one fixed agent policy,
+ * token-economy-agent.ts) that logs every request; each scenario runs twice: the
+ * client alone (the upstream connected directly; for the memory server, offloading
+ * off) and with atlatl (the upstream behind `atlatl-proxy`; the memory server
+ * offloading). Figures are o200k tokens (`gpt-tokenizer`) of what the client sent,
+ * beside chars/4. docs/benchmarks.md says how to run it and read it.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
