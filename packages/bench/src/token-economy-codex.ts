@@ -49,10 +49,12 @@ export async function runCodexSession(
       [
         `model = "bench-model"`,
         `model_provider = "bench"`,
-        // Nothing leaves 127.0.0.1: no analytics, no update check.
+        // Nothing leaves 127.0.0.1: no analytics, no update check, no plugin sync (GitHub, chatgpt.com).
         `check_for_update_on_startup = false`,
         `[analytics]`,
         `enabled = false`,
+        `[features]`,
+        `plugins = false`,
         `[model_providers.bench]`,
         `name = "bench"`,
         `base_url = ${toml(`${model.url}/v1`)}`,
