@@ -12,6 +12,7 @@ import { serverMcpBenchmark } from "./server-mcp.js";
 import { serverPostgresBenchmark } from "./server-postgres.js";
 import { serverStoreBenchmark } from "./server-store.js";
 import { serverWholeSetBenchmark } from "./server-whole-set.js";
+import { tokenEconomyBenchmark } from "./token-economy.js";
 
 /** Every benchmark `npm run bench` knows, in run order. Add yours here. */
 export const benchmarks: Benchmark[] = [
@@ -28,4 +29,5 @@ export const benchmarks: Benchmark[] = [
   proxyBenchmark,
   serverHttpBenchmark,
   serverBatchCaptureBenchmark,
+  tokenEconomyBenchmark,
 ];
