@@ -146,7 +146,7 @@ export function withOffload(
   // The host calls a callback with what it validated (see `hostCallback`).
   const callback = <A extends unknown[]>(next: OffloadHandler<A>) =>
     middleware(next) as unknown as HostCallback;
-  const registerTool = <Registered, A extends unknown[]>(
+  const registerOffloaded = <Registered, A extends unknown[]>(
     server: ToolRegistrar<Registered>,
     name: string,
     config: OffloadToolConfig,
@@ -174,5 +174,5 @@ export function withOffload(
       callback(checked),
     );
   };
-  return Object.assign(middleware, { registerTool });
+  return Object.assign(middleware, { registerTool: registerOffloaded });
 }
