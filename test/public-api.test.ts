@@ -154,6 +154,7 @@ const PINNED: Record<string, string[]> = {
     "messageTooLargeResponse",
     "modernMessageRefusal",
     "nodeOffloadFs",
+    "offloadConfigOf",
     "offloaderReoffload",
     "openJsonlWriter",
     "openOffloadFile",

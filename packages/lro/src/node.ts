@@ -28,6 +28,7 @@ export {
   OFFLOAD_CONFIG_KEYS,
   OFFLOAD_CONFIG_SECTION,
   type OffloadConfig,
+  offloadConfigOf,
   type ResolvedOffloadConfig,
   readTomlConfigFile,
 } from "./config/offload-config.js";

@@ -5,6 +5,7 @@ import {
   ConfigValueError,
   loadOffloadConfig,
   type OffloadConfig,
+  offloadConfigOf,
   readTomlConfigFile,
   resolveConfigSection,
 } from "@atlatl/lro/node";
@@ -160,13 +161,7 @@ export function loadServerConfig(
         statementTimeoutMs: store.values.statement_timeout_seconds * 1000,
       },
     },
-    offload: {
-      enabled: offload.enabled,
-      thresholdTokens: offload.thresholdTokens,
-      ttlSeconds: offload.ttlSeconds,
-      outputDir: offload.outputDir,
-      maxRecords: offload.maxRecords,
-    },
+    offload: offloadConfigOf(offload),
     entries: [
       {
         key: "store.backend",
