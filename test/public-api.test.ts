@@ -252,7 +252,6 @@ const PINNED: Record<string, string[]> = {
     "defaultNamespace",
     "deriveTitle",
     "encodeCursor",
-    "estimateTokensByChars",
     "exportMemories",
     "fingerprint",
     "formatRejection",
