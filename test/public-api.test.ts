@@ -160,6 +160,8 @@ const PINNED: Record<string, string[]> = {
     "openOffloadFile",
     "rawMessage",
     "readTomlConfigFile",
+    "redactUrl",
+    "redactUrlSecrets",
     "renderOutput",
     "resolveConfigSection",
     "sharedBinding",

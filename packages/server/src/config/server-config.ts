@@ -7,6 +7,7 @@ import {
   type OffloadConfig,
   offloadConfigOf,
   readTomlConfigFile,
+  redactUrl,
   resolveConfigSection,
 } from "@atlatl/lro/node";
 import envPaths from "env-paths";
@@ -15,7 +16,6 @@ import {
   DEFAULT_STATEMENT_TIMEOUT_SECONDS,
   type PostgresTimeouts,
 } from "../store/postgres/pool-timeouts.js";
-import { redactUrl } from "../store/redact-url.js";
 import { type OffloadStoreConfig, resolveOffloadStoreConfig } from "./offload-store-config.js";
 
 const paths = envPaths("atlatl", { suffix: "" });

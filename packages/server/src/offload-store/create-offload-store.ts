@@ -4,11 +4,10 @@
  * memory database: every instance of a scaled-out server reads every
  * instance's offload files). The PostgreSQL driver is imported only when chosen.
  */
-import { localOffloadStore, type OffloadStore } from "@atlatl/lro/node";
+import { localOffloadStore, type OffloadStore, redactUrl } from "@atlatl/lro/node";
 import type pg from "pg";
 import type { OffloadStoreConfig } from "../config/offload-store-config.js";
 import type { PostgresTimeouts } from "../store/postgres/pool-timeouts.js";
-import { redactUrl } from "../store/redact-url.js";
 
 /** Options of {@link createOffloadStore}. */
 export interface CreateOffloadStoreOptions {
