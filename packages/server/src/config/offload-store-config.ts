@@ -1,7 +1,7 @@
 /**
  * `[offload_store]`: where offload files are kept besides the disk of the
- * instance that wrote them. `local` (the default) keeps today's behaviour;
- * `postgres` shares them through the memory database, for several instances
+ * instance that wrote them. `local` (the default) keeps them on that disk
+ * only, for one instance; `postgres` shares them through the memory database, for several instances
  * behind one load balancer (docs/scale-out.md).
  */
 import { ConfigValueError, type ResolvedSection, resolveConfigSection } from "@atlatl/lro/node";

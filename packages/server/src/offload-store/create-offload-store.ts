@@ -1,6 +1,6 @@
 /**
  * The offload store factory: `offload_store.backend` picks the local file
- * system (the default: today's behaviour, nothing shared) or PostgreSQL (the
+ * system (the default: one instance, nothing shared) or PostgreSQL (the
  * memory database: every instance of a scaled-out server reads every
  * instance's offload files). The PostgreSQL driver is imported only when chosen.
  */
