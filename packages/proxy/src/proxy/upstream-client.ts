@@ -87,7 +87,7 @@ export function upstreamClient(facts: OpeningFacts, config: ProxyConfig): Client
 }
 
 /** What {@link relayToClient} needs. */
-export interface RelayOptions {
+interface RelayOptions {
   downstream: Downstream;
   bridge: InputBridge;
   /** The client's capabilities from its opening message. */

@@ -21,9 +21,9 @@ import { type OffloadStoreConfig, resolveOffloadStoreConfig } from "./offload-st
 const paths = envPaths("atlatl", { suffix: "" });
 
 /** Default database: `atlatl.db` in the user's data directory (XDG on Linux). */
-export const DEFAULT_DB_PATH = join(paths.data, "atlatl.db");
+const DEFAULT_DB_PATH = join(paths.data, "atlatl.db");
 /** Default config file, read when it exists: `config.toml` in the user's config directory. */
-export const DEFAULT_CONFIG_FILE = join(paths.config, "config.toml");
+const DEFAULT_CONFIG_FILE = join(paths.config, "config.toml");
 
 const STORE_KEYS = {
   path: {
@@ -82,7 +82,7 @@ function resolveStoreSection(
 }
 
 /** Where the memories live: `url` (PostgreSQL) when set, else the SQLite file `path`. */
-export interface StoreConfig {
+interface StoreConfig {
   backend: "sqlite" | "postgres";
   path: string;
   url: string | null;

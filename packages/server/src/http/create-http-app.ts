@@ -51,7 +51,7 @@ function shortTokenMessage(http: HttpConfig): string | undefined {
 }
 
 /** The parts the HTTP app is composed of (each built once per process). */
-export interface HttpAppParts {
+interface HttpAppParts {
   app: Pick<App, "store" | "offloadStore">;
   http: HttpConfig;
   /** `/mcp`: both protocol generations. */

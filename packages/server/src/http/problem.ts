@@ -13,7 +13,7 @@ export interface Problem {
   field?: string;
 }
 
-export const PROBLEM_MIME = "application/problem+json";
+const PROBLEM_MIME = "application/problem+json";
 
 /** A failure the client cannot act on: a generic text, the detail is the operator's (the log). */
 export const INTERNAL_PROBLEM: Problem = {

@@ -38,7 +38,7 @@ export interface InitializeFacts {
 }
 
 /** The handler context fields client facts are read from. */
-export type FactsContext = Pick<ServerContext, "mcpReq">;
+type FactsContext = Pick<ServerContext, "mcpReq">;
 
 function objectAt(record: Record<string, unknown> | undefined, key: string) {
   const value = record?.[key];
@@ -91,7 +91,7 @@ function requestClient(
  * in its capabilities or client info (`offloadsLocally`), at `initialize` or in
  * this request's envelope, or in this request's own `_meta`.
  */
-export function clientOffloadsLocally(
+function clientOffloadsLocally(
   ctx: FactsContext,
   server: Server,
   initialize?: InitializeFacts,

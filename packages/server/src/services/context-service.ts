@@ -14,7 +14,7 @@ import { invalidArgument } from "./errors.js";
 export const DEFAULT_CONTEXT_BUDGET = CONTEXT_BUDGET.default;
 
 /** Largest accepted budget, in tokens. */
-export const MAX_CONTEXT_BUDGET = CONTEXT_BUDGET.max;
+const MAX_CONTEXT_BUDGET = CONTEXT_BUDGET.max;
 
 /** A cut memory keeps at least this many content characters, else it is left out. */
 const MIN_TRUNCATED_CHARS = 80;

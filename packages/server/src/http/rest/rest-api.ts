@@ -28,7 +28,7 @@ type Env = { Variables: AuthVariables };
 
 const JSON_MIME = "application/json";
 
-export interface RestApiOptions {
+interface RestApiOptions {
   /** The store's write epoch (`MemoryStore.writeEpoch`): list pages are cached when given. */
   writeEpoch?: (() => string) | undefined;
 }
