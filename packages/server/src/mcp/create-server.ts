@@ -35,7 +35,7 @@ import { registerRecallMemories } from "./tools/recall-memories.js";
 import { registerSearchMemories } from "./tools/search-memories.js";
 
 export const SERVER_NAME = "atlatl";
-export const SERVER_VERSION = ATLATL_VERSION;
+const SERVER_VERSION = ATLATL_VERSION;
 
 /** Read tools that may run as MCP Tasks (`taskSupport: "optional"`). */
 const TASK_TOOLS: ReadonlySet<string> = new Set(["recall_memories", "inject_context"]);
@@ -53,7 +53,7 @@ export const LIST_TTL_MS = 60_000;
  * `private`, not to be reused. An offload file's `resources/read` carries its
  * own fields (its remaining life, from @atlatl/lro).
  */
-export const CACHE_HINTS: NonNullable<ServerOptions["cacheHints"]> = {
+const CACHE_HINTS: NonNullable<ServerOptions["cacheHints"]> = {
   "server/discover": { ttlMs: LIST_TTL_MS, cacheScope: "public" },
   "tools/list": { ttlMs: LIST_TTL_MS, cacheScope: "public" },
   "prompts/list": { ttlMs: LIST_TTL_MS, cacheScope: "public" },

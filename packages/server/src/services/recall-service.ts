@@ -51,7 +51,7 @@ import type { ServiceOptions } from "./memory-service.js";
 import { type PositionedHit, pageOf, RankedRead, type ReadOptions } from "./ranked-read.js";
 
 /** Default number of recall hits. */
-export const DEFAULT_RECALL_LIMIT = 20;
+const DEFAULT_RECALL_LIMIT = 20;
 
 /** Longest accepted query, in characters. */
 export const MAX_QUERY_CHARS = READ_LIMITS.queryChars;
