@@ -82,6 +82,11 @@ describe("summary and parameters", () => {
     expect(scoreRange(undefined)).toBeNull();
   });
 
+  it("score_range keeps three significant digits (the rest is noise at ~10 o200k tokens)", () => {
+    expect(scoreRange([0.28644311129158445, 0.6208559233579466, 0.5])).toEqual([0.286, 0.621]);
+    expect(scoreRange([0.0012345, 12.3456])).toEqual([0.00123, 12.3]);
+  });
+
   it("falls back to the default parameters when the data has none", () => {
     const d = buildMemoryDescriptor({
       filePath: "/tmp/x.jsonl",
@@ -162,14 +167,11 @@ describe("guidance", () => {
       for (const detail of ["light", "medium", "full"] as const) {
         const r = await o.offloadRecords({ operation: "recall", detail, records });
         if (r.kind !== "offloaded") throw new Error("expected offload");
-        const ns = recordStats(records.map((m) => projectRecord(m, detail))).namespaces[0]?.split(
-          "/",
-        )[0];
         // The template's examples by recipe number, on this file_path (named once, in its field).
         expect(r.response.guidance).toBe(
           [
             `Results offloaded to JSONL (30 memories, ~${r.estimatedTokens} tokens saved). Detail level: ${detail}.`,
-            `Use the \`lro_extract\` tool with this file_path and recipe=N (the jq recipes above, from 1; e.g. recipe=2, params={"namespace":"${ns}"}; recipe=3, params={"keyword":"your term"}), or ${expectations[detail]}.`,
+            `Use the jq recipes above, or \`lro_extract\` with file_path and recipe=N (e.g. recipe=3, params={"keyword":"your term"}) or ${expectations[detail]}.`,
           ].join("\n"),
         );
         expect(r.response.jq_recipes).toHaveLength(10);

@@ -7,6 +7,10 @@
  * two commands call is exported; the formats, records, backups and diff stay
  * inside.
  */
+export {
+  type OffloadResourcesMode,
+  servesOffloadResources,
+} from "../config/client-economy.js";
 export { carryOut, type Run, type Written } from "./apply.js";
 export { planGrantDirectory, planRevokeDirectory } from "./claude-permissions.js";
 export {

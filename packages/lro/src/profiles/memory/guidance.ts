@@ -15,8 +15,6 @@ export interface GuidanceInput {
   tokens: number;
   path: string;
   detail: DetailLevel;
-  /** Example namespace for the native template (defaults to `_semantic`). */
-  namespace?: string | undefined;
 }
 
 /** The specification's guidance template for shell-capable clients, lean. */
@@ -37,11 +35,15 @@ const customFilter: Record<DetailLevel, string> = {
   full: "select(.provenance.confidence > 0.8)",
 };
 
-/** The specification's native-extraction template (calling `tool`, `lro_extract` by default), lean: no path (it is `file_path`), the recipes by number (their descriptions are above). */
+/**
+ * The specification's native-extraction template (calling `tool`,
+ * `lro_extract` by default), lean: no path (it is `file_path`), the recipes
+ * by number (their descriptions are above), one example of params and one of
+ * a query.
+ */
 export function nativeGuidance(g: GuidanceInput, tool: string = LRO_EXTRACT_TOOL_NAME): string {
-  const ns = JSON.stringify({ namespace: g.namespace ?? "_semantic" });
   return [
     `Results offloaded to JSONL (${g.count} memories, ~${g.tokens} tokens saved). Detail level: ${g.detail}.`,
-    `Use the \`${tool}\` tool with this file_path and recipe=N (the jq recipes above, from 1; e.g. recipe=2, params=${ns}; recipe=3, params={"keyword":"your term"}), or query=${JSON.stringify(customFilter[g.detail])}.`,
+    `Use the jq recipes above, or \`${tool}\` with file_path and recipe=N (e.g. recipe=3, params={"keyword":"your term"}) or query=${JSON.stringify(customFilter[g.detail])}.`,
   ].join("\n");
 }
