@@ -146,12 +146,7 @@ export function buildMemoryDescriptor(input: MemoryDescriptorInput): OffloadResp
     detail: input.detail,
   };
   const params = recipeParamsFromStats(input.stats);
-  const g = {
-    count: input.count,
-    tokens: input.estimatedTokens,
-    path: input.filePath,
-    detail: input.detail,
-  };
+  const g = { detail: input.detail };
   return {
     offloaded: true,
     summary,
