@@ -144,7 +144,7 @@ describe("guidance", () => {
       // The template's content; the path is file_path's (and every recipe's), not repeated.
       [
         "Results offloaded to JSONL. Detail level: medium. Line 1 is a header.",
-        "Use the jq recipes above (on file_path), or your own jq.",
+        "Use the jq recipes above on file_path: browse #1, filter #2 or #3, count #6.",
       ].join("\n"),
     );
   });

@@ -24,7 +24,8 @@ function head(g: GuidanceInput): string {
 
 /** The specification's guidance template for shell-capable clients, lean. */
 export function shellGuidance(g: GuidanceInput): string {
-  return `${head(g)}\nUse the jq recipes above (on file_path), or your own jq.`;
+  // The template's pointers to recipes 1, 2, 3 and 6 (the paper's evaluation names them too).
+  return `${head(g)}\nUse the jq recipes above on file_path: browse #1, filter #2 or #3, count #6.`;
 }
 
 /**
