@@ -307,6 +307,7 @@ const PINNED: Record<string, string[]> = {
     "planWrap",
     "prepareOffloadDir",
     "proxyLauncher",
+    "servesOffloadResources",
   ],
   "atlatl-eval": [
     "ANSWER_INSTRUCTION",
