@@ -311,6 +311,7 @@ const PINNED: Record<string, string[]> = {
     "planWrap",
     "prepareOffloadDir",
     "proxyLauncher",
+    "servesOffloadResources",
   ],
   "atlatl-eval": [
     "ANSWER_INSTRUCTION",

@@ -104,10 +104,22 @@ function clientOffloadsLocally(
   );
 }
 
-/** A tool call's context: the SDK's handler context and whether its client offloads locally. */
+/** The `clientInfo.name` of the request's client (its envelope's, else `initialize`'s), if it sent one. */
+export function clientName(
+  ctx: FactsContext,
+  server: Server,
+  initialize?: InitializeFacts,
+): string | undefined {
+  const name = clientFacts(ctx, server, initialize).clientInfo?.name;
+  return typeof name === "string" ? name : undefined;
+}
+
+/** A tool call's context: the SDK's handler context and what its client said of itself. */
 export type ToolCallContext = ServerContext & {
   /** Read once per call, from the request and its connection (`clientOffloadsLocally`). */
   readonly offloadsLocally: boolean;
+  /** The client's `clientInfo.name` ({@link clientName}). */
+  readonly clientName: string | undefined;
 };
 
 /** `ctx` of a `tools/call` on `server` with its client's facts. */
@@ -116,5 +128,9 @@ export function toolCallContext(
   server: Server,
   initialize?: InitializeFacts,
 ): ToolCallContext {
-  return { ...ctx, offloadsLocally: clientOffloadsLocally(ctx, server, initialize) };
+  return {
+    ...ctx,
+    offloadsLocally: clientOffloadsLocally(ctx, server, initialize),
+    clientName: clientName(ctx, server, initialize),
+  };
 }
