@@ -38,7 +38,7 @@ export interface InitializeFacts {
 }
 
 /** The handler context fields client facts are read from. */
-type FactsContext = Pick<ServerContext, "mcpReq">;
+export type FactsContext = Pick<ServerContext, "mcpReq">;
 
 function objectAt(record: Record<string, unknown> | undefined, key: string) {
   const value = record?.[key];
@@ -110,7 +110,7 @@ export function clientName(
   server: Server,
   initialize?: InitializeFacts,
 ): string | undefined {
-  const name = clientFacts(ctx, server, initialize).clientInfo?.name;
+  const name = requestClient(ctx, server, initialize).clientInfo?.name;
   return typeof name === "string" ? name : undefined;
 }
 
