@@ -24,7 +24,7 @@ import type { SharedExtraction } from "./shared-extraction.js";
 import { TaskTable } from "./tasks/memory/task-table.js";
 import { discardOffloads, type ToolTasks } from "./tasks/task-call.js";
 import { mountTaskMethods } from "./tasks/task-methods.js";
-import { TASK_MAX_TTL_MS, type TaskStore } from "./tasks/task-store.js";
+import { maxTaskTtlMs, type TaskStore } from "./tasks/task-store.js";
 import type { ToolContext } from "./tool-context.js";
 import { compose, withToolErrors } from "./tool-middleware.js";
 import { ToolRegistry } from "./tool-registry.js";
@@ -224,7 +224,7 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
   const table =
     deps.tasks?.table ??
     new TaskTable<CallToolResult>({
-      maxTtlMs: Math.min(TASK_MAX_TTL_MS, deps.offloader.config.ttlSeconds * 1000),
+      maxTtlMs: maxTaskTtlMs(deps.offloader.config.ttlSeconds),
     });
   const owner = deps.tasks?.owner ?? deps.principal ?? "local";
   const tasks: ToolTasks = {

@@ -286,7 +286,8 @@ describe("task-augmented recall_memories and inject_context", () => {
     let seen: string[] = [];
     while (Date.now() < end) {
       seen = readdirSync(dir);
-      if (seen.length === 0 && table.get("session-a", task.taskId)?.status === "cancelled") break;
+      if (seen.length === 0 && (await table.get("session-a", task.taskId))?.status === "cancelled")
+        break;
       await sleep(20);
     }
     expect(seen).toEqual([]);

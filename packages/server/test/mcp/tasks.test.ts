@@ -127,7 +127,7 @@ describe("ToolRegistry task tools", () => {
     expect((noTask as ProtocolError).code).toBe(ProtocolErrorCode.MethodNotFound);
     // Once one has ended, the owner may start another.
     release();
-    for (const t of table.list("owner")) await table.settled("owner", t.taskId);
+    for (const t of await table.list("owner")) await table.settled("owner", t.taskId);
     expect((await asTask("echo", "4")).task.status).toBe("working");
   });
 });

@@ -7,7 +7,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { PostgresTimeouts } from "../../store/postgres/pool-timeouts.js";
 import { TaskTable } from "./memory/task-table.js";
-import { TASK_MAX_TTL_MS, type TaskStore } from "./task-store.js";
+import { maxTaskTtlMs, type TaskStore } from "./task-store.js";
 
 /** Options of {@link createTaskStore}. */
 export interface CreateTaskStoreOptions {
@@ -25,7 +25,7 @@ export interface CreateTaskStoreOptions {
 export async function createTaskStore(
   options: CreateTaskStoreOptions,
 ): Promise<TaskStore<CallToolResult>> {
-  const maxTtlMs = Math.min(TASK_MAX_TTL_MS, options.offloadTtlSeconds * 1000);
+  const maxTtlMs = maxTaskTtlMs(options.offloadTtlSeconds);
   if (!options.shared) return new TaskTable<CallToolResult>({ maxTtlMs });
   const { openPostgresTaskStore } = await import("./postgres/open-postgres-task-store.js");
   return openPostgresTaskStore<CallToolResult>({
