@@ -1,9 +1,14 @@
 /**
- * How long a PostgreSQL connection and a statement may take, for every pool
- * of the process (memory, offload and task stores): a database that stops
- * answering (a partition, a stalled host) fails each request within these
- * bounds with `UNAVAILABLE` instead of holding it for good.
+ * The settings of an instance's PostgreSQL pool, free of the driver (the
+ * configuration reads them without loading it): how many connections, and how
+ * long a connection and a statement may take. A database that stops answering
+ * (a partition, a stalled host) fails each request within these bounds with
+ * `UNAVAILABLE` instead of holding it for good.
  */
+
+/** Connections of an instance's pool unless `[store] pool_size` says otherwise. */
+export const DEFAULT_POOL_SIZE = 10;
+
 export interface PostgresTimeouts {
   /** Opening a connection, or waiting for a pooled one (`[store] connect_timeout_seconds`). */
   connectTimeoutMs: number;

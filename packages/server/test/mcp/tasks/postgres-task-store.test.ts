@@ -12,11 +12,20 @@ import pg from "pg";
 import { describe, expect, it, vi } from "vitest";
 import { openPostgresTaskStore } from "../../../src/mcp/tasks/postgres/open-postgres-task-store.js";
 import type { TaskStoreOptions } from "../../../src/mcp/tasks/task-store.js";
-import { dropSchema, freshSchema, PG_ENABLED, pgUrl } from "../../backends/backends.js";
+import {
+  dropSchema,
+  freshSchema,
+  instancePool,
+  PG_ENABLED,
+  pgUrl,
+} from "../../backends/backends.js";
 import { taskStoreContract } from "./task-store.contract.js";
 
-const openOn = (schema: string, options: TaskStoreOptions & { lostAfterMs?: number } = {}) =>
-  openPostgresTaskStore<string>({ url: pgUrl(), schema, sweep: false, ...options });
+/** The store on `schema`, on a pool of its own (as each instance has). */
+async function openOn(schema: string, options: TaskStoreOptions & { lostAfterMs?: number } = {}) {
+  const { pool, closing } = await instancePool(schema);
+  return closing(await openPostgresTaskStore<string>({ pool, sweep: false, ...options }));
+}
 
 describe.runIf(PG_ENABLED)("postgres task store", () => {
   taskStoreContract({

@@ -49,8 +49,6 @@ export const TASK_SWEEP_INTERVAL_MS = 60_000;
 
 /** Options of {@link PostgresTaskStore}: every task store's, and how lost tasks and sweeps go. */
 export type PostgresTaskStoreOptions = TaskStoreOptions & {
-  /** End the pool on close (the store opened it). */
-  ownsPool?: boolean;
   /** Default {@link TASK_LOST_AFTER_MS}. */
   lostAfterMs?: number;
   /** Sweep every {@link TASK_SWEEP_INTERVAL_MS} (default true). */
@@ -77,7 +75,7 @@ export class PostgresTaskStore<R = unknown> implements TaskStore<R> {
 
   constructor(
     private readonly pool: pg.Pool,
-    private readonly options: PostgresTaskStoreOptions = {},
+    options: PostgresTaskStoreOptions = {},
   ) {
     this.settings = taskStoreSettings(options);
     this.lostAfterMs = options.lostAfterMs ?? TASK_LOST_AFTER_MS;
@@ -182,8 +180,8 @@ export class PostgresTaskStore<R = unknown> implements TaskStore<R> {
         )
         .catch(() => undefined);
     }
+    // The pool is the instance's: its opener ends it.
     this.running.clear();
-    if (this.options.ownsPool) await this.pool.end();
   }
 
   private async run(

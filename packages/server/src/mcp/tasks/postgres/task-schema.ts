@@ -5,7 +5,7 @@
  * as JSON once it has one. Every timestamp is the database's `now()`, so
  * instances whose clocks differ still agree on a task's times and expiry.
  */
-import type { PoolClient } from "pg";
+import type pg from "pg";
 import { ensureTables } from "../../../store/postgres/ensure-tables.js";
 
 const DDL = `
@@ -32,6 +32,6 @@ CREATE INDEX IF NOT EXISTS mcp_tasks_expiry ON mcp_tasks (expires_at);
 `;
 
 /** Create the table when missing (idempotent; serialized across instances). */
-export function ensureTaskSchema(client: PoolClient): Promise<void> {
-  return ensureTables(client, "tasks", DDL);
+export function ensureTaskSchema(pool: pg.Pool): Promise<void> {
+  return ensureTables(pool, "tasks", DDL);
 }
