@@ -17,7 +17,7 @@ import type { Services } from "../services/create-services.js";
 import { ATLATL_VERSION } from "../version.js";
 import type { InitializeFacts, ToolCallContext } from "./client-facts.js";
 import { callLogListener } from "./lro-logging.js";
-import { progressDone } from "./progress.js";
+import { withProgress } from "./progress.js";
 import { atlatlPrompts, type RegisterPrompts } from "./prompts.js";
 import { foreignFilesNotFound } from "./session-files.js";
 import type { SharedExtraction } from "./shared-extraction.js";
@@ -140,14 +140,8 @@ function negotiatedOffload(
           }
         : AUTO_POLICY,
   });
-  return (next) => {
-    const respond = lro(next);
-    return async (...args) => {
-      const result = await respond(...args);
-      await progressDone(args);
-      return result;
-    };
-  };
+  // Progress outside LRO: `done` once the response is ready, whatever it became.
+  return (next) => withProgress(lro(next));
 }
 
 /** What every server instance of one principal shares: built once, mounted per instance. */
