@@ -21,7 +21,7 @@ import { withProgress } from "./progress.js";
 import { atlatlPrompts, type RegisterPrompts } from "./prompts.js";
 import { foreignFilesNotFound } from "./session-files.js";
 import type { SharedExtraction } from "./shared-extraction.js";
-import { TaskTable } from "./tasks/memory/task-table.js";
+import { TaskTable } from "./tasks/memory/memory-task-store.js";
 import { discardOffloads, type ToolTasks } from "./tasks/task-call.js";
 import { mountTaskMethods } from "./tasks/task-methods.js";
 import { maxTaskTtlMs, type TaskStore } from "./tasks/task-store.js";

@@ -8,7 +8,7 @@
  */
 import { localOffloadStore, type OffloadStore } from "@atlatl/lro/node";
 import type { CallToolResult } from "@modelcontextprotocol/server";
-import { TaskTable } from "../mcp/tasks/memory/task-table.js";
+import { TaskTable } from "../mcp/tasks/memory/memory-task-store.js";
 import type { TaskStore, TaskStoreOptions } from "../mcp/tasks/task-store.js";
 
 /** See the module comment. */

@@ -35,7 +35,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type AtlatlServer, createAtlatlServer } from "../../src/mcp/create-server.js";
-import { TaskTable } from "../../src/mcp/tasks/memory/task-table.js";
+import { TaskTable } from "../../src/mcp/tasks/memory/memory-task-store.js";
 import { createServices } from "../../src/services/create-services.js";
 import type { MemoryStore } from "../../src/store/store.js";
 import { BACKENDS } from "../backends/backends.js";

@@ -7,7 +7,7 @@
  */
 import { setImmediate as turn } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { TaskTable } from "../../src/mcp/tasks/memory/task-table.js";
+import { TaskTable } from "../../src/mcp/tasks/memory/memory-task-store.js";
 import type { TaskOutcome } from "../../src/mcp/tasks/task-store.js";
 
 const done = (value: string): TaskOutcome<string> => ({ kind: "result", value, failed: false });

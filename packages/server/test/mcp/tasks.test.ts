@@ -22,7 +22,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { TaskTable } from "../../src/mcp/tasks/memory/task-table.js";
+import { TaskTable } from "../../src/mcp/tasks/memory/memory-task-store.js";
 import { mountTaskMethods } from "../../src/mcp/tasks/task-methods.js";
 import { ToolRegistry } from "../../src/mcp/tool-registry.js";
 
