@@ -6,8 +6,12 @@
  * `UNAVAILABLE` instead of holding it for good.
  */
 
-/** Connections of an instance's pool unless `[store] pool_size` says otherwise. */
-export const DEFAULT_POOL_SIZE = 10;
+/**
+ * Connections of an instance's pool unless `[store] pool_size` says otherwise:
+ * room for the memory reads (streamed ones hold a connection to their end),
+ * offload publishes and task writes of one busy instance at once.
+ */
+export const DEFAULT_POOL_SIZE = 16;
 
 export interface PostgresTimeouts {
   /** Opening a connection, or waiting for a pooled one (`[store] connect_timeout_seconds`). */
