@@ -23,14 +23,14 @@ import {
   type ToolCallContext,
 } from "./client-facts.js";
 import { callLogListener } from "./lro-logging.js";
-import { progressDone } from "./progress.js";
+import { withProgress } from "./progress.js";
 import { atlatlPrompts, type RegisterPrompts } from "./prompts.js";
 import { foreignFilesNotFound } from "./session-files.js";
 import type { SharedExtraction } from "./shared-extraction.js";
-import { TaskTable } from "./tasks/memory/task-table.js";
+import { TaskTable } from "./tasks/memory/memory-task-store.js";
 import { discardOffloads, type ToolTasks } from "./tasks/task-call.js";
 import { mountTaskMethods } from "./tasks/task-methods.js";
-import { TASK_MAX_TTL_MS, type TaskStore } from "./tasks/task-store.js";
+import { maxTaskTtlMs, type TaskStore } from "./tasks/task-store.js";
 import type { ToolContext } from "./tool-context.js";
 import { compose, withToolErrors } from "./tool-middleware.js";
 import { ToolRegistry } from "./tool-registry.js";
@@ -157,14 +157,8 @@ function negotiatedOffload(
           }
         : AUTO_POLICY,
   });
-  return (next) => {
-    const respond = lro(next);
-    return async (...args) => {
-      const result = await respond(...args);
-      await progressDone(args);
-      return result;
-    };
-  };
+  // Progress outside LRO: `done` once the response is ready, whatever it became.
+  return (next) => withProgress(lro(next));
 }
 
 /** What every server instance of one principal shares: built once, mounted per instance. */
@@ -248,7 +242,7 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
   const table =
     deps.tasks?.table ??
     new TaskTable<CallToolResult>({
-      maxTtlMs: Math.min(TASK_MAX_TTL_MS, deps.offloader.config.ttlSeconds * 1000),
+      maxTtlMs: maxTaskTtlMs(deps.offloader.config.ttlSeconds),
     });
   const owner = deps.tasks?.owner ?? deps.principal ?? "local";
   const tasks: ToolTasks = {

@@ -13,6 +13,9 @@ import { createAtlatlServer } from "../../mcp/create-server.js";
 import { createSharedExtraction } from "../../mcp/shared-extraction.js";
 import { gateRequests } from "../request-gate.js";
 
+/** Whose the tasks of the stdio connection are: its one client's. */
+const STDIO_OWNER = "local";
+
 /** Largest stdio message served: the SDK transport's own buffer limit. */
 const MAX_MESSAGE_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE;
 
@@ -82,7 +85,10 @@ export function serveStdioApp(app: App): void {
     process.stdin.pipe(frameStdioLines(MAX_MESSAGE_BYTES, onOversized)).pipe(gate),
     process.stdout,
   );
-  const served = serveStdio(() => createAtlatlServer({ ...app, extraction, initialize }).server, {
+  // The process's task store (`App.taskStore`): the connection's client owns its tasks.
+  const tasks = { table: app.taskStore, owner: STDIO_OWNER };
+  const deps = { ...app, tasks, extraction, initialize };
+  const served = serveStdio(() => createAtlatlServer(deps).server, {
     transport,
     // A closed stdout is the client going away: the stdout handler above ends quietly.
     onerror: (err) => {
