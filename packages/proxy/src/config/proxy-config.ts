@@ -168,6 +168,7 @@ export function loadProxyConfig(
       ttlSeconds: offload.ttlSeconds,
       outputDir: offload.outputDir,
       maxRecords: offload.maxRecords,
+      extractTool: offload.extractTool,
     },
     timeoutSeconds: proxy.values.timeout_seconds,
     // Checked by the key's `check` above.

@@ -21,7 +21,8 @@ import {
 } from "@modelcontextprotocol/client";
 import type { Transport } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
-import { servesOffloadResources } from "../config/client-economy.js";
+import { listsExtractTool, servesOffloadResources } from "../config/client-economy.js";
+import { jqOnPath } from "../config/jq-on-path.js";
 import type { ProxyConfig } from "../config/proxy-config.js";
 import { connectUpstream, type UpstreamTransportKind } from "../upstream/connect.js";
 import { describeTarget, type UpstreamTarget } from "../upstream/target.js";
@@ -140,6 +141,11 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     config: config.offload,
     extractToolName: extractToolName(new Set(toolNames)),
     resourcePrefix: resourcePrefix(uris),
+    // The proxy runs on the client's machine (stdio): its files are the client's to read.
+    extractTool: listsExtractTool(config.offload.extractTool ?? "auto", facts.clientInfo?.name, {
+      filesLocal: true,
+      jq: jqOnPath(),
+    }),
   });
 
   let upstreamGone: string | undefined;

@@ -166,6 +166,7 @@ export function loadServerConfig(
       ttlSeconds: offload.ttlSeconds,
       outputDir: offload.outputDir,
       maxRecords: offload.maxRecords,
+      extractTool: offload.extractTool,
     },
     entries: [
       {

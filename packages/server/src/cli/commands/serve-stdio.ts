@@ -82,7 +82,9 @@ export function serveStdioApp(app: App): void {
     process.stdin.pipe(frameStdioLines(MAX_MESSAGE_BYTES, onOversized)).pipe(gate),
     process.stdout,
   );
-  const served = serveStdio(() => createAtlatlServer({ ...app, extraction, initialize }).server, {
+  // Over stdio the offload files are on the client's machine (`filesLocal`).
+  const server = () => createAtlatlServer({ ...app, extraction, initialize, filesLocal: true });
+  const served = serveStdio(() => server().server, {
     transport,
     // A closed stdout is the client going away: the stdout handler above ends quietly.
     onerror: (err) => {
