@@ -418,7 +418,7 @@ describe("atlatl-proxy install|uninstall <client>", () => {
       ["cursor", undefined],
     ] as const) {
       expect(proxyCli("install", client, "--config", path, "--no-permissions").status).toBe(0);
-      expect(readWrappedCommandLine(entry().command, entry().args).options.thresholdTokens).toBe(
+      expect(readWrappedCommandLine(entry().command, entry().args)?.options.thresholdTokens).toBe(
         threshold,
       );
       expect(entry().args.filter((a: string) => a.endsWith("resources"))).toEqual([]);

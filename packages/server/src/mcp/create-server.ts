@@ -116,6 +116,8 @@ export interface AtlatlServerDeps {
    * guidance names the tool).
    */
   filesLocal?: boolean;
+  /** The client's `clientInfo.name` from the connection's opening message (stdio), of either era. */
+  clientName?: string | undefined;
   /**
    * The task table this server's tasks live in and the owner they belong to
    * (a process-wide table keyed by principal). Default: a table of this
@@ -215,11 +217,10 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
   const filesLocal = deps.filesLocal === true;
   const extractTool =
     lroEnabled &&
-    listsExtractTool(
-      deps.offloader.config.extractTool ?? "auto",
-      deps.initialize?.clientInfo?.name as string | undefined,
-      { filesLocal, jq: filesLocal && jqOnPath() },
-    );
+    listsExtractTool(deps.offloader.config.extractTool ?? "auto", deps.clientName, {
+      filesLocal,
+      jq: filesLocal && jqOnPath(),
+    });
   // The offloader's guidance names the tool only where it is listed.
   if (!extractTool) deps.offloader.nativeExtraction = false;
   const server = new McpServer(

@@ -8,6 +8,7 @@
  * `@atlatl/lro/node`'s (`rawMessage`, `modernMessageRefusal`).
  */
 import { claimedRevision, type RawMessage } from "@atlatl/lro/node";
+import { CLIENT_INFO_META_KEY } from "@modelcontextprotocol/server";
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
@@ -17,4 +18,17 @@ export function initializeClientInfo(message: RawMessage): Record<string, unknow
   if (message.method !== "initialize" || claimedRevision(message) !== undefined) return undefined;
   const info = message.params?.clientInfo;
   return isObject(info) ? info : undefined;
+}
+
+/**
+ * The `clientInfo.name` a connection's opening message gives: a 2025
+ * `initialize`'s, or a 2026-07-28 request's envelope's (Claude Code 2.1.328
+ * opens with `server/discover`).
+ */
+export function openingClientName(message: RawMessage): string | undefined {
+  const meta = message.params?._meta;
+  const info =
+    initializeClientInfo(message) ?? (isObject(meta) ? meta[CLIENT_INFO_META_KEY] : undefined);
+  const name = isObject(info) ? info.name : undefined;
+  return typeof name === "string" ? name : undefined;
 }

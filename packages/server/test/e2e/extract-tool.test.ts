@@ -8,8 +8,10 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, describe, expect, it } from "vitest";
-import { call, jsonOf, startServer } from "./spawn-server.js";
+import { call, jsonOf, serverRoot, startServer } from "./spawn-server.js";
 
 const bins = mkdtempSync(join(tmpdir(), "atlatl-extract-tool-"));
 afterAll(() => rmSync(bins, { recursive: true, force: true }));
@@ -58,6 +60,42 @@ describe("atlatl serve: lro_extract per client", () => {
       expect(instructions, name).not.toContain("lro_extract");
       expect(guidance, name).not.toContain("lro_extract");
     }
+  }, 60_000);
+
+  it("a 2026-07-28 client is told by the name in its requests' envelope (Claude Code 2.1.328 speaks it)", async () => {
+    const list = async (name: string) => {
+      const client = new Client(
+        { name, version: "1.0.0" },
+        { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+      );
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [
+            "--conditions=source",
+            "--import",
+            "tsx",
+            join(serverRoot, "src/cli/main.ts"),
+          ].concat(["serve", "--db", join(bins, `${name}.db`)]),
+          env: {
+            ...(process.env as Record<string, string>),
+            ATLATL_CONFIG: "",
+            ATLATL_PROMPT__OFFLOAD__OUTPUT_DIR: join(bins, "offload"),
+            PATH: pathWith(true),
+          },
+          cwd: serverRoot,
+          stderr: "pipe",
+        }),
+      );
+      try {
+        expect(client.getProtocolEra()).toBe("modern");
+        return (await client.listTools()).tools.map((t) => t.name);
+      } finally {
+        await client.close();
+      }
+    };
+    expect(await list("claude-code")).not.toContain("lro_extract");
+    expect(await list("atlatl-e2e")).toContain("lro_extract");
   }, 60_000);
 
   it("gets it, named by guidance and instructions, without jq, as another client, or when forced", async () => {

@@ -71,9 +71,13 @@ export function serveStdioApp(app: App): void {
   // The connection's raw messages, read where we hold them: the `initialize` as
   // sent (its clientInfo.proxy) and each 2026-07-28 request's revision.
   const initialize: InitializeFacts = {};
+  let clientName: string | undefined;
   const gate = gateRequests({
     onInitialize: (clientInfo) => {
       initialize.clientInfo = clientInfo;
+    },
+    onClientName: (name) => {
+      clientName = name;
     },
     refuse: (response) => void transport.send(response).catch(() => {}),
     dropped: (why) => process.stderr.write(`atlatl: dropped a stdio notification (${why})\n`),
@@ -83,7 +87,8 @@ export function serveStdioApp(app: App): void {
     process.stdout,
   );
   // Over stdio the offload files are on the client's machine (`filesLocal`).
-  const server = () => createAtlatlServer({ ...app, extraction, initialize, filesLocal: true });
+  const server = () =>
+    createAtlatlServer({ ...app, extraction, initialize, filesLocal: true, clientName });
   const served = serveStdio(() => server().server, {
     transport,
     // A closed stdout is the client going away: the stdout handler above ends quietly.
