@@ -17,6 +17,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { READ_LIMITS } from "atlatl";
+import { installThreshold } from "atlatl-proxy/install";
 import { atLeast, atMost, type Benchmark, type BenchRow, type BenchTable } from "./harness.js";
 import { claudeBin, runClaudeSession } from "./token-economy-claude.js";
 import { codexBin, codexOutput, runCodexSession } from "./token-economy-codex.js";
@@ -45,6 +46,19 @@ const TSX = pathToFileURL(createRequire(join(root, "package.json")).resolve("tsx
 
 export type Arm = "alone" | "atlatl";
 
+/** The clients the benchmark drives, by `install`'s names. */
+export type BenchClient = "claude-code" | "codex";
+
+/**
+ * The flags `install <client>` writes besides the output directory (the
+ * client's measured threshold, `CLIENT_ECONOMY`): the "with atlatl" arm runs
+ * as a user's install would.
+ */
+export function installArgs(client: BenchClient): string[] {
+  const threshold = installThreshold(client);
+  return threshold !== undefined ? ["--threshold", String(threshold)] : [];
+}
+
 /**
  * The size sweep (`ATLATL_BENCH_SWEEP=20,40,80`): the medium question about a
  * report of each many records, offloaded by atlatl whatever its size, to find the
@@ -64,8 +78,11 @@ export function sweepScenarios(rowCounts: number[]): Scenario[] {
       },
       atlatl: "proxy",
       // Threshold 1: atlatl offloads every size, so each row is offloaded against inline.
-      server: (arm, dir) =>
-        throughProxy(arm, fixtureServer(["--rows", String(rows)]), dir, ["--threshold", "1"]),
+      server: (arm, dir, client) =>
+        throughProxy(arm, fixtureServer(["--rows", String(rows)]), dir, client, [
+          "--threshold",
+          "1",
+        ]),
       expected: () => JSON.stringify(FAILED.answer(sizedReport(rows).items)),
     };
   });
@@ -80,11 +97,17 @@ const PROXY_TOOL_BYTES_MAX = 1000;
 const MEMORY_QUERY = "rate limiter";
 const READ_PAGE_MAX = READ_LIMITS.pageSize;
 
-/** `atlatl serve` over the seeded store: offloading off (alone) or on (with atlatl). */
-function memoryServer(arm: Arm, dir: string): StdioServer {
+/** `atlatl serve` over the seeded store: offloading off (alone) or on (with atlatl, as `atlatl install <client>` writes it). */
+function memoryServer(arm: Arm, dir: string, client?: BenchClient): StdioServer {
   return {
     command: process.execPath,
-    args: [ATLATL, "--db", join(dir, "memories.db"), "serve"],
+    args: [
+      ATLATL,
+      "--db",
+      join(dir, "memories.db"),
+      "serve",
+      ...(arm === "atlatl" && client ? installArgs(client) : []),
+    ],
     env:
       arm === "alone"
         ? { ATLATL_PROMPT__OFFLOAD__ENABLED: "false" }
@@ -103,8 +126,8 @@ export interface Scenario {
   prepare?(dir: string): void;
   /** Where atlatl sits in the "with atlatl" arm: `atlatl-proxy` in front, or the server itself. */
   atlatl: "proxy" | "server";
-  /** The server as the client starts it in `arm`; `dir` is the run's scratch directory. */
-  server(arm: Arm, dir: string): StdioServer;
+  /** The server as `client` starts it in `arm`; `dir` is the run's scratch directory. */
+  server(arm: Arm, dir: string, client: BenchClient): StdioServer;
   /** The right answer (JSON text), from the data itself (after `prepare`). */
   expected(dir: string): string | Promise<string>;
   /** The most o200k tokens atlatl's first tool_result may take (issue 30). */
@@ -121,18 +144,29 @@ function fixtureServer(extra: string[] = []): StdioServer {
   };
 }
 
-/** `arm`'s view of a generic upstream: itself, or behind `atlatl-proxy`. */
+/** `arm`'s view of a generic upstream: itself, or behind `atlatl-proxy` as `install <client>` wraps it. */
 function throughProxy(
   arm: Arm,
   upstream: StdioServer,
   dir: string,
+  client: BenchClient,
   proxyArgs: string[] = [],
 ): StdioServer {
   if (arm === "alone") return upstream;
   const out = join(dir, "offload");
   return {
     command: process.execPath,
-    args: [PROXY, "--output-dir", out, ...proxyArgs, "--", upstream.command, ...upstream.args],
+    args: [
+      PROXY,
+      ...installArgs(client),
+      "--output-dir",
+      out,
+      // After install's: a later flag wins (the sweep's --threshold 1).
+      ...proxyArgs,
+      "--",
+      upstream.command,
+      ...upstream.args,
+    ],
   };
 }
 
@@ -164,7 +198,7 @@ function fixtureScenario(
     input: () => ({}),
     question: { ...q, prompt, path },
     atlatl: "proxy",
-    server: (arm, dir) => throughProxy(arm, fixtureServer(), dir),
+    server: (arm, dir, client) => throughProxy(arm, fixtureServer(), dir, client),
     ...(offloaded ? { descriptorMax: GENERIC_DESCRIPTOR_MAX } : { passThrough: true }),
     expected: () => {
       let v = (DATASETS[tool] as () => unknown)();
@@ -186,8 +220,13 @@ export const SCENARIOS: Scenario[] = [
       path: [],
     },
     atlatl: "proxy",
-    server: (arm, dir) =>
-      throughProxy(arm, { command: process.execPath, args: [FILESYSTEM, join(dir, "tree")] }, dir),
+    server: (arm, dir, client) =>
+      throughProxy(
+        arm,
+        { command: process.execPath, args: [FILESYSTEM, join(dir, "tree")] },
+        dir,
+        client,
+      ),
     // Every fourth file of 700 (k % 4 === 1).
     expected: () => "175",
     descriptorMax: GENERIC_DESCRIPTOR_MAX,
@@ -246,7 +285,7 @@ export const SCENARIOS: Scenario[] = [
       ]);
     },
     atlatl: "server",
-    server: (arm, dir) => memoryServer(arm, dir),
+    server: (arm, dir, client) => memoryServer(arm, dir, client),
     expected: async (dir) => {
       // Every match, inline: what the question is about, read without any client in between.
       const client = new Client({ name: "token-economy-truth", version: "1.0.0" });
@@ -312,7 +351,7 @@ function printArms(label: string, details: Record<string, Record<Arm, SessionFig
 /** A client CLI the benchmark drives. */
 interface ClientUnderTest {
   /** Table name suffix and the client's name in titles. */
-  id: string;
+  id: BenchClient;
   label: string;
   bin: string;
   run: typeof runClaudeSession;
@@ -336,7 +375,7 @@ async function clientTable(client: ClientUnderTest, scenarios: Scenario[]): Prom
         s.prepare?.(dir);
         const run = await client.run(
           client.bin,
-          s.server(arm, dir),
+          s.server(arm, dir, client.id),
           {
             tool: `mcp__${SERVER_NAME}__${s.tool}`,
             input: s.input(dir),
@@ -460,7 +499,11 @@ export const tokenEconomyBenchmark: Benchmark = {
       .split(",")
       .filter((n) => n.trim() !== "")
       .map(Number);
-    const scenarios = [...SCENARIOS, ...sweepScenarios(sweep)];
+    // ATLATL_BENCH_SCENARIOS=sweep (or any part of scenario names, comma-separated) runs those only.
+    const picked = process.env.ATLATL_BENCH_SCENARIOS?.split(",").filter((p) => p.trim() !== "");
+    const scenarios = [...SCENARIOS, ...sweepScenarios(sweep)].filter(
+      (s) => !picked || picked.some((p) => s.name.includes(p.trim())),
+    );
     const tables: BenchTable[] = [];
     if (want("claude-code"))
       tables.push(
