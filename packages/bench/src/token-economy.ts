@@ -369,8 +369,12 @@ async function clientTable(client: ClientUnderTest, scenarios: Scenario[]): Prom
     client.output ? client.output(a) === client.output(b) : a === b;
   for (const s of scenarios) {
     const figures = {} as Record<Arm, SessionFigures>;
+    // One directory name for both arms, emptied between them: the client puts its
+    // path in every request, and two random names would tokenize differently.
+    const dir = mkdtempSync(join(tmpdir(), "atlatl-token-economy-"));
     for (const arm of ["alone", "atlatl"] as const) {
-      const dir = mkdtempSync(join(tmpdir(), "atlatl-token-economy-"));
+      rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir, { mode: 0o700 });
       try {
         s.prepare?.(dir);
         const run = await client.run(
