@@ -14,6 +14,8 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { estimateCallResultTokens } from "@atlatl/lro/mcp";
+import { DEFAULT_OFFLOAD_CONFIG } from "@atlatl/lro/node";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { READ_LIMITS } from "atlatl";
@@ -48,6 +50,16 @@ export type Arm = "alone" | "atlatl";
 
 /** The clients the benchmark drives, by `install`'s names. */
 export type BenchClient = "claude-code" | "codex";
+
+/**
+ * Whether atlatl-proxy, as `install <client>` runs it, offloads a result of
+ * this text (its own estimate against the client's threshold).
+ */
+export async function offloadsFor(client: BenchClient, text: string): Promise<boolean> {
+  const threshold = installThreshold(client) ?? DEFAULT_OFFLOAD_CONFIG.thresholdTokens;
+  const result = { content: [{ type: "text", text }] };
+  return (await estimateCallResultTokens(result, threshold)) > threshold;
+}
 
 /**
  * The flags `install <client>` writes besides the output directory (the
@@ -134,6 +146,11 @@ export interface Scenario {
   descriptorMax?: number;
   /** Small enough that atlatl must pass it through byte for byte. */
   passThrough?: boolean;
+  /**
+   * The upstream's text result, where atlatl's decision depends on the client's
+   * threshold: a result it keeps inline must pass through byte for byte.
+   */
+  resultText?(): string;
 }
 
 /** The fixture upstream (token-economy-server.ts) under Node with tsx, from any cwd. */
@@ -186,7 +203,7 @@ function makeTree(dir: string): void {
 function fixtureScenario(
   name: string,
   tool: string,
-  /** Whether atlatl offloads it (else it must pass through unchanged). */
+  /** Whether atlatl offloads it at any client's threshold (else it is judged per client). */
   offloaded: boolean,
   prompt: string,
   path: string[],
@@ -199,7 +216,8 @@ function fixtureScenario(
     question: { ...q, prompt, path },
     atlatl: "proxy",
     server: (arm, dir, client) => throughProxy(arm, fixtureServer(), dir, client),
-    ...(offloaded ? { descriptorMax: GENERIC_DESCRIPTOR_MAX } : { passThrough: true }),
+    descriptorMax: GENERIC_DESCRIPTOR_MAX,
+    ...(offloaded ? {} : { resultText: () => JSON.stringify((DATASETS[tool] as () => unknown)()) }),
     expected: () => {
       let v = (DATASETS[tool] as () => unknown)();
       for (const k of path) v = (v as Record<string, unknown>)[k];
@@ -250,7 +268,7 @@ export const SCENARIOS: Scenario[] = [
   fixtureScenario(
     "a medium result (~2k tokens)",
     "medium_report",
-    true,
+    false,
     "How many items of the report failed? Answer with the number only.",
     ["items"],
     FAILED,
@@ -404,6 +422,9 @@ async function clientTable(client: ClientUnderTest, scenarios: Scenario[]): Prom
     }
     details[s.name] = figures;
     const { alone, atlatl } = figures;
+    // Kept inline for this client (its threshold): the upstream's bytes, not a descriptor.
+    const inline = s.resultText ? !(await offloadsFor(client.id, s.resultText())) : false;
+    const passThrough = s.passThrough || inline;
     if (s.atlatl === "proxy") added.push(atlatl.toolBytes - alone.toolBytes);
     else
       rows.push({
@@ -423,14 +444,14 @@ async function clientTable(client: ClientUnderTest, scenarios: Scenario[]): Prom
       ),
       atMost(`${s.name}: turns with atlatl`, atlatl.turns, "", alone.turns, "peer: alone"),
       {
-        ...(s.descriptorMax !== undefined
+        ...(s.descriptorMax !== undefined && !passThrough
           ? atMost(
               `${s.name}: first tool_result with atlatl`,
               atlatl.firstResultTokens,
               "o200k",
               s.descriptorMax,
             )
-          : s.passThrough
+          : passThrough
             ? {
                 name: `${s.name}: first tool_result with atlatl, byte-identical`,
                 value: Number(same(atlatl.firstResult, alone.firstResult)),

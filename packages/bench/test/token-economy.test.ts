@@ -7,9 +7,16 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { estimateCallResultTokens } from "@atlatl/lro/mcp";
 import { installThreshold } from "atlatl-proxy/install";
 import { describe, expect, it } from "vitest";
-import { type Arm, type BenchClient, SCENARIOS, type Scenario } from "../src/token-economy.js";
+import {
+  type Arm,
+  type BenchClient,
+  offloadsFor,
+  SCENARIOS,
+  type Scenario,
+} from "../src/token-economy.js";
 import { type AgentTask, type Message, nextStep } from "../src/token-economy-agent.js";
 import { claudeBin, runClaudeSession } from "../src/token-economy-claude.js";
 import { codexBin, codexOutput, runCodexSession } from "../src/token-economy-codex.js";
@@ -109,6 +116,16 @@ describe("token-economy: the with-atlatl arm is what install writes", () => {
         expect(s.server("alone", "/tmp/dir", client).args, s.name).not.toContain("--threshold");
       }
     }
+  });
+
+  it("keeps the medium result (~2k o200k) inline for both clients, where the specification's 1600 offloaded it", async () => {
+    const medium = JSON.stringify((DATASETS.medium_report as () => unknown)());
+    for (const client of ["claude-code", "codex"] as const) {
+      expect(await offloadsFor(client, medium), client).toBe(false);
+    }
+    expect(
+      await estimateCallResultTokens({ content: [{ type: "text", text: medium }] }, 1600),
+    ).toBeGreaterThan(1600);
   });
 });
 
