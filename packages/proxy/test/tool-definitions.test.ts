@@ -95,7 +95,11 @@ describe("lro_extract per client (prompt.offload.extract_tool)", () => {
         .map((b) => b.text ?? "")
         .join("\n");
       const { guidance } = JSON.parse(text) as { guidance: string };
-      return { tools, guidance };
+      const subscribeError = await p.client.subscribeResource({ uri: "file:///x" }).then(
+        () => "",
+        (err: Error) => err.message,
+      );
+      return { tools, guidance, subscribeError };
     } finally {
       await p.close();
     }
@@ -103,8 +107,9 @@ describe("lro_extract per client (prompt.offload.extract_tool)", () => {
 
   it("a client with a shell and jq on PATH gets none (0 bytes added), and guidance for its shell", async () => {
     for (const name of ["claude-code", "codex-mcp-client", "gemini-cli-mcp-client-srv"]) {
-      const { tools, guidance } = await seen(name, true);
+      const { tools, guidance, subscribeError } = await seen(name, true);
       expect(tools, name).toEqual(["token"]);
+      expect(subscribeError, name).toMatch(/offload files are read with a shell\)/);
       expect(guidance, name).not.toContain("lro_extract");
       expect(guidance, name).toContain("In a shell");
     }

@@ -91,6 +91,8 @@ function asLroHooks(upstream: EngineUpstream): {
 export interface ProxyEngine {
   readonly config: OffloadConfig;
   readonly extractToolName: string;
+  /** Whether the extraction tool is listed (`ProxyEngineOptions.extractTool`). */
+  readonly extractToolListed: boolean;
   /**
    * Serve `lro_extract` and, unless `options.resources` is false, the offload
    * resources on `server` (before it is connected), beside `upstream`'s;
@@ -131,6 +133,7 @@ export async function createProxyEngine(options: ProxyEngineOptions): Promise<Pr
   return {
     config,
     extractToolName: options.extractToolName,
+    extractToolListed: extract !== undefined,
 
     mount(server, upstream = {}, mountOptions = {}) {
       const hooks = asLroHooks(upstream);
