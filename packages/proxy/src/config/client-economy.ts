@@ -50,18 +50,18 @@ const SPEC_THRESHOLD = DEFAULT_OFFLOAD_CONFIG.thresholdTokens;
  * chars/4, 16,099 o200k) stays inline, one from 51,268 chars (16,619 o200k) it
  * writes to a file itself (a notice with a 2 KB preview; past ~25k tokens,
  * none). Below that, offloading costs more session input than inline (its extra
- * turn re-sends ~18k o200k of system prompt and tools; 1.07x at 16,099 o200k),
+ * turn re-sends ~18k o200k of system prompt and tools; 1.05x at 16,099 o200k),
  * from there on atlatl's descriptor costs no more than Claude Code's own file
- * (1.00x, then 0.74x past 25k tokens): offload from 50,000 chars.
+ * (0.99x, then 0.73x past 25k tokens): offload from 50,000 chars.
  */
 const CLAUDE_CODE_THRESHOLD = 12_500;
 
 /**
  * Codex 0.169.0, measured the same way: a result up to 11,941 chars is kept
- * whole, one of 12,340 chars or more (a 250k-token one too) is cut to its first
+ * whole, one of 12,340 chars or more (a 258k-o200k one too) is cut to its first
  * and last ~6,000 chars, 11,984 in all, and the answer is lost. Offloading never
- * costs less session input than a whole inline result (1.30-1.76x), so the
- * threshold sits just below the cut, with room for the estimate (chars/4).
+ * costs less session input than a whole inline result (1.26x at 3,899 o200k), so
+ * the threshold sits just below the cut, with room for the estimate (chars/4).
  */
 const CODEX_THRESHOLD = 2_800;
 
