@@ -13,7 +13,12 @@ import {
   ResourceTemplate,
   type ServerOptions,
 } from "@modelcontextprotocol/server";
-import { type OffloadResourcesMode, servesOffloadResources } from "atlatl-proxy/install";
+import {
+  jqOnPath,
+  listsExtractTool,
+  type OffloadResourcesMode,
+  servesOffloadResources,
+} from "atlatl-proxy/install";
 import type { Services } from "../services/create-services.js";
 import { ATLATL_VERSION } from "../version.js";
 import {
@@ -68,10 +73,13 @@ const CACHE_HINTS: NonNullable<ServerOptions["cacheHints"]> = {
   "resources/templates/list": OFFLOAD_LIST_CACHE,
 };
 
-const INSTRUCTIONS = `atlatl is a memory server (MIF memories: semantic, episodic, procedural).
+/** The server's instructions; they name `lro_extract` only where it is listed. */
+function instructions(extractTool: boolean): string {
+  return `atlatl is a memory server (MIF memories: semantic, episodic, procedural).
 Read tools (recall_memories, search_memories, list_memories, inject_context) return small results inline.
 Large results are offloaded: you get {"offloaded": true, "file_path": ..., "summary", "line_schema", "jq_recipes", "guidance"}.
-Query the file with a shell (tail -n +2 FILE | jq ...) or with the lro_extract tool; it is also readable as an MCP resource.`;
+Query the file with a shell (tail -n +2 FILE | jq ...)${extractTool ? " or with the lro_extract tool" : ""}; it is also readable as an MCP resource.`;
+}
 
 export interface AtlatlServer {
   server: McpServer;
@@ -110,6 +118,16 @@ export interface AtlatlServerDeps {
    * layer (stdio, an HTTP session): its `clientInfo.proxy`, which the SDK drops.
    */
   initialize?: InitializeFacts;
+  /**
+   * The offload files are on the client's machine (stdio): `lro_extract` may
+   * be left out for a client that runs the recipes in its own shell
+   * (`prompt.offload.extract_tool = "auto"`). Default false (HTTP: the client
+   * may be remote, and a principal's sessions share one offloader, whose
+   * guidance names the tool).
+   */
+  filesLocal?: boolean;
+  /** The client's `clientInfo.name` from the connection's opening message (stdio), of either era. */
+  clientName?: string | undefined;
   /**
    * The task table this server's tasks live in and the owner they belong to
    * (a process-wide table keyed by principal). Default: a table of this
@@ -217,10 +235,20 @@ function sharedParts(deps: AtlatlServerDeps): SharedParts {
  * a modern HTTP request gets an instance of its own.
  */
 export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
+  const lroEnabled = deps.offloader.config.enabled;
+  const filesLocal = deps.filesLocal === true;
+  const extractTool =
+    lroEnabled &&
+    listsExtractTool(deps.offloader.config.extractTool ?? "auto", deps.clientName, {
+      filesLocal,
+      jq: filesLocal && jqOnPath(),
+    });
+  // The offloader's guidance names the tool only where it is listed.
+  if (!extractTool) deps.offloader.nativeExtraction = false;
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
     {
-      instructions: INSTRUCTIONS,
+      instructions: instructions(extractTool),
       // No `tools` here: McpServer would install its own tools handlers; the
       // ToolRegistry (or lro_extract beside it) serves them (mounted below).
       capabilities: {
@@ -237,7 +265,6 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
   );
   server.server.registerCapabilities({ tools: {} });
   const shared = sharedParts(deps);
-  const lroEnabled = deps.offloader.config.enabled;
   // A task's result names its offload file: it is kept no longer than the file.
   const table =
     deps.tasks?.table ??
@@ -255,8 +282,17 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
 
   const closers: (() => Promise<void>)[] = [];
   if (!deps.tasks) closers.push(async () => await table.close());
-  if (!lroEnabled) shared.tools.mount(server.server, tasks, deps.initialize);
-  if (lroEnabled) {
+  if (!extractTool) shared.tools.mount(server.server, tasks, deps.initialize);
+  if (lroEnabled && !extractTool) {
+    const resources = registerOffloadResources(server, {
+      ResourceTemplate,
+      config: deps.offloader.config,
+      events: deps.offloader.events,
+      store: deps.offloader.store,
+    });
+    closers.push(async () => resources.close());
+  }
+  if (extractTool) {
     const dir = deps.offloader.config.outputDir;
     // lro_extract on the low-level server, atlatl's tools served beside it.
     const extract = registerLroExtract(server.server, {

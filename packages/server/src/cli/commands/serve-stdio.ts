@@ -74,9 +74,13 @@ export function serveStdioApp(app: App): void {
   // The connection's raw messages, read where we hold them: the `initialize` as
   // sent (its clientInfo.proxy) and each 2026-07-28 request's revision.
   const initialize: InitializeFacts = {};
+  let clientName: string | undefined;
   const gate = gateRequests({
     onInitialize: (clientInfo) => {
       initialize.clientInfo = clientInfo;
+    },
+    onClientName: (name) => {
+      clientName = name;
     },
     refuse: (response) => void transport.send(response).catch(() => {}),
     dropped: (why) => process.stderr.write(`atlatl: dropped a stdio notification (${why})\n`),
@@ -87,8 +91,11 @@ export function serveStdioApp(app: App): void {
   );
   // The process's task store (`App.taskStore`): the connection's client owns its tasks.
   const tasks = { table: app.taskStore, owner: STDIO_OWNER };
-  const deps = { ...app, tasks, extraction, initialize };
-  const served = serveStdio(() => createAtlatlServer(deps).server, {
+  // Over stdio the offload files are on the client's machine (`filesLocal`);
+  // the client's name is read per server, after the opening message set it.
+  const server = () =>
+    createAtlatlServer({ ...app, tasks, extraction, initialize, filesLocal: true, clientName });
+  const served = serveStdio(() => server().server, {
     transport,
     // A closed stdout is the client going away: the stdout handler above ends quietly.
     onerror: (err) => {

@@ -5,9 +5,10 @@
  * type parsing and error listener. Opening it is the one place a connection
  * failure becomes `OPEN_FAILED`, with the URL's passwords masked.
  */
+
+import { redactUrl } from "@atlatl/lro/node";
 import pg from "pg";
 import { StoreError } from "../errors.js";
-import { redactUrl } from "@atlatl/lro/node";
 import { DEFAULT_POOL_SIZE, type PostgresTimeouts, poolTimeouts } from "./pool-timeouts.js";
 import { pgStoreError } from "./postgres-errors.js";
 
