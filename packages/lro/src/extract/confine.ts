@@ -17,8 +17,8 @@ import { LroError } from "../errors.js";
 import { offloadFileNaming } from "../materialize/file-name.js";
 import { nodeOffloadFs } from "../materialize/offload-fs.js";
 import { inspectOutputDir } from "../materialize/write-jsonl.js";
-import { OFFLOAD_RESOURCE_PREFIX } from "../mcp/offload-resource-uri.js";
 import type { OffloadStoreBinding } from "../offload-store/offload-store.js";
+import { OFFLOAD_RESOURCE_PREFIX } from "../protocol/offload-resource-uri.js";
 import { fetchIntoDir } from "./store-fetch.js";
 
 /** Longest `file_path` considered at all (PATH_MAX on Linux). */

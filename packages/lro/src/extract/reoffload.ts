@@ -9,7 +9,7 @@
  * non-Latin line) cost more than the extraction itself.
  */
 
-import { respondOutput } from "../mcp/respond.js";
+import { respondOutput } from "../mcp/respond/respond.js";
 import type { Offloader } from "../offload/offloader.js";
 import { headerProfileName, profileByName } from "../profiles/registry.js";
 import type { Reoffload, ReoffloadInput, ReoffloadOutcome } from "./extractor.js";

@@ -6,12 +6,12 @@
  * listed wherever it lands, as they are read wherever it lands.
  */
 import { join } from "node:path";
-import type { OffloadConfig } from "../config/offload-config.js";
-import { offloadFileNaming } from "../materialize/file-name.js";
-import { type OffloadStoreBinding, sharedBinding } from "../offload-store/offload-store.js";
-import { listOffloadFiles } from "../sweep/sweep.js";
-import type { Resource } from "./mcp-types.js";
-import { OFFLOAD_MIME_TYPE, offloadResourceUri } from "./offload-resource-uri.js";
+import type { OffloadConfig } from "../../config/offload-config.js";
+import { offloadFileNaming } from "../../materialize/file-name.js";
+import { type OffloadStoreBinding, sharedBinding } from "../../offload-store/offload-store.js";
+import type { Resource } from "../../protocol/mcp-types.js";
+import { OFFLOAD_MIME_TYPE, offloadResourceUri } from "../../protocol/offload-resource-uri.js";
+import { listOffloadFiles } from "../../sweep/sweep.js";
 
 /** A live offload file, wherever it is kept. */
 interface ListedFile {

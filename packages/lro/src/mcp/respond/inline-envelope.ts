@@ -6,8 +6,8 @@
  * (the leading values that fit, the warning below them).
  */
 
-import { reserveFor, truncationWarning } from "../offload/truncate.js";
-import type { AnyCallToolResult, CallToolResult } from "./mcp-types.js";
+import { reserveFor, truncationWarning } from "../../offload/truncate.js";
+import type { AnyCallToolResult, CallToolResult } from "../../protocol/mcp-types.js";
 
 /** A result of one text block. */
 export function textResult(t: string): CallToolResult {

@@ -19,24 +19,32 @@
  *   come from).
  */
 import { basename } from "node:path";
-import { DEFAULT_OFFLOAD_CONFIG } from "../config/offload-config.js";
-import { estimateCallResultTokens, estimateTextTokens } from "../estimate/estimate.js";
-import { failureCode, serializeLine } from "../offload/context.js";
-import type { Offloader } from "../offload/offloader.js";
-import { reserveFor, textTruncationWarning } from "../offload/truncate.js";
+import { DEFAULT_OFFLOAD_CONFIG } from "../../config/offload-config.js";
+import { estimateCallResultTokens, estimateTextTokens } from "../../estimate/estimate.js";
+import { failureCode, serializeLine } from "../../offload/context.js";
+import { offloadLaidOut } from "../../offload/offload-laid-out.js";
+import type { Offloader } from "../../offload/offloader.js";
+import { reserveFor, textTruncationWarning } from "../../offload/truncate.js";
 import type {
   CallEvents,
   OffloadRecordsResult,
   OffloadSectionsInput,
   RecordSource,
   SourceRecord,
-} from "../offload/types.js";
-import type { AnyProfile } from "../profiles/profile.js";
-import { recordsProfile } from "../profiles/records/records-profile.js";
-import { type BuiltinProfileName, profileByName } from "../profiles/registry.js";
-import { guidanceFileLine } from "../recipes/recipe-spec.js";
-import type { GenericOffloadResponse } from "../types.js";
-import { callResultGuidance } from "./call-result-guidance.js";
+} from "../../offload/types.js";
+import type { AnyProfile } from "../../profiles/profile.js";
+import { recordsProfile } from "../../profiles/records/records-profile.js";
+import { type BuiltinProfileName, profileByName } from "../../profiles/registry.js";
+import { callResultGuidance } from "../../profiles/sections/call-result-guidance.js";
+import type { CallToolResult } from "../../protocol/mcp-types.js";
+import {
+  type McpNames,
+  mcpNames,
+  OFFLOAD_MIME_TYPE,
+  offloadResourceUri,
+} from "../../protocol/offload-resource-uri.js";
+import { guidanceFileLine } from "../../recipes/recipe-spec.js";
+import type { GenericOffloadResponse } from "../../types.js";
 import {
   cutText,
   recordsEnvelope,
@@ -46,14 +54,6 @@ import {
   truncatedText,
   truncatedValueLines,
 } from "./inline-envelope.js";
-import type { CallToolResult } from "./mcp-types.js";
-import { offloadLaidOut } from "./offload-laid-out.js";
-import {
-  type McpNames,
-  mcpNames,
-  OFFLOAD_MIME_TYPE,
-  offloadResourceUri,
-} from "./offload-resource-uri.js";
 import {
   type InlinePage,
   isOffloadableRecords,

@@ -7,24 +7,24 @@
 
 import { basename } from "node:path";
 import { z } from "zod";
-import type { OffloadConfig } from "../config/offload-config.js";
-import type { LroEventListener } from "../events/events.js";
-import { RECIPE_NUMBERS } from "../extract/extract-args.js";
-import { type ExtractResult, LroExtractor } from "../extract/extractor.js";
-import type { JqEngine, JsonValue } from "../extract/jq-engine.js";
-import type { OffloadFileCache } from "../extract/offload-reader.js";
-import { offloaderReoffload } from "../extract/reoffload.js";
-import { LRO_EXTRACT_TOOL_NAME } from "../extract/tool-name.js";
-import { Offloader } from "../offload/offloader.js";
-import { hostCallback, isMcpServerHost, type McpHost, type Removable } from "./host.js";
-import { mountTools, type ToolsUpstream } from "./low-level.js";
-import type { AnyCallToolResult, CallToolResult, Tool } from "./mcp-types.js";
+import type { OffloadConfig } from "../../config/offload-config.js";
+import type { LroEventListener } from "../../events/events.js";
+import { RECIPE_NUMBERS } from "../../extract/extract-args.js";
+import { type ExtractResult, LroExtractor } from "../../extract/extractor.js";
+import type { JqEngine, JsonValue } from "../../extract/jq-engine.js";
+import type { OffloadFileCache } from "../../extract/offload-reader.js";
+import { offloaderReoffload } from "../../extract/reoffload.js";
+import { LRO_EXTRACT_TOOL_NAME } from "../../extract/tool-name.js";
+import { Offloader } from "../../offload/offloader.js";
+import type { AnyCallToolResult, CallToolResult, Tool } from "../../protocol/mcp-types.js";
 import {
   type McpNames,
   mcpNames,
   OFFLOAD_MIME_TYPE,
   offloadResourceUri,
-} from "./offload-resource-uri.js";
+} from "../../protocol/offload-resource-uri.js";
+import { hostCallback, isMcpServerHost, type McpHost, type Removable } from "./host.js";
+import { mountTools, type ToolsUpstream } from "./low-level.js";
 import { toolErrorResult } from "./tool-error.js";
 
 export { LRO_EXTRACT_TOOL_NAME };

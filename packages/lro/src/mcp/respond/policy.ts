@@ -4,7 +4,7 @@
  * result may be offloaded at all, and above which threshold. `respond()` and
  * `respondOutput()` (re-offloaded extraction output) both judge here.
  */
-import type { OffloadConfig } from "../config/offload-config.js";
+import type { OffloadConfig } from "../../config/offload-config.js";
 
 /** How results are treated (see the module comment). */
 export type OffloadMode = "auto" | "always" | "never" | "whole-set-inline";
