@@ -157,8 +157,8 @@ export {
   type Sweeper,
   type SweeperOptions,
   type SweepOptions,
-  type SweepResult,
   startSweeper,
   sweepIntervalMs,
   sweepOffloadDir,
 } from "./sweep/sweep.js";
+export type { SweepResult } from "./sweep/sweep-run.js";

@@ -38,7 +38,8 @@ import {
   type OffloadContext,
   serializeLine,
 } from "./context.js";
-import { linesThatFit, reserveFor, truncationWarning } from "./truncate.js";
+import { decide, thresholdPolicy } from "./decide.js";
+import { fitToThreshold, linesThatFit, truncationWarning } from "./truncate.js";
 import type {
   OffloadRecordsInput,
   OffloadRecordsResult,
@@ -116,9 +117,8 @@ export async function offloadRecords<D = OffloadResponse>(
   const detail = profile.normalizeDetail(input.detail);
   const project = input.project ?? true;
   const stats = profile.accumulate(detail);
-  const threshold = input.thresholdTokens ?? config.thresholdTokens;
-  /** Offloaded when the estimate is above this (forced: always; disabled: never). */
-  const offloadAbove = input.force ? -1 : config.enabled ? threshold : Number.POSITIVE_INFINITY;
+  const policy = thresholdPolicy(config, input);
+  const { threshold } = policy;
   const maxRecords = config.maxRecords ?? DEFAULT_OFFLOAD_CONFIG.maxRecords;
   /** Records seen, and those kept for the file (at most `maxRecords`). */
   let total = 0;
@@ -204,7 +204,7 @@ export async function offloadRecords<D = OffloadResponse>(
       // then allocates records in the old generation for the rest of the set.
       if (meter.tokens <= threshold) records.push(record);
       keptChars += line.length + 1;
-      if (keptChars > streamAfter && meter.tokens > offloadAbove) {
+      if (keptChars > streamAfter && decide(meter.tokens, policy)) {
         try {
           writer = await startStreaming();
           // Written: keep only what the truncated fallback could return (lines
@@ -229,8 +229,9 @@ export async function offloadRecords<D = OffloadResponse>(
   // A producer that capped the set says how many match in all.
   if (input.totalMatches !== undefined && input.totalMatches > total) total = input.totalMatches;
   const capped = total > count;
-  // A capped set is offloaded (its file says what is missing) unless LRO is off.
-  const inline = tokens <= offloadAbove && (!capped || offloadAbove === Number.POSITIVE_INFINITY);
+  // A capped set is offloaded (its file says what is missing) unless no set can
+  // be (LRO off, or an infinite threshold).
+  const inline = !decide(tokens, policy) && (!capped || !decide(Number.POSITIVE_INFINITY, policy));
   if (!failure && !writer && inline) {
     return { kind: "inline", estimatedTokens: tokens, lines, total };
   }
@@ -319,15 +320,19 @@ export async function offloadRecords<D = OffloadResponse>(
   const error = failure ?? new LroError("WRITE_FAILED", "offload failed");
   emitFailed(ctx, input.operation, error, total, tokens);
   const code = failureReason(error);
-  const budget = threshold - reserveFor(truncationWarning(code, total, total, threshold));
-  const kept = linesThatFit(lines, meter, budget).count;
+  const fitted = fitToThreshold(
+    threshold,
+    total,
+    (kept) => truncationWarning(code, kept, total, threshold),
+    (budget) => linesThatFit(lines, meter, budget).count,
+  );
   return {
     kind: "truncated",
     estimatedTokens: tokens,
-    records: records.slice(0, kept),
-    lines: lines.slice(0, kept),
+    records: records.slice(0, fitted.kept),
+    lines: lines.slice(0, fitted.kept),
     total,
-    warning: truncationWarning(code, kept, total, threshold),
+    warning: fitted.warning,
     error,
   };
 }

@@ -5,7 +5,6 @@
  * template; descriptors keep their `jq_recipes` for shell users.
  */
 
-import { basename } from "node:path";
 import { z } from "zod";
 import type { OffloadConfig } from "../../config/offload-config.js";
 import type { LroEventListener } from "../../events/events.js";
@@ -20,8 +19,7 @@ import type { AnyCallToolResult, CallToolResult, Tool } from "../../protocol/mcp
 import {
   type McpNames,
   mcpNames,
-  OFFLOAD_MIME_TYPE,
-  offloadResourceUri,
+  offloadResourceLink,
 } from "../../protocol/offload-resource-uri.js";
 import { hostCallback, isMcpServerHost, type McpHost, type Removable } from "./host.js";
 import { mountTools, type ToolsUpstream } from "./low-level.js";
@@ -192,13 +190,13 @@ export function extractResultToToolResult(
   if (result.offloaded) {
     if (options.resourceLinks) {
       for (const path of result.offloaded.paths) {
-        out.content.push({
-          type: "resource_link",
-          uri: offloadResourceUri(path, names.resourcePrefix),
-          name: basename(path),
-          mimeType: OFFLOAD_MIME_TYPE,
-          description: "Offloaded lro_extract output (JSONL; line 1 is the header)",
-        });
+        out.content.push(
+          offloadResourceLink(
+            path,
+            names.resourcePrefix,
+            "Offloaded lro_extract output (JSONL; line 1 is the header)",
+          ),
+        );
       }
     }
     return out;

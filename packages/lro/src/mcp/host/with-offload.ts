@@ -14,7 +14,7 @@ import type { CallToolResult, McpMeta } from "../../protocol/mcp-types.js";
 import type { McpNames } from "../../protocol/offload-resource-uri.js";
 import type { OffloadCallResultOptions } from "../respond/offload-call-result.js";
 import { isOffloadableRecords, type OffloadHandlerResult } from "../respond/offloadable.js";
-import { AUTO_POLICY, judged, type ResponsePolicy } from "../respond/policy.js";
+import { AUTO_POLICY, type ResponsePolicy, thresholdPolicyOf } from "../respond/policy.js";
 import { respond } from "../respond/respond.js";
 import type { HostCallback, HostToolConfig } from "./host.js";
 import { moveOutputSchema, outputSchemaMetaKey } from "./output-schema.js";
@@ -141,7 +141,7 @@ export function withOffload(
   const mayOffload =
     typeof options.policy === "function" ||
     [AUTO_POLICY, callPolicy].some(
-      (base) => !judged({ ...base, ...options.policy }, options.offloader.config).off,
+      (base) => !thresholdPolicyOf({ ...base, ...options.policy }, options.offloader.config).off,
     );
   // The host calls a callback with what it validated (see `hostCallback`).
   const callback = <A extends unknown[]>(next: OffloadHandler<A>) =>

@@ -6,7 +6,8 @@
  * (the leading values that fit, the warning below them).
  */
 
-import { reserveFor, truncationWarning } from "../../offload/truncate.js";
+import type { LinesEstimate } from "../../estimate/estimate.js";
+import { fitToThreshold, linesThatFit, truncationWarning } from "../../offload/truncate.js";
 import type { AnyCallToolResult, CallToolResult } from "../../protocol/mcp-types.js";
 
 /** A result of one text block. */
@@ -45,9 +46,9 @@ export function cutText(s: string, tokens: number): string {
   return s.slice(0, cut > 0 ? cut : max);
 }
 
-/** The write-failure fallback of text: cut to `budgetTokens`, the warning quoted below. */
-export function truncatedText(text: string, budgetTokens: number, warning: string): string {
-  return `${cutText(text, budgetTokens)}\n\n> Warning: ${warning}`;
+/** The write-failure fallback of text: the text kept, the warning quoted below. */
+export function truncatedText(kept: string, warning: string): string {
+  return `${kept}\n\n> Warning: ${warning}`;
 }
 
 /** Every text block of `result` joined (other blocks as their JSON), for a text fallback. */
@@ -55,21 +56,22 @@ export function resultText(result: AnyCallToolResult): string {
   return result.content.map((b) => (b.type === "text" ? b.text : JSON.stringify(b))).join("\n");
 }
 
-/** The write-failure fallback of output values: the leading ones that fit (chars / 4), and the warning. */
+/**
+ * The write-failure fallback of output values: the leading ones that fit (each
+ * at its estimated cost: non-Latin values at their tokenized counts), and the warning.
+ */
 export function truncatedValueLines(
   lines: readonly string[],
+  estimate: Pick<LinesEstimate, "tokenized">,
   code: string,
   threshold: number,
 ): string {
-  const draft = truncationWarning(code, lines.length, lines.length, threshold);
-  const budget = (threshold - reserveFor(draft)) * 4;
-  let used = 0;
-  let kept = 0;
-  while (kept < lines.length && used + (lines[kept] as string).length + 1 <= budget) {
-    used += (lines[kept] as string).length + 1;
-    kept++;
-  }
-  const body = lines.slice(0, kept).join("\n");
-  const warning = truncationWarning(code, kept, lines.length, threshold);
-  return `${body}${body ? "\n" : ""}\n> Warning: ${warning}\n`;
+  const fitted = fitToThreshold(
+    threshold,
+    lines.length,
+    (kept) => truncationWarning(code, kept, lines.length, threshold),
+    (budget) => linesThatFit(lines, estimate, budget).count,
+  );
+  const body = lines.slice(0, fitted.kept).join("\n");
+  return `${body}${body ? "\n" : ""}\n> Warning: ${fitted.warning}\n`;
 }
