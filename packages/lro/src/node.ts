@@ -66,11 +66,6 @@ export {
   type OffloadFileCacheOptions,
 } from "./extract/offload-reader.js";
 export {
-  EXTRACT_OPERATION,
-  type OffloaderReoffloadOptions,
-  offloaderReoffload,
-} from "./extract/reoffload.js";
-export {
   type FramerSink,
   lineBoundary,
   type MessageBoundary,
@@ -117,6 +112,11 @@ export {
   type SourceRecord,
   type TruncatedOutcome,
 } from "./offload/offloader.js";
+export {
+  EXTRACT_OPERATION,
+  type OffloaderReoffloadOptions,
+  offloaderReoffload,
+} from "./offload/reoffload.js";
 export { localOffloadStore } from "./offload-store/local/local-offload-store.js";
 export {
   OFFLOAD_STORE_LIST_LIMIT,

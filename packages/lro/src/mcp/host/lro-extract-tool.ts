@@ -12,9 +12,9 @@ import { RECIPE_NUMBERS } from "../../extract/extract-args.js";
 import { type ExtractResult, LroExtractor } from "../../extract/extractor.js";
 import type { JqEngine, JsonValue } from "../../extract/jq-engine.js";
 import type { OffloadFileCache } from "../../extract/offload-reader.js";
-import { offloaderReoffload } from "../../extract/reoffload.js";
 import { LRO_EXTRACT_TOOL_NAME } from "../../extract/tool-name.js";
 import { Offloader } from "../../offload/offloader.js";
+import { offloaderReoffload } from "../../offload/reoffload.js";
 import type { AnyCallToolResult, CallToolResult, Tool } from "../../protocol/mcp-types.js";
 import {
   type McpNames,

@@ -9,11 +9,11 @@
  * non-Latin line) cost more than the extraction itself.
  */
 
+import type { Reoffload, ReoffloadInput, ReoffloadOutcome } from "../extract/extractor.js";
+import { LRO_EXTRACT_TOOL_NAME } from "../extract/tool-name.js";
 import { respondOutput } from "../mcp/respond/respond.js";
-import type { Offloader } from "../offload/offloader.js";
 import { headerProfileName, profileByName } from "../profiles/registry.js";
-import type { Reoffload, ReoffloadInput, ReoffloadOutcome } from "./extractor.js";
-import { LRO_EXTRACT_TOOL_NAME } from "./tool-name.js";
+import type { Offloader } from "./offloader.js";
 
 /** Operation name of derived files: `atlatl-extract-{ulid}.jsonl`. */
 export const EXTRACT_OPERATION = "extract";
