@@ -1,13 +1,10 @@
 /**
  * The inline envelopes of a tool result, written here only: the records page
  * (`{count, total?, records, next_cursor?}`), the truncated fallback of records
- * (`{count, records, truncated, total_count, warning}`), of text (cut at a
- * line break, the warning quoted below it) and of an extraction's output values
- * (the leading values that fit, the warning below them).
+ * (`{count, records, truncated, total_count, warning}`), and of text (cut at a
+ * line break, the warning quoted below it).
  */
 
-import type { LinesEstimate } from "../../estimate/estimate.js";
-import { fitToThreshold, linesThatFit, truncationWarning } from "../../offload/truncate.js";
 import type { AnyCallToolResult, CallToolResult } from "../../protocol/mcp-types.js";
 
 /** A result of one text block. */
@@ -54,24 +51,4 @@ export function truncatedText(kept: string, warning: string): string {
 /** Every text block of `result` joined (other blocks as their JSON), for a text fallback. */
 export function resultText(result: AnyCallToolResult): string {
   return result.content.map((b) => (b.type === "text" ? b.text : JSON.stringify(b))).join("\n");
-}
-
-/**
- * The write-failure fallback of output values: the leading ones that fit (each
- * at its estimated cost: non-Latin values at their tokenized counts), and the warning.
- */
-export function truncatedValueLines(
-  lines: readonly string[],
-  estimate: Pick<LinesEstimate, "tokenized">,
-  code: string,
-  threshold: number,
-): string {
-  const fitted = fitToThreshold(
-    threshold,
-    lines.length,
-    (kept) => truncationWarning(code, kept, lines.length, threshold),
-    (budget) => linesThatFit(lines, estimate, budget).count,
-  );
-  const body = lines.slice(0, fitted.kept).join("\n");
-  return `${body}${body ? "\n" : ""}\n> Warning: ${fitted.warning}\n`;
 }

@@ -1,8 +1,8 @@
 /**
  * A call's response policy and its judgement against the configuration: the
  * part of the result→response boundary (`respond.ts`) that decides whether a
- * result may be offloaded at all, and above which threshold. `respond()` and
- * `respondOutput()` (re-offloaded extraction output) both judge here.
+ * result may be offloaded at all, and above which threshold (`respond()`
+ * judges here; `decide` takes the judgement).
  */
 import type { OffloadConfig } from "../../config/offload-config.js";
 import { type ThresholdPolicy, thresholdPolicy } from "../../offload/decide.js";

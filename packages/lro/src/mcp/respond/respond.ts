@@ -19,11 +19,7 @@
  *   come from).
  */
 import { DEFAULT_OFFLOAD_CONFIG } from "../../config/offload-config.js";
-import {
-  estimateCallResultTokens,
-  estimateLines,
-  estimateTextTokens,
-} from "../../estimate/estimate.js";
+import { estimateCallResultTokens } from "../../estimate/estimate.js";
 import { failureCode, serializeLine } from "../../offload/context.js";
 import { decide } from "../../offload/decide.js";
 import { offloadLaidOut } from "../../offload/offload-laid-out.js";
@@ -32,7 +28,6 @@ import { fitToThreshold, textTruncationWarning } from "../../offload/truncate.js
 import type {
   CallEvents,
   OffloadRecordsResult,
-  OffloadSectionsInput,
   RecordSource,
   SourceRecord,
 } from "../../offload/types.js";
@@ -47,7 +42,6 @@ import {
   offloadResourceLink,
 } from "../../protocol/offload-resource-uri.js";
 import { guidanceFileLine } from "../../recipes/recipe-spec.js";
-import type { GenericOffloadResponse } from "../../types.js";
 import {
   cutText,
   recordsEnvelope,
@@ -55,7 +49,6 @@ import {
   textResult,
   truncatedRecordsEnvelope,
   truncatedText,
-  truncatedValueLines,
 } from "./inline-envelope.js";
 import {
   type InlinePage,
@@ -386,47 +379,4 @@ async function respondCallResult(
     }
   }
   return { ...kept, content };
-}
-
-/** What {@link respondOutput} made of an output: inline as it is, or its replacement text. */
-export type OutputResponse =
-  | { kind: "inline" }
-  | { kind: "offloaded"; response: GenericOffloadResponse; paths: string[] }
-  | { kind: "truncated"; text: string };
-
-/**
- * Output a tool already rendered as values (`lro_extract`'s jq output):
- * judged like any result against `policy`; above the threshold written by
- * `sections(tokens)` as a derived file, and if the write fails, the leading
- * values that fit the threshold with a warning (`OffloadWriteFailed` comes
- * from the offloader).
- */
-export async function respondOutput(
-  offloader: Offloader,
-  output: { text: string; lines: readonly string[] },
-  sections: (estimatedTokens: number) => Omit<OffloadSectionsInput, "force" | "estimatedTokens">,
-  policy: ResponsePolicy = AUTO_POLICY,
-): Promise<OutputResponse> {
-  const judgement = thresholdPolicyOf(policy, offloader.config);
-  if (judgement.off) return { kind: "inline" };
-  const tokens = await estimateTextTokens(output.text, judgement.threshold);
-  if (!decide(tokens, judgement)) return { kind: "inline" };
-  const result = await offloader.offloadSections({
-    ...sections(tokens),
-    force: true,
-    estimatedTokens: tokens,
-  });
-  if (result.kind === "offloaded") {
-    return { kind: "offloaded", response: result.response, paths: result.files.map((f) => f.path) };
-  }
-  const code = result.kind === "truncated" ? failureCode(result.error) : "WRITE_FAILED";
-  return {
-    kind: "truncated",
-    text: truncatedValueLines(
-      output.lines,
-      await estimateLines(output.lines),
-      code,
-      judgement.threshold,
-    ),
-  };
 }
