@@ -32,7 +32,7 @@ import type {
   OffloadSectionsResult,
 } from "./types.js";
 
-export { STREAM_AFTER_CHARS } from "./records.js";
+export { STREAM_AFTER_CHARS } from "./records-pass.js";
 export type * from "./types.js";
 
 /** Options of an {@link Offloader}. */
