@@ -359,19 +359,19 @@ async function respondCallResult(
       ...textResult(truncatedTextOf(resultText(result), done.code, judgement.threshold)),
     };
   }
-  const d = done.descriptor;
+  const descriptor = done.descriptor;
   if (done.profile === "sections") {
     const tool = offloader.nativeExtraction === false ? undefined : offloader.nativeExtraction;
-    d.guidance = callResultGuidance(
-      guidanceFileLine(d as { guidance: string }),
+    descriptor.guidance = callResultGuidance(
+      guidanceFileLine(descriptor as { guidance: string }),
       operation,
-      d.files as Record<string, string>,
+      descriptor.files as Record<string, string>,
       tokens,
       tool,
       done.attachments,
     );
   }
-  const content: CallToolResult["content"] = [{ type: "text", text: JSON.stringify(d) }];
+  const content: CallToolResult["content"] = [{ type: "text", text: JSON.stringify(descriptor) }];
   if (options.resourceLinks) {
     const prefix = mcpNames(options.names).resourcePrefix;
     for (const f of done.files) {
