@@ -162,7 +162,7 @@ export class WriteFailedError extends LroError {
 }
 
 /**
- * Hands a completed file to a shared offload store before it takes its name:
+ * Hands a completed file to the offload store before it takes its name:
  * the file is closed and complete at `tempPath`, `chunks` are its bytes when
  * they are in memory already. A rejection fails the write (the temporary file
  * is removed, no file takes the name); a coded `LroError` (a quota refusal)
@@ -202,7 +202,7 @@ export interface JsonlWriterOptions {
   chunkChars?: number;
   /** Called with the temporary path once it is open (tests kill the process there). */
   onTempOpened?: (tempPath: string) => void;
-  /** A shared offload store's publish, run on the complete file before the rename. */
+  /** The offload store's publish, run on the complete file before the rename. */
   publish?: PublishOffload | undefined;
 }
 
@@ -471,7 +471,7 @@ export interface WriteChunksOptions {
   /** The bytes, in memory or streamed (a file fetched from a shared store). */
   chunks: readonly Uint8Array[] | AsyncIterable<Uint8Array>;
   onTempOpened?: ((tempPath: string) => void) | undefined;
-  /** A shared offload store's publish, run on the complete file before the rename. */
+  /** The offload store's publish, run on the complete file before the rename. */
   publish?: PublishOffload | undefined;
 }
 
