@@ -8,12 +8,12 @@
  * the response boundary (`respond.ts`) applies the one fallback.
  */
 
+import type { CallEvents } from "../events/events.js";
 import { recordsProfile } from "../profiles/records/records-profile.js";
 import { layoutResult } from "../profiles/sections/call-result-layout.js";
 import type { AnyCallToolResult } from "../protocol/mcp-types.js";
 import { offloadLayout } from "./offload-layout.js";
 import type { Offloader } from "./offloader.js";
-import type { CallEvents } from "./types.js";
 
 type Obj = Record<string, unknown>;
 

@@ -6,9 +6,10 @@
  * fields, guidance and fallback).
  */
 
+import type { CallEvents } from "../events/events.js";
 import type { BinaryPart, ResultLayout } from "../profiles/sections/call-result-layout.js";
 import type { Offloader } from "./offloader.js";
-import type { CallEvents, OffloadSection, OffloadSectionsResult } from "./types.js";
+import type { OffloadSection, OffloadSectionsResult } from "./types.js";
 
 /** Write every binary part as an attachment and patch its `ref` with the file; all or none. */
 async function writeBinaries(

@@ -19,8 +19,8 @@
  * the threshold, with a warning (and `OffloadWriteFailed`).
  */
 
+import type { CallEvents } from "../../events/events.js";
 import type { Offloader } from "../../offload/offloader.js";
-import type { CallEvents } from "../../offload/types.js";
 import type { AnyCallToolResult, CallToolResult } from "../../protocol/mcp-types.js";
 import type { McpNames } from "../../protocol/offload-resource-uri.js";
 import { respond } from "./respond.js";

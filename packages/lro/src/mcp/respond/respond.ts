@@ -18,19 +18,16 @@
  *   `OffloadWriteFailed` event (emitted by the offloader, the one place events
  *   come from).
  */
+
 import { DEFAULT_OFFLOAD_CONFIG } from "../../config/offload-config.js";
 import { estimateCallResultTokens } from "../../estimate/estimate.js";
+import type { CallEvents } from "../../events/events.js";
 import { failureCode, serializeLine } from "../../offload/context.js";
 import { decide } from "../../offload/decide.js";
 import { offloadLaidOut } from "../../offload/offload-laid-out.js";
 import type { Offloader } from "../../offload/offloader.js";
 import { fitToThreshold, textTruncationWarning } from "../../offload/truncate.js";
-import type {
-  CallEvents,
-  OffloadRecordsResult,
-  RecordSource,
-  SourceRecord,
-} from "../../offload/types.js";
+import type { OffloadRecordsResult, RecordSource, SourceRecord } from "../../offload/types.js";
 import type { AnyProfile } from "../../profiles/profile.js";
 import { recordsProfile } from "../../profiles/records/records-profile.js";
 import { type BuiltinProfileName, profileByName } from "../../profiles/registry.js";
