@@ -9,14 +9,14 @@
  *   offloads locally: every match in `structuredContent`, see `whole-set.ts`);
  *   a threshold and inline keys of the call's own; a cursor's page (a
  *   `continuation`) is judged by none: only a walk's initial request is;
- * - the decision and the estimate (`Offloader.offloadRecords` for records,
- *   which measures the lines it writes; `estimateCallResultTokens` for a
- *   ready result);
+ * - the estimate (`Offloader.offloadRecords` for records, which measures the
+ *   lines it writes; `estimateCallResultTokens` for a ready result), judged by
+ *   the one `decide` (`offload/decide.ts`);
  * - the inline envelopes (`inline-envelope.ts`);
- * - the write-failure rule, the specification's: the result inline, truncated
- *   to the threshold, with a warning saying exactly what is returned, and an
- *   `OffloadWriteFailed` event (emitted by the offloader, the one place events
- *   come from).
+ * - the write-failure rule, the specification's, through the one
+ *   `fitToThreshold`: the result inline, truncated to the threshold, with a
+ *   warning saying exactly what is returned, and an `OffloadWriteFailed` event
+ *   (emitted by the offloader, the one place events come from).
  */
 
 import { DEFAULT_OFFLOAD_CONFIG } from "../../config/offload-config.js";
