@@ -70,11 +70,6 @@ export {
   type OffloadFileCacheOptions,
 } from "./extract/offload-reader.js";
 export {
-  EXTRACT_OPERATION,
-  type OffloaderReoffloadOptions,
-  offloaderReoffload,
-} from "./extract/reoffload.js";
-export {
   type FramerSink,
   lineBoundary,
   type MessageBoundary,
@@ -121,6 +116,11 @@ export {
   type SourceRecord,
   type TruncatedOutcome,
 } from "./offload/offloader.js";
+export {
+  EXTRACT_OPERATION,
+  type OffloaderReoffloadOptions,
+  offloaderReoffload,
+} from "./offload/reoffload.js";
 export { localOffloadStore } from "./offload-store/local/local-offload-store.js";
 export {
   OFFLOAD_STORE_LIST_LIMIT,
@@ -163,8 +163,8 @@ export {
   type Sweeper,
   type SweeperOptions,
   type SweepOptions,
-  type SweepResult,
   startSweeper,
   sweepIntervalMs,
   sweepOffloadDir,
 } from "./sweep/sweep.js";
+export type { SweepResult } from "./sweep/sweep-run.js";

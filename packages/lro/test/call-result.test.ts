@@ -15,7 +15,13 @@ import {
   sectionsProfile,
 } from "../src/index.js";
 import { estimateCallResultTokens, offloadCallToolResult, reassembleResult } from "../src/mcp.js";
-import { LroExtractor, Offloader, offloaderReoffload, sweepOffloadDir } from "../src/node.js";
+import {
+  LroExtractor,
+  nodeOffloadFs,
+  Offloader,
+  offloaderReoffload,
+  sweepOffloadDir,
+} from "../src/node.js";
 import { parseJsonStream, recipeBash, recordingEvents, tempDir } from "./fixtures/helpers.js";
 
 let cleanups: (() => Promise<void> | void)[] = [];
@@ -269,5 +275,48 @@ describe("offloadCallToolResult when the write fails", () => {
     expect(Math.ceil(textOf(out).length / 4)).toBeLessThanOrEqual(200);
     expect(warning).toContain(`${kept.length} of ${text.length} characters`);
     expect(seen.map((e) => e.type)).toEqual(["OffloadWriteFailed"]);
+  });
+});
+
+describe("lro_extract output when its re-offload fails", () => {
+  it("keeps the leading values whose estimated tokens fit the threshold, CJK text included", async () => {
+    const t = tempDir("lro-extract-fail-");
+    cleanups.push(t.cleanup);
+    const config = { enabled: true, thresholdTokens: 200, ttlSeconds: 3600, outputDir: t.dir };
+    const sentence = "東京都の天気は晴れです。明日は雨が降るでしょう。";
+    const records = Array.from({ length: 100 }, (_, i) => ({ n: i, text: `${i} ${sentence}` }));
+    const written = await offloadCallToolResult(
+      new Offloader({ config }),
+      { content: [{ type: "text", text: JSON.stringify(records) }] },
+      { operation: "notes" },
+    );
+    const filePath = (JSON.parse(textOf(written)) as { file_path: string }).file_path;
+    // Writing the derived file fails, small or large: no space left.
+    const noSpace = () =>
+      Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
+    const full = new Offloader({
+      config,
+      fs: {
+        ...nodeOffloadFs,
+        async open() {
+          throw noSpace();
+        },
+        writeNewFileSync() {
+          throw noSpace();
+        },
+      },
+    });
+    const extractor = new LroExtractor({ config, reoffload: offloaderReoffload(full) });
+    cleanups.push(() => extractor.close());
+    const r = await extractor.extract({ file_path: filePath, query: ".text" });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const [body, warning] = r.text.split("\n> Warning: ") as [string, string];
+    const kept = body.split("\n").filter((l) => l !== "");
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept).toEqual(records.slice(0, kept.length).map((x) => JSON.stringify(x.text)));
+    expect(warning).toContain(`${kept.length} of 100 records`);
+    // The fallback fits the threshold as the estimator counts it (CJK at its tokens, not chars / 4).
+    expect(await estimateTokens(r.text)).toBeLessThanOrEqual(200);
   });
 });

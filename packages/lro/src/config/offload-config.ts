@@ -181,7 +181,7 @@ export function loadOffloadConfig(options: LoadOffloadConfigOptions = {}): Resol
   const file =
     options.configData ??
     (options.configFile !== undefined ? readTomlConfigFile(options.configFile) : undefined);
-  const o = options.overrides ?? {};
+  const overrides = options.overrides ?? {};
   const resolved: ResolvedSection<typeof OFFLOAD_CONFIG_KEYS> = resolveConfigSection({
     section: OFFLOAD_CONFIG_SECTION,
     keys: OFFLOAD_CONFIG_KEYS,
@@ -189,32 +189,31 @@ export function loadOffloadConfig(options: LoadOffloadConfigOptions = {}): Resol
     env: options.env ?? process.env,
     ...(options.envPrefix !== undefined ? { envPrefix: options.envPrefix } : {}),
     overrides: {
-      enabled: o.enabled,
-      threshold_tokens: o.thresholdTokens,
-      ttl_seconds: o.ttlSeconds,
-      output_dir: o.outputDir,
-      max_records: o.maxRecords,
-      extract_tool: o.extractTool,
+      enabled: overrides.enabled,
+      threshold_tokens: overrides.thresholdTokens,
+      ttl_seconds: overrides.ttlSeconds,
+      output_dir: overrides.outputDir,
+      max_records: overrides.maxRecords,
+      extract_tool: overrides.extractTool,
     },
   });
-  const v = resolved.values;
-  const s = resolved.sources;
+  const { values, sources } = resolved;
   return {
-    enabled: v.enabled,
-    thresholdTokens: v.threshold_tokens,
-    ttlSeconds: v.ttl_seconds,
-    outputDir: v.output_dir,
-    ...(o.filePrefix !== undefined ? { filePrefix: o.filePrefix } : {}),
-    maxRecords: v.max_records,
+    enabled: values.enabled,
+    thresholdTokens: values.threshold_tokens,
+    ttlSeconds: values.ttl_seconds,
+    outputDir: values.output_dir,
+    ...(overrides.filePrefix !== undefined ? { filePrefix: overrides.filePrefix } : {}),
+    maxRecords: values.max_records,
     // Checked by the key's `check` above.
-    extractTool: v.extract_tool as ExtractToolMode,
+    extractTool: values.extract_tool as ExtractToolMode,
     sources: {
-      enabled: s.enabled,
-      thresholdTokens: s.threshold_tokens,
-      ttlSeconds: s.ttl_seconds,
-      outputDir: s.output_dir,
-      maxRecords: s.max_records,
-      extractTool: s.extract_tool,
+      enabled: sources.enabled,
+      thresholdTokens: sources.threshold_tokens,
+      ttlSeconds: sources.ttl_seconds,
+      outputDir: sources.output_dir,
+      maxRecords: sources.max_records,
+      extractTool: sources.extract_tool,
     },
     entries: resolved.entries,
   };

@@ -143,3 +143,15 @@ export class LroEvents {
     }
   }
 }
+
+/**
+ * The events of one call: the offloader's hub (`Offloader.events`: its sink,
+ * its subscribers) gets every event of every call; `onEvent`, when the call
+ * passes one, gets the events of that call only, right after the hub (e.g. to
+ * log them to that call's MCP request). Passed explicitly down to where the
+ * events are emitted: no ambient context carries it.
+ */
+export interface CallEvents {
+  /** This call's own listener (its failures are swallowed, as a hub's subscribers' are). */
+  onEvent?: LroEventListener | undefined;
+}

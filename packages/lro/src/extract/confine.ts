@@ -17,8 +17,8 @@ import { LroError } from "../errors.js";
 import { offloadFileNaming } from "../materialize/file-name.js";
 import { nodeOffloadFs } from "../materialize/offload-fs.js";
 import { inspectOutputDir } from "../materialize/write-jsonl.js";
-import { OFFLOAD_RESOURCE_PREFIX } from "../mcp/offload-resource-uri.js";
 import type { OffloadStoreBinding } from "../offload-store/offload-store.js";
+import { OFFLOAD_RESOURCE_PREFIX } from "../protocol/offload-resource-uri.js";
 import { fetchIntoDir } from "./store-fetch.js";
 
 /** Longest `file_path` considered at all (PATH_MAX on Linux). */
@@ -41,9 +41,9 @@ export interface ConfinementOptions {
   /** What a refusal tells the caller to pass instead (default: lro_extract's `file_path`). */
   refusedHint?: string | undefined;
   /**
-   * A shared offload store and the caller's principal: a live file missing
-   * from `outputDir` (written by another instance) is fetched from it into
-   * `outputDir` first. Undefined or not shared: local files only.
+   * The offload store and the caller's principal: a live file missing from
+   * `outputDir` (written by another instance) is fetched from it into
+   * `outputDir` first (the local store has none to give). Undefined: local files only.
    */
   store?: OffloadStoreBinding | undefined;
 }
@@ -138,7 +138,7 @@ export async function openOffloadFile(
 
   const now = options.now?.() ?? Date.now();
   const expired = parsed.createdAt + options.ttlSeconds * 1000 <= now;
-  const store = options.store?.store.shared ? options.store : undefined;
+  const { store } = options;
   /** Fetch a live file another instance wrote; false when there is none to fetch. */
   const fetched = async (): Promise<boolean> =>
     store !== undefined &&

@@ -9,9 +9,10 @@
  * value per line), strings printed raw for raw recipes (1) and `raw` queries
  * (`-r`). The values are exactly those of `tail -n +2 FILE | jq ...`.
  */
+
 import type { OffloadConfig } from "../config/offload-config.js";
 import { LroError } from "../errors.js";
-import type { CallEvents } from "../offload/types.js";
+import type { CallEvents } from "../events/events.js";
 import type { OffloadStoreBinding } from "../offload-store/offload-store.js";
 import type { AnyProfile } from "../profiles/profile.js";
 import { BUILTIN_PROFILES, headerProfileName, profileByName } from "../profiles/registry.js";

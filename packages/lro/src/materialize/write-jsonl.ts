@@ -162,7 +162,7 @@ export class WriteFailedError extends LroError {
 }
 
 /**
- * Hands a completed file to a shared offload store before it takes its name:
+ * Hands a completed file to the offload store before it takes its name:
  * the file is closed and complete at `tempPath`, `chunks` are its bytes when
  * they are in memory already. A rejection fails the write (the temporary file
  * is removed, no file takes the name); a coded `LroError` (a quota refusal)
@@ -202,7 +202,7 @@ export interface JsonlWriterOptions {
   chunkChars?: number;
   /** Called with the temporary path once it is open (tests kill the process there). */
   onTempOpened?: (tempPath: string) => void;
-  /** A shared offload store's publish, run on the complete file before the rename. */
+  /** The offload store's publish, run on the complete file before the rename. */
   publish?: PublishOffload | undefined;
 }
 
@@ -233,29 +233,29 @@ const DEFAULT_CHUNK_CHARS = 120 * 1024;
  * `{dir}/atlatl-{op}-{id}.jsonl`. Errors are thrown as {@link WriteFailedError}
  * and leave no temporary file behind once `abort()` ran.
  */
-export async function openJsonlWriter(o: JsonlWriterOptions): Promise<JsonlWriter> {
-  const naming = offloadFileNaming(o.prefix);
-  const finalPath = join(o.dir, naming.fileName(o.operation, o.id));
-  const tempPath = join(o.dir, naming.tempName(o.operation, o.id, process.pid));
-  const chunkChars = o.chunkChars ?? DEFAULT_CHUNK_CHARS;
+export async function openJsonlWriter(options: JsonlWriterOptions): Promise<JsonlWriter> {
+  const naming = offloadFileNaming(options.prefix);
+  const finalPath = join(options.dir, naming.fileName(options.operation, options.id));
+  const tempPath = join(options.dir, naming.tempName(options.operation, options.id, process.pid));
+  const chunkChars = options.chunkChars ?? DEFAULT_CHUNK_CHARS;
   let handle: Handle | undefined;
   try {
-    handle = await o.fs.open(tempPath, "wx", 0o600);
+    handle = await options.fs.open(tempPath, "wx", 0o600);
   } catch (err) {
     throw new WriteFailedError(finalPath, err);
   }
-  o.onTempOpened?.(tempPath);
+  options.onTempOpened?.(tempPath);
   const h = handle;
   let closed = false;
   let parts: string[] = [];
   let chars = 0;
   let chunkBytes = 0;
   let bytes = 0;
-  const reserved = o.headerLine === undefined ? (o.reserveHeaderBytes ?? 0) : 0;
-  if (o.headerLine !== undefined) {
-    parts.push(o.headerLine);
-    chars = o.headerLine.length + 1;
-    chunkBytes = utf8Length(o.headerLine) + 1;
+  const reserved = options.headerLine === undefined ? (options.reserveHeaderBytes ?? 0) : 0;
+  if (options.headerLine !== undefined) {
+    parts.push(options.headerLine);
+    chars = options.headerLine.length + 1;
+    chunkBytes = utf8Length(options.headerLine) + 1;
   } else {
     parts.push(" ".repeat(reserved));
     chars = reserved + 1;
@@ -303,7 +303,7 @@ export async function openJsonlWriter(o: JsonlWriterOptions): Promise<JsonlWrite
       flush();
       await inflight;
       try {
-        if (o.headerLine === undefined && headerLine !== undefined) {
+        if (options.headerLine === undefined && headerLine !== undefined) {
           const headerBytes = utf8Length(headerLine);
           if (headerBytes > reserved)
             throw new Error(`header of ${headerBytes} bytes exceeds its slot`);
@@ -311,8 +311,9 @@ export async function openJsonlWriter(o: JsonlWriterOptions): Promise<JsonlWrite
         }
         closed = true;
         await h.close();
-        if (o.publish) await o.publish({ name: basename(finalPath), tempPath, size: bytes });
-        await o.fs.rename(tempPath, finalPath);
+        if (options.publish)
+          await options.publish({ name: basename(finalPath), tempPath, size: bytes });
+        await options.fs.rename(tempPath, finalPath);
       } catch (err) {
         throw writeError(finalPath, err);
       }
@@ -324,7 +325,7 @@ export async function openJsonlWriter(o: JsonlWriterOptions): Promise<JsonlWrite
         closed = true;
         await h.close().catch(() => {});
       }
-      await o.fs.unlink(tempPath).catch(() => {});
+      await options.fs.unlink(tempPath).catch(() => {});
     },
   };
 }
@@ -352,13 +353,14 @@ export interface WriteJsonlOptions extends Omit<JsonlWriterOptions, "reserveHead
  * a {@link WriteFailedError} is thrown.
  */
 export async function writeJsonlFile(
-  o: WriteJsonlOptions,
+  options: WriteJsonlOptions,
 ): Promise<{ path: string; bytes: number }> {
-  const linesBytes = o.linesBytes ?? o.lines.reduce((sum, line) => sum + utf8Length(line) + 1, 0);
-  if (linesBytes <= SYNC_WRITE_MAX_BYTES) return writeSmallJsonlFile(o, linesBytes);
-  const writer = await openJsonlWriter(o);
+  const linesBytes =
+    options.linesBytes ?? options.lines.reduce((sum, line) => sum + utf8Length(line) + 1, 0);
+  if (linesBytes <= SYNC_WRITE_MAX_BYTES) return writeSmallJsonlFile(options, linesBytes);
+  const writer = await openJsonlWriter(options);
   try {
-    for (const line of o.lines) {
+    for (const line of options.lines) {
       const pending = writer.push(line, utf8Length(line));
       if (pending) await pending;
     }
@@ -405,27 +407,28 @@ function encodeJsonl(headerLine: string, lines: readonly string[], linesBytes: n
  * {@link SYNC_WRITE_MAX_BYTES}; asynchronous only when a store publishes the file.
  */
 function writeSmallJsonlFile(
-  o: WriteJsonlOptions,
+  options: WriteJsonlOptions,
   linesBytes: number,
 ): { path: string; bytes: number } | Promise<{ path: string; bytes: number }> {
-  const naming = offloadFileNaming(o.prefix);
-  const finalPath = join(o.dir, naming.fileName(o.operation, o.id));
-  const tempPath = join(o.dir, naming.tempName(o.operation, o.id, process.pid));
+  const naming = offloadFileNaming(options.prefix);
+  const finalPath = join(options.dir, naming.fileName(options.operation, options.id));
+  const tempPath = join(options.dir, naming.tempName(options.operation, options.id, process.pid));
   let created = false;
   try {
-    const data = encodeJsonl(o.headerLine, o.lines, linesBytes);
-    const bytes = o.fs.writeNewFileSync(tempPath, data, 0o600);
+    const data = encodeJsonl(options.headerLine, options.lines, linesBytes);
+    const bytes = options.fs.writeNewFileSync(tempPath, data, 0o600);
     created = true;
-    o.onTempOpened?.(tempPath);
-    if (o.publish) return publishThenRename(o.fs, o.publish, { tempPath, finalPath, data, bytes });
-    o.fs.renameSync(tempPath, finalPath);
+    options.onTempOpened?.(tempPath);
+    if (options.publish)
+      return publishThenRename(options.fs, options.publish, { tempPath, finalPath, data, bytes });
+    options.fs.renameSync(tempPath, finalPath);
     return { path: finalPath, bytes };
   } catch (err) {
     // An exclusive create that failed made nothing of ours; anything else may
     // have left the temporary file.
     if (created || errnoCode(err) !== "EEXIST") {
       try {
-        o.fs.unlinkSync(tempPath);
+        options.fs.unlinkSync(tempPath);
       } catch {
         // Already gone, or never created.
       }
@@ -468,7 +471,7 @@ export interface WriteChunksOptions {
   /** The bytes, in memory or streamed (a file fetched from a shared store). */
   chunks: readonly Uint8Array[] | AsyncIterable<Uint8Array>;
   onTempOpened?: ((tempPath: string) => void) | undefined;
-  /** A shared offload store's publish, run on the complete file before the rename. */
+  /** The offload store's publish, run on the complete file before the rename. */
   publish?: PublishOffload | undefined;
 }
 
@@ -478,15 +481,15 @@ export interface WriteChunksOptions {
  * every chunk written completely, rename into place. On any error the
  * temporary file is removed and a {@link WriteFailedError} is thrown.
  */
-export async function writePrivateChunks(o: WriteChunksOptions): Promise<number> {
+export async function writePrivateChunks(options: WriteChunksOptions): Promise<number> {
   let opened = false;
   let bytes = 0;
   try {
-    const handle = await o.fs.open(o.tempPath, "wx", 0o600);
+    const handle = await options.fs.open(options.tempPath, "wx", 0o600);
     opened = true;
-    o.onTempOpened?.(o.tempPath);
+    options.onTempOpened?.(options.tempPath);
     try {
-      for await (const chunk of o.chunks) {
+      for await (const chunk of options.chunks) {
         let done = 0;
         while (done < chunk.length) {
           const { bytesWritten } = await handle.write(chunk.subarray(done));
@@ -498,15 +501,22 @@ export async function writePrivateChunks(o: WriteChunksOptions): Promise<number>
     } finally {
       await handle.close();
     }
-    if (o.publish) {
+    if (options.publish) {
       // Streamed chunks are spent: the publisher reads the file back.
-      const chunks = Array.isArray(o.chunks) ? (o.chunks as readonly Uint8Array[]) : undefined;
-      await o.publish({ name: basename(o.path), tempPath: o.tempPath, size: bytes, chunks });
+      const chunks = Array.isArray(options.chunks)
+        ? (options.chunks as readonly Uint8Array[])
+        : undefined;
+      await options.publish({
+        name: basename(options.path),
+        tempPath: options.tempPath,
+        size: bytes,
+        chunks,
+      });
     }
-    await o.fs.rename(o.tempPath, o.path);
+    await options.fs.rename(options.tempPath, options.path);
     return bytes;
   } catch (err) {
-    if (opened) await o.fs.unlink(o.tempPath).catch(() => {});
-    throw writeError(o.path, err);
+    if (opened) await options.fs.unlink(options.tempPath).catch(() => {});
+    throw writeError(options.path, err);
   }
 }

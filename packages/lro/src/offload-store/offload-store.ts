@@ -60,9 +60,9 @@ export interface OffloadStore {
   /** The configured name of the implementation (`local`, `postgres`). */
   readonly kind: string;
   /**
-   * Files published here are readable by other instances. When false the
-   * engine never calls {@link publish} nor {@link fetch}: today's local files
-   * are the whole story.
+   * Files published here are readable by other instances. The engine calls
+   * every store alike; one that is not shared keeps nothing it is given,
+   * and finds, lists and sweeps nothing.
    */
   readonly shared: boolean;
   /**

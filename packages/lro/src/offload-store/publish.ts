@@ -1,5 +1,5 @@
 /**
- * The offloader's side of a shared store: each completed JSONL file is
+ * The offloader's side of its store: each completed JSONL file is
  * published before it takes its name (so the descriptor, returned after the
  * rename, only ever names a file every instance can read), and removed from
  * the store when the offload is abandoned afterwards.
@@ -28,9 +28,14 @@ export function storePublisher(
       size,
       createdAt: parsed.createdAt,
       expiresAt: parsed.createdAt + config.ttlSeconds * 1000,
-      chunks: chunks ?? createReadStream(tempPath, { highWaterMark: READ_CHUNK_BYTES }),
+      chunks: chunks ?? readBack(tempPath),
     });
   };
+}
+
+/** The file at `path` read back in chunks, opened only when a store reads it (the local store never does). */
+async function* readBack(path: string): AsyncIterable<Uint8Array> {
+  yield* createReadStream(path, { highWaterMark: READ_CHUNK_BYTES });
 }
 
 /** Remove the published copy of the file at `path` (an abandoned offload); never rejects. */

@@ -11,7 +11,7 @@ import { type LroEventListener, LroEvents } from "../events/events.js";
 import { offloadFileNaming, offloadIdFactory } from "../materialize/file-name.js";
 import { nodeOffloadFs, type OffloadFs } from "../materialize/offload-fs.js";
 import type { PublishOffload } from "../materialize/write-jsonl.js";
-import { type OffloadStoreBinding, sharedBinding } from "../offload-store/offload-store.js";
+import type { OffloadStoreBinding } from "../offload-store/offload-store.js";
 import { storePublisher, unpublish } from "../offload-store/publish.js";
 import { sweepInBackground } from "../sweep/background.js";
 import {
@@ -32,7 +32,7 @@ import type {
   OffloadSectionsResult,
 } from "./types.js";
 
-export { STREAM_AFTER_CHARS } from "./records.js";
+export { STREAM_AFTER_CHARS } from "./records-pass.js";
 export type * from "./types.js";
 
 /** Options of an {@link Offloader}. */
@@ -50,9 +50,9 @@ export interface OffloaderOptions {
   onTempOpened?: (tempPath: string) => void;
   /**
    * The offload store and the principal whose files these are (default: the
-   * local file system only). With a shared store every JSONL file is also
-   * published to it before its descriptor is returned, so any instance can
-   * serve it; see `OffloadStore`.
+   * local file system only). Every JSONL file is published to it before its
+   * descriptor is returned: a shared store keeps it for any instance to serve,
+   * the local store keeps nothing; see `OffloadStore`.
    */
   store?: OffloadStoreBinding | undefined;
   /**
@@ -81,7 +81,7 @@ export class Offloader {
   private readonly fs: OffloadFs;
   private readonly onTempOpened: ((tempPath: string) => void) | undefined;
   private readonly nextUlid = offloadIdFactory();
-  /** Where files are kept besides this disk (undefined: local only, today's behaviour). */
+  /** The store files are published to besides this disk (undefined: this disk only). */
   readonly store: OffloadStoreBinding | undefined;
   private readonly publish: PublishOffload | undefined;
   private sweep: boolean;
@@ -99,7 +99,7 @@ export class Offloader {
     this.fs = options.fs ?? nodeOffloadFs;
     this.nativeExtraction = options.nativeExtraction ?? false;
     this.onTempOpened = options.onTempOpened;
-    this.store = sharedBinding(options.store);
+    this.store = options.store;
     this.publish = this.store ? storePublisher(this.store, this.config) : undefined;
     this.sweep = options.sweep ?? true;
   }

@@ -25,7 +25,8 @@ import {
   type OffloadContext,
   serializeLine,
 } from "./context.js";
-import { linesThatFit, reserveFor, truncationWarning } from "./truncate.js";
+import { decide, thresholdPolicy } from "./decide.js";
+import { fitToThreshold, linesThatFit, truncationWarning } from "./truncate.js";
 import type { OffloadSection, OffloadSectionsInput, OffloadSectionsResult } from "./types.js";
 import { writeLinesFile } from "./write-lines.js";
 
@@ -101,8 +102,8 @@ export async function offloadSections(
     for (const lines of sectionLines) estimates.push(await estimateLines(lines));
   }
   const tokens = input.estimatedTokens ?? estimates.reduce((sum, e) => sum + e.tokens, 0);
-  const offload = input.force || (ctx.config.enabled && tokens > ctx.config.thresholdTokens);
-  if (!offload) {
+  const policy = thresholdPolicy(ctx.config, { force: input.force });
+  if (!decide(tokens, policy)) {
     return {
       kind: "inline",
       estimatedTokens: tokens,
@@ -161,32 +162,42 @@ export async function offloadSections(
     await unpublishFailed(ctx.store, err);
     const error = asLroError(err);
     emitFailed(ctx, input.operation, error, count, tokens);
-    const warning0 = truncationWarning(
-      failureReason(error),
-      count,
-      count,
-      ctx.config.thresholdTokens,
+    const reason = failureReason(error);
+    const allLines = input.sections.map((s, i) =>
+      stringLines(s, sectionLines[i] as readonly string[]),
     );
-    let budget = ctx.config.thresholdTokens - reserveFor(warning0);
+    /** Lines kept of each section: the leading ones, section after section, within one budget. */
+    const keptOf: number[] = [];
+    const fitted = fitToThreshold(
+      policy.threshold,
+      count,
+      (kept) => truncationWarning(reason, kept, count, policy.threshold),
+      (budget) => {
+        let left = budget;
+        for (const [i, lines] of allLines.entries()) {
+          const estimate = estimates[i] ?? { tokenized: new Map<number, number>() };
+          const fit = linesThatFit(lines, estimate, left);
+          left -= fit.tokens;
+          keptOf.push(fit.count);
+        }
+        // Counted as returned: a section's `items`, when given, bound its lines.
+        return input.sections.reduce(
+          (n, s, i) =>
+            n + Math.min(keptOf[i] as number, s.items?.length ?? Number.POSITIVE_INFINITY),
+          0,
+        );
+      },
+    );
     const sections = input.sections.map((s, i) => {
-      const lines = stringLines(s, sectionLines[i] as readonly string[]);
-      const estimate = estimates[i] ?? { tokenized: new Map<number, number>() };
-      const fit = linesThatFit(lines, estimate, budget);
-      budget -= fit.tokens;
+      const lines = allLines[i] as readonly string[];
       const items = s.items ?? lines.map((l) => JSON.parse(l) as unknown);
-      return { key: s.key, items: items.slice(0, fit.count), total: lines.length };
+      return { key: s.key, items: items.slice(0, keptOf[i]), total: lines.length };
     });
-    const keptTotal = sections.reduce((n, s) => n + s.items.length, 0);
     return {
       kind: "truncated",
       estimatedTokens: tokens,
       sections,
-      warning: truncationWarning(
-        failureReason(error),
-        keptTotal,
-        count,
-        ctx.config.thresholdTokens,
-      ),
+      warning: fitted.warning,
       error,
     };
   }

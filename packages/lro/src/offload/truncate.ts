@@ -58,6 +58,29 @@ export function textTruncationWarning(
 }
 
 /** Tokens reserved for the payload around the kept lines (keys, counts, warning). */
-export function reserveFor(warning: string): number {
+function reserveFor(warning: string): number {
   return Math.ceil((warning.length + 96) / 4);
+}
+
+/** What the fallback keeps of a result, and the warning saying exactly that. */
+export interface Fitted {
+  /** Lines (or characters, for text) kept from the start. */
+  kept: number;
+  warning: string;
+}
+
+/**
+ * The write-failure fallback's one rule: keep what fits the threshold together
+ * with its warning. The budget is the threshold minus the widest warning (all
+ * `total` kept); `fit(budgetTokens)` says how much of the result fits it
+ * ({@link linesThatFit} for lines), and the warning then counts what was kept.
+ */
+export function fitToThreshold(
+  threshold: number,
+  total: number,
+  warning: (kept: number) => string,
+  fit: (budgetTokens: number) => number,
+): Fitted {
+  const kept = fit(threshold - reserveFor(warning(total)));
+  return { kept, warning: warning(kept) };
 }

@@ -1,6 +1,6 @@
 /** Inputs and outcomes of the `Offloader`'s two profiles. */
 import type { LroError } from "../errors.js";
-import type { LroEventListener } from "../events/events.js";
+import type { CallEvents } from "../events/events.js";
 import type { EncodedLines } from "../materialize/encoded-lines.js";
 import type { Profile } from "../profiles/profile.js";
 import type {
@@ -22,18 +22,6 @@ export interface SourceRecord {
  * from a store's cursor), so that a whole set never has to sit in memory.
  */
 export type RecordSource = Iterable<SourceRecord> | AsyncIterable<SourceRecord>;
-
-/**
- * The events of one call: the offloader's hub (`Offloader.events`: its sink,
- * its subscribers) gets every event of every call; `onEvent`, when the call
- * passes one, gets the events of that call only, right after the hub (e.g. to
- * log them to that call's MCP request). Passed explicitly down to where the
- * events are emitted: no ambient context carries it.
- */
-export interface CallEvents {
-  /** This call's own listener (its failures are swallowed, as a hub's subscribers' are). */
-  onEvent?: LroEventListener | undefined;
-}
 
 /**
  * A result set to consider for offloading (memory records unless `profile` says

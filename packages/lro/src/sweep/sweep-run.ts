@@ -3,7 +3,25 @@ import type { LroEvents } from "../events/events.js";
 import type { ParsedOffloadFileName } from "../materialize/file-name.js";
 import type { OffloadFs, OffloadStat } from "../materialize/offload-fs.js";
 import { ownedSingleFile } from "./ownership.js";
-import type { SweepResult } from "./sweep.js";
+
+/** What one sweep did. */
+export interface SweepResult {
+  /** Paths of expired offload files deleted (attachments and their records included). */
+  expired: string[];
+  /** Paths of orphaned temporary files deleted. */
+  orphans: string[];
+  /** Live offload files (and young temporary files) left in place. */
+  kept: number;
+  /**
+   * Entries left alone because they are not ours: other names, and files
+   * named like ours that are not regular files of this user with one link
+   * and our header (or, for a temporary name, a start our writer could leave;
+   * for an attachment, our record of exactly its bytes).
+   */
+  foreign: number;
+  /** Deletions that failed, with the reason. */
+  errors: { path: string; error: string }[];
+}
 
 /** One sweep's inputs and tally. */
 export interface SweepRun {

@@ -19,7 +19,7 @@ import {
   startsWithOurHeader,
 } from "./ownership.js";
 import { sweepAttachment } from "./sweep-attachment.js";
-import { remove, type SweepRun, sameOwnedFile } from "./sweep-run.js";
+import { remove, type SweepResult, type SweepRun, sameOwnedFile } from "./sweep-run.js";
 
 /** A temporary file younger than this may still be being written. */
 export const DEFAULT_ORPHAN_GRACE_SECONDS = 15 * 60;
@@ -149,25 +149,6 @@ export interface SweepOptions {
   fs?: OffloadFs;
   /** First word of the file names (default `atlatl`). */
   filePrefix?: string | undefined;
-}
-
-/** What one sweep did. */
-export interface SweepResult {
-  /** Paths of expired offload files deleted (attachments and their records included). */
-  expired: string[];
-  /** Paths of orphaned temporary files deleted. */
-  orphans: string[];
-  /** Live offload files (and young temporary files) left in place. */
-  kept: number;
-  /**
-   * Entries left alone because they are not ours: other names, and files
-   * named like ours that are not regular files of this user with one link
-   * and our header (or, for a temporary name, a start our writer could leave;
-   * for an attachment, our record of exactly its bytes).
-   */
-  foreign: number;
-  /** Deletions that failed, with the reason. */
-  errors: { path: string; error: string }[];
 }
 
 /**

@@ -18,7 +18,7 @@ import { basename, join } from "node:path";
 import { ulid } from "ulid";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openOffloadFile } from "../../src/extract/confine.js";
-import { offloadResourceUri } from "../../src/mcp/offload-resource-uri.js";
+import { offloadResourceUri } from "../../src/protocol/offload-resource-uri.js";
 import { type ExtractHarness, parseJsonLines, startHarness } from "./harness.js";
 import { makeMemories, projectMemory, writeOffloadFixture } from "./memory-fixtures.js";
 

@@ -13,11 +13,14 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { OffloadConfig } from "../../src/config/offload-config.js";
 import { LroEvents } from "../../src/events/events.js";
 import { JqEngine, type JqEngineOptions } from "../../src/extract/jq-engine.js";
-import { type LroExtractRegistration, registerLroExtract } from "../../src/mcp/lro-extract-tool.js";
+import {
+  type LroExtractRegistration,
+  registerLroExtract,
+} from "../../src/mcp/host/lro-extract-tool.js";
 import {
   type OffloadResourcesRegistration,
   registerOffloadResources,
-} from "../../src/mcp/offload-resources.js";
+} from "../../src/mcp/host/offload-resources.js";
 import { Offloader } from "../../src/offload/offloader.js";
 
 /** A running server + client pair. */

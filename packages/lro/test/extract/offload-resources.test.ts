@@ -6,8 +6,8 @@
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { offloadResourceUri } from "../../src/mcp/offload-resource-uri.js";
-import { offloadCacheFields } from "../../src/mcp/offload-resources.js";
+import { offloadCacheFields } from "../../src/mcp/host/offload-resources.js";
+import { offloadResourceUri } from "../../src/protocol/offload-resource-uri.js";
 import { type ExtractHarness, startHarness } from "./harness.js";
 import { makeMemories, projectMemory, writeOffloadFixture } from "./memory-fixtures.js";
 

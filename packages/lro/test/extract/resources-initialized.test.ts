@@ -13,7 +13,7 @@ import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mc
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { LroEvents } from "../../src/events/events.js";
-import { registerOffloadResources } from "../../src/mcp/offload-resources.js";
+import { registerOffloadResources } from "../../src/mcp/host/offload-resources.js";
 import { Offloader } from "../../src/offload/offloader.js";
 import { makeMemories } from "./memory-fixtures.js";
 

@@ -40,8 +40,8 @@ import { GIN_INDEXES } from "./migrations.js";
 import { pgStoreError } from "./postgres-errors.js";
 import { RankedReader } from "./ranked-reader.js";
 import { TEXT_READ_SETTINGS } from "./ranked-sql.js";
-import { CAST, type ListRow, listed, writeValues } from "./rows.js";
-import { copyInsert, copyUpsert, WRITE_COLUMNS } from "./writer.js";
+import { CAST, type ListRow, listed, WRITE_COLUMNS, writeValues } from "./rows.js";
+import { copyInsert, copyUpsert } from "./writer.js";
 
 /** Rows per page of {@link PostgresMemoryStore.iterate}, and rows per fetch of whole-set reads. */
 const PAGE = 1000;

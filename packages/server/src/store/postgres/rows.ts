@@ -2,13 +2,30 @@
 import type { LightRecord, Memory } from "../../model/memory.js";
 import { type MemoryRow, type PreparedRow, toRow } from "../memory-row.js";
 import type { ListedMemory, RankedHit, TextHit } from "../store.js";
-import type { WRITE_COLUMNS } from "./writer.js";
 
 /** A ranked page row: the memory columns, its seq, relevance and (rank) score. */
 export type PageRow = MemoryRow & { seq: number; relevance: number; score?: number };
 
 /** A listed row: the memory columns, its seq and sort key. */
 export type ListRow = MemoryRow & { seq: number; sort_key: string | number };
+
+/** Written columns of `memories`, in COPY order (after the staging `ord`). */
+export const WRITE_COLUMNS = [
+  "id",
+  "memory_type",
+  "status",
+  "namespace",
+  "created_ms",
+  "modified_ms",
+  "confidence",
+  "created",
+  "modified",
+  "title",
+  "tags",
+  "tags_json",
+  "content",
+  "doc",
+] as const;
 
 /** SQL types of the written columns, for typed comparisons of parameters. */
 export const CAST: Record<(typeof WRITE_COLUMNS)[number], string> = {

@@ -15,25 +15,7 @@ import { StoreError } from "../errors.js";
 import { type PreparedRow, toRow } from "../memory-row.js";
 import type { UpsertReport } from "../store.js";
 import { pgStoreError } from "./postgres-errors.js";
-import { rowValues } from "./rows.js";
-
-/** Written columns of `memories`, in COPY order (after the staging `ord`). */
-export const WRITE_COLUMNS = [
-  "id",
-  "memory_type",
-  "status",
-  "namespace",
-  "created_ms",
-  "modified_ms",
-  "confidence",
-  "created",
-  "modified",
-  "title",
-  "tags",
-  "tags_json",
-  "content",
-  "doc",
-] as const;
+import { rowValues, WRITE_COLUMNS } from "./rows.js";
 
 const STAGE = `CREATE TEMP TABLE IF NOT EXISTS atlatl_stage (
   ord integer, id text, memory_type text, status text, namespace text, created_ms bigint,

@@ -7,14 +7,6 @@
  * upstream.
  */
 import { z } from "zod";
-import {
-  hostCallback,
-  INVALID_PARAMS,
-  isMethodKeyed,
-  JsonRpcError,
-  type LowLevelServer,
-  type LowLevelServerBase,
-} from "./host.js";
 import type {
   AnyCallToolResult,
   CallToolRequest,
@@ -30,7 +22,15 @@ import type {
   Resource,
   ResourceTemplate,
   ToolLike,
-} from "./mcp-types.js";
+} from "../../protocol/mcp-types.js";
+import {
+  hostCallback,
+  INVALID_PARAMS,
+  isMethodKeyed,
+  JsonRpcError,
+  type LowLevelServer,
+  type LowLevelServerBase,
+} from "./host.js";
 
 /**
  * The `extra` argument of low-level request handlers, passed to the upstream

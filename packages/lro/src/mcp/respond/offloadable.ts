@@ -1,10 +1,10 @@
 /** What a tool handler hands to the response boundary (`respond.ts`) besides a ready `CallToolResult`. */
 
-import type { RecordSource } from "../offload/types.js";
-import type { AnyProfile } from "../profiles/profile.js";
-import { type BuiltinProfileName, profileByName } from "../profiles/registry.js";
-import type { DetailLevel } from "../types.js";
-import type { AnyCallToolResult } from "./mcp-types.js";
+import type { RecordSource } from "../../offload/types.js";
+import type { AnyProfile } from "../../profiles/profile.js";
+import { type BuiltinProfileName, profileByName } from "../../profiles/registry.js";
+import type { AnyCallToolResult } from "../../protocol/mcp-types.js";
+import type { DetailLevel } from "../../types.js";
 
 /** What a wrapped handler returns instead of a `CallToolResult` to have LRO applied. */
 export interface OffloadableRecords {

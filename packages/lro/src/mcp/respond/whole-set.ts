@@ -15,8 +15,8 @@
  */
 
 import { z } from "zod";
-import { REQUEST_CAPABILITIES_META, REQUEST_CLIENT_INFO_META } from "../protocol/envelope.js";
-import type { AnyCallToolResult, CallToolResult } from "./mcp-types.js";
+import { REQUEST_CAPABILITIES_META, REQUEST_CLIENT_INFO_META } from "../../protocol/envelope.js";
+import type { AnyCallToolResult, CallToolResult } from "../../protocol/mcp-types.js";
 
 /** The `experimental` client capability of a client that offloads locally. */
 export const LRO_PROXY_CAPABILITY = "atlatl/proxy";

@@ -14,7 +14,7 @@
  *   `setRequestHandler` takes the method name and which projects `tools/call`
  *   results for the negotiated protocol era (`projectCallToolResult`).
  */
-import type { AnyCallToolResult } from "./mcp-types.js";
+import type { AnyCallToolResult } from "../../protocol/mcp-types.js";
 
 /**
  * A callback or request handler as a host declares it. Each SDK types them

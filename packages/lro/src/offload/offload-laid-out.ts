@@ -8,12 +8,12 @@
  * the response boundary (`respond.ts`) applies the one fallback.
  */
 
-import type { Offloader } from "../offload/offloader.js";
-import type { CallEvents } from "../offload/types.js";
+import type { CallEvents } from "../events/events.js";
 import { recordsProfile } from "../profiles/records/records-profile.js";
-import { layoutResult } from "./call-result-layout.js";
-import type { AnyCallToolResult } from "./mcp-types.js";
+import { layoutResult } from "../profiles/sections/call-result-layout.js";
+import type { AnyCallToolResult } from "../protocol/mcp-types.js";
 import { offloadLayout } from "./offload-layout.js";
+import type { Offloader } from "./offloader.js";
 
 type Obj = Record<string, unknown>;
 
@@ -43,7 +43,8 @@ export type LaidOutOffload =
     }
   | { kind: "failed"; code: string; message: string };
 
-function pick(obj: Obj, keys: readonly string[] | undefined): Obj {
+/** The fields of `obj` under `keys` (all of them when `keys` is undefined). */
+function onlyKeys(obj: Obj, keys: readonly string[] | undefined): Obj {
   if (!keys) return obj;
   return Object.fromEntries(keys.filter((k) => k in obj).map((k) => [k, obj[k]]));
 }
@@ -88,7 +89,7 @@ export async function offloadLaidOut(
       descriptor: {
         offloaded,
         ...options.inline,
-        ...pick(pure.rest, options.inlineKeys),
+        ...onlyKeys(pure.rest, options.inlineKeys),
         ...(pure.key !== undefined ? { records_key: pure.key } : {}),
         ...described,
         reassemble: pure.reassemble,

@@ -1,10 +1,11 @@
 /**
  * A call's response policy and its judgement against the configuration: the
  * part of the result→response boundary (`respond.ts`) that decides whether a
- * result may be offloaded at all, and above which threshold. `respond()` and
- * `respondOutput()` (re-offloaded extraction output) both judge here.
+ * result may be offloaded at all, and above which threshold (`respond()`
+ * judges here; `decide` takes the judgement).
  */
-import type { OffloadConfig } from "../config/offload-config.js";
+import type { OffloadConfig } from "../../config/offload-config.js";
+import { type ThresholdPolicy, thresholdPolicy } from "../../offload/decide.js";
 
 /** How results are treated (see the module comment). */
 export type OffloadMode = "auto" | "always" | "never" | "whole-set-inline";
@@ -33,17 +34,20 @@ export interface ResponsePolicy {
 /** The default policy: offload above the configured threshold. */
 export const AUTO_POLICY: Readonly<ResponsePolicy> = { mode: "auto" };
 
-export type Policy = { off: boolean; threshold: number; force: boolean };
-
-/** The policy against the configuration: off (never, or LRO disabled), the threshold, forced. */
-export function judged(policy: ResponsePolicy, config: OffloadConfig): Policy {
-  const force = policy.mode === "always";
-  const off = policy.mode === "never" || (!config.enabled && !force);
-  return { off, force, threshold: policy.thresholdTokens ?? config.thresholdTokens };
+/** The call's threshold judgement (the one `decide` takes) for `policy` against `config`. */
+export function thresholdPolicyOf(policy: ResponsePolicy, config: OffloadConfig): ThresholdPolicy {
+  return thresholdPolicy(config, {
+    force: policy.mode === "always",
+    never: policy.mode === "never",
+    thresholdTokens: policy.thresholdTokens,
+  });
 }
 
-/** The judgement as `offloadRecords` options. */
-export function decision(p: Policy) {
+/** The judgement as `offloadRecords` options (off: a threshold nothing is above). */
+export function offloadRecordsThreshold(p: ThresholdPolicy): {
+  thresholdTokens: number;
+  force?: boolean;
+} {
   return p.off
     ? { thresholdTokens: Number.POSITIVE_INFINITY }
     : { thresholdTokens: p.threshold, force: p.force };

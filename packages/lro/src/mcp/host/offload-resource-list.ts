@@ -1,17 +1,17 @@
 /**
  * What `resources/list` answers for offload files: the live files on this
- * instance's disk and, when the offloader's store is shared, the principal's
- * live files in the store (written by any instance), once each by name. A
+ * instance's disk and the principal's live files in the offloader's store
+ * (written by any instance; the local store lists none), once each by name. A
  * stateless client's list lands on any instance, so the store's files must be
  * listed wherever it lands, as they are read wherever it lands.
  */
 import { join } from "node:path";
-import type { OffloadConfig } from "../config/offload-config.js";
-import { offloadFileNaming } from "../materialize/file-name.js";
-import { type OffloadStoreBinding, sharedBinding } from "../offload-store/offload-store.js";
-import { listOffloadFiles } from "../sweep/sweep.js";
-import type { Resource } from "./mcp-types.js";
-import { OFFLOAD_MIME_TYPE, offloadResourceUri } from "./offload-resource-uri.js";
+import type { OffloadConfig } from "../../config/offload-config.js";
+import { offloadFileNaming } from "../../materialize/file-name.js";
+import type { OffloadStoreBinding } from "../../offload-store/offload-store.js";
+import type { Resource } from "../../protocol/mcp-types.js";
+import { OFFLOAD_MIME_TYPE, offloadResourceUri } from "../../protocol/offload-resource-uri.js";
+import { listOffloadFiles } from "../../sweep/sweep.js";
 
 /** A live offload file, wherever it is kept. */
 interface ListedFile {
@@ -26,7 +26,7 @@ interface ListedFile {
 export interface ListOffloadResourcesOptions {
   config: Pick<OffloadConfig, "outputDir" | "ttlSeconds"> &
     Partial<Pick<OffloadConfig, "filePrefix">>;
-  /** The offloader's store binding: listed too when shared. */
+  /** The offloader's store binding: its files are listed too. */
   store: OffloadStoreBinding | undefined;
   /** Resource URI prefix. */
   prefix: string;
@@ -59,10 +59,9 @@ export async function listOffloadResources(
     now: options.now,
     filePrefix: config.filePrefix,
   });
-  const shared = sharedBinding(options.store);
   const files = new Map(local.map((f) => [f.name, f]));
-  if (shared) {
-    for (const f of await storedFiles(shared, options.now(), config.filePrefix)) {
+  if (options.store) {
+    for (const f of await storedFiles(options.store, options.now(), config.filePrefix)) {
       if (!files.has(f.name)) files.set(f.name, f);
     }
   }

@@ -3,17 +3,22 @@
  * a derived file `atlatl-extract-{ulid}.jsonl` (header line, then one value per
  * line) described by the sections descriptor, never a flood in the context.
  *
- * Judged, written and (on a failed write) truncated by the response boundary
- * (`respondOutput`), with the lines as they are and the output's text measured
- * once: re-parsing and re-estimating every line (the tokenizer on every
- * non-Latin line) cost more than the extraction itself.
+ * Judged (`decide`), written and (on a failed write) truncated
+ * (`fitToThreshold`) like any result, with the lines as they are and the
+ * output's text measured once: re-parsing and re-estimating every line (the
+ * tokenizer on every non-Latin line) cost more than the extraction itself.
  */
 
-import { respondOutput } from "../mcp/respond.js";
-import type { Offloader } from "../offload/offloader.js";
+import { estimateLines, estimateTextTokens, type LinesEstimate } from "../estimate/estimate.js";
+import type { Reoffload, ReoffloadInput, ReoffloadOutcome } from "../extract/extractor.js";
+import { LRO_EXTRACT_TOOL_NAME } from "../extract/tool-name.js";
 import { headerProfileName, profileByName } from "../profiles/registry.js";
-import type { Reoffload, ReoffloadInput, ReoffloadOutcome } from "./extractor.js";
-import { LRO_EXTRACT_TOOL_NAME } from "./tool-name.js";
+import type { GenericOffloadResponse } from "../types.js";
+import { failureCode } from "./context.js";
+import { decide, thresholdPolicy } from "./decide.js";
+import type { Offloader } from "./offloader.js";
+import { fitToThreshold, linesThatFit, truncationWarning } from "./truncate.js";
+import type { OffloadSectionsInput } from "./types.js";
 
 /** Operation name of derived files: `atlatl-extract-{ulid}.jsonl`. */
 export const EXTRACT_OPERATION = "extract";
@@ -36,6 +41,68 @@ function derivedLines(input: ReoffloadInput): { lines: readonly string[]; split:
 function nativeHint(recipes: boolean, tool: string): string {
   const numbered = recipes ? "; the source's numbered recipes apply too" : "";
   return `Without a shell: \`${tool}\`(file_path=files.results, query=".", limit=20)${numbered}.`;
+}
+
+/**
+ * The write-failure fallback of output values: the leading ones that fit (each
+ * at its estimated cost: non-Latin values at their tokenized counts), and the warning.
+ */
+function truncatedValueLines(
+  lines: readonly string[],
+  estimate: Pick<LinesEstimate, "tokenized">,
+  code: string,
+  threshold: number,
+): string {
+  const fitted = fitToThreshold(
+    threshold,
+    lines.length,
+    (kept) => truncationWarning(code, kept, lines.length, threshold),
+    (budget) => linesThatFit(lines, estimate, budget).count,
+  );
+  const body = lines.slice(0, fitted.kept).join("\n");
+  return `${body}${body ? "\n" : ""}\n> Warning: ${fitted.warning}\n`;
+}
+
+/** What {@link offloadOutput} made of an output: inline as it is, or its replacement text. */
+type OutputResponse =
+  | { kind: "inline" }
+  | { kind: "offloaded"; response: GenericOffloadResponse; paths: string[] }
+  | { kind: "truncated"; text: string };
+
+/**
+ * Output a tool already rendered as values (`lro_extract`'s jq output):
+ * judged like any result; above the threshold written by
+ * `sections(tokens)` as a derived file, and if the write fails, the leading
+ * values that fit the threshold with a warning (`OffloadWriteFailed` comes
+ * from the offloader).
+ */
+async function offloadOutput(
+  offloader: Offloader,
+  output: { text: string; lines: readonly string[] },
+  sections: (estimatedTokens: number) => Omit<OffloadSectionsInput, "force" | "estimatedTokens">,
+): Promise<OutputResponse> {
+  const judgement = thresholdPolicy(offloader.config, {});
+  if (judgement.off) return { kind: "inline" };
+  const tokens = await estimateTextTokens(output.text, judgement.threshold);
+  if (!decide(tokens, judgement)) return { kind: "inline" };
+  const result = await offloader.offloadSections({
+    ...sections(tokens),
+    force: true,
+    estimatedTokens: tokens,
+  });
+  if (result.kind === "offloaded") {
+    return { kind: "offloaded", response: result.response, paths: result.files.map((f) => f.path) };
+  }
+  const code = result.kind === "truncated" ? failureCode(result.error) : "WRITE_FAILED";
+  return {
+    kind: "truncated",
+    text: truncatedValueLines(
+      output.lines,
+      await estimateLines(output.lines),
+      code,
+      judgement.threshold,
+    ),
+  };
 }
 
 /**
@@ -63,7 +130,7 @@ export function offloaderReoffload(
     const sourceProfile =
       input.detail === "raw" ? undefined : profileByName(headerProfileName(input.source.header));
     const lineProfile = sourceProfile?.recipe ? sourceProfile : undefined;
-    const outcome = await respondOutput(offloader, input, (estimatedTokens) => {
+    const outcome = await offloadOutput(offloader, input, (estimatedTokens) => {
       // Only an output that is written is split into its lines.
       const { lines, split } = derivedLines(input);
       return {

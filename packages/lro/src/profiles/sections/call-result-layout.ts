@@ -15,9 +15,9 @@
  *   `"$records"` and strings equal to a text block by `{"$text_block": i}`.
  */
 
-import { EncodedLines, encodeTextLines } from "../materialize/encoded-lines.js";
+import { EncodedLines, encodeTextLines } from "../../materialize/encoded-lines.js";
+import type { AnyCallToolResult } from "../../protocol/mcp-types.js";
 import { recordRecipes, textRecipes } from "./call-result-recipes.js";
-import type { AnyCallToolResult } from "./mcp-types.js";
 
 /** Placeholder of the records array inside its envelope. */
 export const RECORDS_MARK = "$records";

@@ -9,34 +9,36 @@
  *   offloads locally: every match in `structuredContent`, see `whole-set.ts`);
  *   a threshold and inline keys of the call's own; a cursor's page (a
  *   `continuation`) is judged by none: only a walk's initial request is;
- * - the decision and the estimate (`Offloader.offloadRecords` for records,
- *   which measures the lines it writes; `estimateCallResultTokens` for a
- *   ready result);
+ * - the estimate (`Offloader.offloadRecords` for records, which measures the
+ *   lines it writes; `estimateCallResultTokens` for a ready result), judged by
+ *   the one `decide` (`offload/decide.ts`);
  * - the inline envelopes (`inline-envelope.ts`);
- * - the write-failure rule, the specification's: the result inline, truncated
- *   to the threshold, with a warning saying exactly what is returned, and an
- *   `OffloadWriteFailed` event (emitted by the offloader, the one place events
- *   come from).
+ * - the write-failure rule, the specification's, through the one
+ *   `fitToThreshold`: the result inline, truncated to the threshold, with a
+ *   warning saying exactly what is returned, and an `OffloadWriteFailed` event
+ *   (emitted by the offloader, the one place events come from).
  */
-import { basename } from "node:path";
-import { DEFAULT_OFFLOAD_CONFIG } from "../config/offload-config.js";
-import { estimateCallResultTokens, estimateTextTokens } from "../estimate/estimate.js";
-import { failureCode, serializeLine } from "../offload/context.js";
-import type { Offloader } from "../offload/offloader.js";
-import { reserveFor, textTruncationWarning } from "../offload/truncate.js";
-import type {
-  CallEvents,
-  OffloadRecordsResult,
-  OffloadSectionsInput,
-  RecordSource,
-  SourceRecord,
-} from "../offload/types.js";
-import type { AnyProfile } from "../profiles/profile.js";
-import { recordsProfile } from "../profiles/records/records-profile.js";
-import { type BuiltinProfileName, profileByName } from "../profiles/registry.js";
-import { guidanceFileLine } from "../recipes/recipe-spec.js";
-import type { GenericOffloadResponse } from "../types.js";
-import { callResultGuidance } from "./call-result-guidance.js";
+
+import { DEFAULT_OFFLOAD_CONFIG } from "../../config/offload-config.js";
+import { estimateCallResultTokens } from "../../estimate/estimate.js";
+import type { CallEvents } from "../../events/events.js";
+import { failureCode, serializeLine } from "../../offload/context.js";
+import { decide } from "../../offload/decide.js";
+import { offloadLaidOut } from "../../offload/offload-laid-out.js";
+import type { Offloader } from "../../offload/offloader.js";
+import { fitToThreshold, textTruncationWarning } from "../../offload/truncate.js";
+import type { OffloadRecordsResult, RecordSource, SourceRecord } from "../../offload/types.js";
+import type { AnyProfile } from "../../profiles/profile.js";
+import { recordsProfile } from "../../profiles/records/records-profile.js";
+import { type BuiltinProfileName, profileByName } from "../../profiles/registry.js";
+import { callResultGuidance } from "../../profiles/sections/call-result-guidance.js";
+import type { CallToolResult } from "../../protocol/mcp-types.js";
+import {
+  type McpNames,
+  mcpNames,
+  offloadResourceLink,
+} from "../../protocol/offload-resource-uri.js";
+import { guidanceFileLine } from "../../recipes/recipe-spec.js";
 import {
   cutText,
   recordsEnvelope,
@@ -44,16 +46,7 @@ import {
   textResult,
   truncatedRecordsEnvelope,
   truncatedText,
-  truncatedValueLines,
 } from "./inline-envelope.js";
-import type { CallToolResult } from "./mcp-types.js";
-import { offloadLaidOut } from "./offload-laid-out.js";
-import {
-  type McpNames,
-  mcpNames,
-  OFFLOAD_MIME_TYPE,
-  offloadResourceUri,
-} from "./offload-resource-uri.js";
 import {
   type InlinePage,
   isOffloadableRecords,
@@ -61,7 +54,12 @@ import {
   type OffloadHandlerResult,
   resolveProfile,
 } from "./offloadable.js";
-import { AUTO_POLICY, decision, judged, type ResponsePolicy } from "./policy.js";
+import {
+  AUTO_POLICY,
+  offloadRecordsThreshold,
+  type ResponsePolicy,
+  thresholdPolicyOf,
+} from "./policy.js";
 import { readWholeSet, type WholeSet, withWholeSet } from "./whole-set.js";
 
 /** Options of {@link respond}: one call's (its `onEvent` gets that call's events). */
@@ -112,20 +110,20 @@ async function respondRecords(
   const resolved = resolveProfile(result.profile ?? options.profile);
   const profile = resolved ? { profile: resolved } : {};
   if (policy.mode === "whole-set-inline") return wholeSetInline(result, resolved, options);
-  const p = judged(policy, offloader.config);
-  if (result.whole && !p.off) {
+  const judgement = thresholdPolicyOf(policy, offloader.config);
+  if (result.whole && !judgement.off) {
     const outcome = await offloader.offloadRecords<unknown>({
       operation: result.operation,
       query: result.query ?? null,
       detail: result.detail,
       source: result.whole.source,
       ...profile,
-      ...decision(p),
+      ...offloadRecordsThreshold(judgement),
       onEvent: options.onEvent,
     });
     if (outcome.kind === "offloaded") return offloadedResult(outcome, options);
     const page = { ...result, ...(await result.whole.page()) };
-    if (outcome.kind === "truncated") return truncatedResult(outcome, page, p.threshold);
+    if (outcome.kind === "truncated") return truncatedResult(outcome, page, judgement.threshold);
     return pageResult(page, outcome.total ?? outcome.lines.length, outcome.lines);
   }
   // Pages only when LRO is off, as the specification says (no whole-set read to count).
@@ -137,11 +135,11 @@ async function respondRecords(
     records: page.records,
     scores: page.scores,
     ...profile,
-    ...decision(p),
+    ...offloadRecordsThreshold(judgement),
     onEvent: options.onEvent,
   });
   if (outcome.kind === "offloaded") return offloadedResult(outcome, options);
-  if (outcome.kind === "truncated") return truncatedResult(outcome, page, p.threshold);
+  if (outcome.kind === "truncated") return truncatedResult(outcome, page, judgement.threshold);
   return inlineResult(page, outcome.lines);
 }
 
@@ -171,23 +169,26 @@ function offloadedResult(
 ): CallToolResult {
   const out = textResult(JSON.stringify(outcome.response));
   if (options.resourceLinks) {
-    out.content.push({
-      type: "resource_link",
-      uri: offloadResourceUri(outcome.file.path, mcpNames(options.names).resourcePrefix),
-      name: basename(outcome.file.path),
-      mimeType: OFFLOAD_MIME_TYPE,
-      description: `${outcome.file.header.operation} result, ${outcome.file.header.count} records`,
-    });
+    out.content.push(
+      offloadResourceLink(
+        outcome.file.path,
+        mcpNames(options.names).resourcePrefix,
+        `${outcome.file.header.operation} result, ${outcome.file.header.count} records`,
+      ),
+    );
   }
   return out;
 }
 
 /** Text cut to fit `threshold` with a warning that counts exactly what is kept. */
 function truncatedTextOf(text: string, code: string, threshold: number): string {
-  const widest = textTruncationWarning(code, text.length, text.length, threshold);
-  const budget = threshold - reserveFor(widest);
-  const kept = cutText(text, budget).length;
-  return truncatedText(text, budget, textTruncationWarning(code, kept, text.length, threshold));
+  const fitted = fitToThreshold(
+    threshold,
+    text.length,
+    (kept) => textTruncationWarning(code, kept, text.length, threshold),
+    (budget) => cutText(text, budget).length,
+  );
+  return truncatedText(text.slice(0, fitted.kept), fitted.warning);
 }
 
 /** The write-failure fallback: the page's own text cut to fit, or the records that fit. */
@@ -296,8 +297,8 @@ async function respondWholeSet(
   const policy = options.policy ?? AUTO_POLICY;
   // Another local offloader further on: pass the set on as it came.
   if (policy.mode === "whole-set-inline") return produced;
-  const p = judged(policy, offloader.config);
-  if (p.off) return page;
+  const judgement = thresholdPolicyOf(policy, offloader.config);
+  if (judgement.off) return page;
   const outcome = await offloader.offloadRecords<unknown>({
     operation: set.operation,
     query: set.query,
@@ -309,7 +310,7 @@ async function respondWholeSet(
     totalMatches: set.total,
     // The server cut the set for a bound of its own: the cap notice names it.
     ...(set.warning !== undefined ? { capCause: set.warning } : {}),
-    ...decision(p),
+    ...offloadRecordsThreshold(judgement),
     onEvent: options.onEvent,
   });
   const kept = keptFields(page);
@@ -318,7 +319,7 @@ async function respondWholeSet(
   const inline: InlinePage = set.text_inline
     ? { records: [], inline: resultText(page) }
     : { records: [] };
-  return { ...kept, ...truncatedResult(outcome, inline, p.threshold) };
+  return { ...kept, ...truncatedResult(outcome, inline, judgement.threshold) };
 }
 
 /** Everything of `result` but what is offloaded (`content`, `structuredContent`). */
@@ -335,10 +336,10 @@ async function respondCallResult(
   if (result.isError === true) return result;
   const { offloader } = options;
   const policy = options.policy ?? AUTO_POLICY;
-  const p = judged(policy, offloader.config);
-  if (p.off) return result;
-  const tokens = await estimateCallResultTokens(result, p.force ? 0 : p.threshold);
-  if (!p.force && tokens <= p.threshold) return result;
+  const judgement = thresholdPolicyOf(policy, offloader.config);
+  if (judgement.off) return result;
+  const tokens = await estimateCallResultTokens(result, judgement.force ? 0 : judgement.threshold);
+  if (!decide(tokens, judgement)) return result;
   const operation = options.operation ?? "result";
   const done = await offloadLaidOut(offloader, result, {
     operation,
@@ -350,67 +351,29 @@ async function respondCallResult(
   });
   const kept = keptFields(result);
   if (done.kind === "failed") {
-    return { ...kept, ...textResult(truncatedTextOf(resultText(result), done.code, p.threshold)) };
+    return {
+      ...kept,
+      ...textResult(truncatedTextOf(resultText(result), done.code, judgement.threshold)),
+    };
   }
-  const d = done.descriptor;
+  const descriptor = done.descriptor;
   if (done.profile === "sections") {
     const tool = offloader.nativeExtraction === false ? undefined : offloader.nativeExtraction;
-    d.guidance = callResultGuidance(
-      guidanceFileLine(d as { guidance: string }),
+    descriptor.guidance = callResultGuidance(
+      guidanceFileLine(descriptor as { guidance: string }),
       operation,
-      d.files as Record<string, string>,
+      descriptor.files as Record<string, string>,
       tokens,
       tool,
       done.attachments,
     );
   }
-  const content: CallToolResult["content"] = [{ type: "text", text: JSON.stringify(d) }];
+  const content: CallToolResult["content"] = [{ type: "text", text: JSON.stringify(descriptor) }];
   if (options.resourceLinks) {
     const prefix = mcpNames(options.names).resourcePrefix;
     for (const f of done.files) {
-      content.push({
-        type: "resource_link",
-        uri: offloadResourceUri(f.path, prefix),
-        name: basename(f.path),
-        mimeType: OFFLOAD_MIME_TYPE,
-        description: `${operation} result, ${f.description}`,
-      });
+      content.push(offloadResourceLink(f.path, prefix, `${operation} result, ${f.description}`));
     }
   }
   return { ...kept, content };
-}
-
-/** What {@link respondOutput} made of an output: inline as it is, or its replacement text. */
-export type OutputResponse =
-  | { kind: "inline" }
-  | { kind: "offloaded"; response: GenericOffloadResponse; paths: string[] }
-  | { kind: "truncated"; text: string };
-
-/**
- * Output a tool already rendered as values (`lro_extract`'s jq output):
- * judged like any result against `policy`; above the threshold written by
- * `sections(tokens)` as a derived file, and if the write fails, the leading
- * values that fit the threshold with a warning (`OffloadWriteFailed` comes
- * from the offloader).
- */
-export async function respondOutput(
-  offloader: Offloader,
-  output: { text: string; lines: readonly string[] },
-  sections: (estimatedTokens: number) => Omit<OffloadSectionsInput, "force" | "estimatedTokens">,
-  policy: ResponsePolicy = AUTO_POLICY,
-): Promise<OutputResponse> {
-  const p = judged(policy, offloader.config);
-  if (p.off) return { kind: "inline" };
-  const tokens = await estimateTextTokens(output.text, p.threshold);
-  if (!p.force && tokens <= p.threshold) return { kind: "inline" };
-  const result = await offloader.offloadSections({
-    ...sections(tokens),
-    force: true,
-    estimatedTokens: tokens,
-  });
-  if (result.kind === "offloaded") {
-    return { kind: "offloaded", response: result.response, paths: result.files.map((f) => f.path) };
-  }
-  const code = result.kind === "truncated" ? failureCode(result.error) : "WRITE_FAILED";
-  return { kind: "truncated", text: truncatedValueLines(output.lines, code, p.threshold) };
 }

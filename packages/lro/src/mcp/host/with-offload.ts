@@ -6,21 +6,21 @@
  * serialized result.
  */
 
-import type { LroEventListener } from "../events/events.js";
-import type { Offloader } from "../offload/offloader.js";
-import type { AnyProfile } from "../profiles/profile.js";
-import type { BuiltinProfileName } from "../profiles/registry.js";
+import type { LroEventListener } from "../../events/events.js";
+import type { Offloader } from "../../offload/offloader.js";
+import type { AnyProfile } from "../../profiles/profile.js";
+import type { BuiltinProfileName } from "../../profiles/registry.js";
+import type { CallToolResult, McpMeta } from "../../protocol/mcp-types.js";
+import type { McpNames } from "../../protocol/offload-resource-uri.js";
+import type { OffloadCallResultOptions } from "../respond/offload-call-result.js";
+import { isOffloadableRecords, type OffloadHandlerResult } from "../respond/offloadable.js";
+import { AUTO_POLICY, type ResponsePolicy, thresholdPolicyOf } from "../respond/policy.js";
+import { respond } from "../respond/respond.js";
 import type { HostCallback, HostToolConfig } from "./host.js";
-import type { CallToolResult, McpMeta } from "./mcp-types.js";
-import type { OffloadCallResultOptions } from "./offload-call-result.js";
-import type { McpNames } from "./offload-resource-uri.js";
-import { isOffloadableRecords, type OffloadHandlerResult } from "./offloadable.js";
 import { moveOutputSchema, outputSchemaMetaKey } from "./output-schema.js";
-import { AUTO_POLICY, judged, type ResponsePolicy } from "./policy.js";
-import { respond } from "./respond.js";
 import { toolErrorResult } from "./tool-error.js";
 
-export { OFFLOAD_MIME_TYPE } from "./offload-resource-uri.js";
+export { OFFLOAD_MIME_TYPE } from "../../protocol/offload-resource-uri.js";
 
 /** Options of {@link withOffload}. */
 export interface WithOffloadOptions {
@@ -148,7 +148,7 @@ export function withOffload(
   const mayOffload =
     typeof options.policy === "function" ||
     [AUTO_POLICY, callPolicy].some(
-      (base) => !judged({ ...base, ...options.policy }, options.offloader.config).off,
+      (base) => !thresholdPolicyOf({ ...base, ...options.policy }, options.offloader.config).off,
     );
   // The host calls a callback with what it validated (see `hostCallback`).
   const callback = <A extends unknown[]>(next: OffloadHandler<A>) =>

@@ -4,7 +4,7 @@
  * (`INVALID_ARGUMENT (query): ...`), and `structuredContent.error` carries the
  * same for programs.
  */
-import type { CallToolResult } from "./mcp-types.js";
+import type { CallToolResult } from "../../protocol/mcp-types.js";
 
 /** What a failed tool call tells the client: a stable code, what to do, and the argument at fault. */
 export interface ToolErrorInfo {

@@ -5,9 +5,11 @@
  * Used by `offloadCallToolResult` and by the proxy (which adds its own inline
  * fields, guidance and fallback).
  */
-import type { Offloader } from "../offload/offloader.js";
-import type { CallEvents, OffloadSection, OffloadSectionsResult } from "../offload/types.js";
-import type { BinaryPart, ResultLayout } from "./call-result-layout.js";
+
+import type { CallEvents } from "../events/events.js";
+import type { BinaryPart, ResultLayout } from "../profiles/sections/call-result-layout.js";
+import type { Offloader } from "./offloader.js";
+import type { OffloadSection, OffloadSectionsResult } from "./types.js";
 
 /** Write every binary part as an attachment and patch its `ref` with the file; all or none. */
 async function writeBinaries(

@@ -1,13 +1,11 @@
 /**
  * The inline envelopes of a tool result, written here only: the records page
  * (`{count, total?, records, next_cursor?}`), the truncated fallback of records
- * (`{count, records, truncated, total_count, warning}`), of text (cut at a
- * line break, the warning quoted below it) and of an extraction's output values
- * (the leading values that fit, the warning below them).
+ * (`{count, records, truncated, total_count, warning}`), and of text (cut at a
+ * line break, the warning quoted below it).
  */
 
-import { reserveFor, truncationWarning } from "../offload/truncate.js";
-import type { AnyCallToolResult, CallToolResult } from "./mcp-types.js";
+import type { AnyCallToolResult, CallToolResult } from "../../protocol/mcp-types.js";
 
 /** A result of one text block. */
 export function textResult(t: string): CallToolResult {
@@ -45,31 +43,12 @@ export function cutText(s: string, tokens: number): string {
   return s.slice(0, cut > 0 ? cut : max);
 }
 
-/** The write-failure fallback of text: cut to `budgetTokens`, the warning quoted below. */
-export function truncatedText(text: string, budgetTokens: number, warning: string): string {
-  return `${cutText(text, budgetTokens)}\n\n> Warning: ${warning}`;
+/** The write-failure fallback of text: the text kept, the warning quoted below. */
+export function truncatedText(kept: string, warning: string): string {
+  return `${kept}\n\n> Warning: ${warning}`;
 }
 
 /** Every text block of `result` joined (other blocks as their JSON), for a text fallback. */
 export function resultText(result: AnyCallToolResult): string {
   return result.content.map((b) => (b.type === "text" ? b.text : JSON.stringify(b))).join("\n");
-}
-
-/** The write-failure fallback of output values: the leading ones that fit (chars / 4), and the warning. */
-export function truncatedValueLines(
-  lines: readonly string[],
-  code: string,
-  threshold: number,
-): string {
-  const draft = truncationWarning(code, lines.length, lines.length, threshold);
-  const budget = (threshold - reserveFor(draft)) * 4;
-  let used = 0;
-  let kept = 0;
-  while (kept < lines.length && used + (lines[kept] as string).length + 1 <= budget) {
-    used += (lines[kept] as string).length + 1;
-    kept++;
-  }
-  const body = lines.slice(0, kept).join("\n");
-  const warning = truncationWarning(code, kept, lines.length, threshold);
-  return `${body}${body ? "\n" : ""}\n> Warning: ${warning}\n`;
 }

@@ -20,12 +20,19 @@
  * ({@link OFFLOAD_LIST_CACHE}). 2025-11-25 clients ignore the fields.
  */
 
-import type { OffloadConfig } from "../config/offload-config.js";
-import { LroError } from "../errors.js";
-import type { LroEvents } from "../events/events.js";
-import { openOffloadFile } from "../extract/confine.js";
-import { type LoadedOffload, OffloadFileCache } from "../extract/offload-reader.js";
-import type { OffloadStoreBinding } from "../offload-store/offload-store.js";
+import type { OffloadConfig } from "../../config/offload-config.js";
+import { LroError } from "../../errors.js";
+import type { LroEvents } from "../../events/events.js";
+import { openOffloadFile } from "../../extract/confine.js";
+import { type LoadedOffload, OffloadFileCache } from "../../extract/offload-reader.js";
+import type { OffloadStoreBinding } from "../../offload-store/offload-store.js";
+import type { ListResourcesResult, ReadResourceResult } from "../../protocol/mcp-types.js";
+import {
+  type McpNames,
+  mcpNames,
+  OFFLOAD_MIME_TYPE,
+  offloadResourceUri,
+} from "../../protocol/offload-resource-uri.js";
 import {
   type ConnectionState,
   hostCallback,
@@ -40,14 +47,7 @@ import {
   resourceNotFound,
 } from "./host.js";
 import { mountResources, type ResourcesUpstream } from "./low-level.js";
-import type { ListResourcesResult, ReadResourceResult } from "./mcp-types.js";
 import { listOffloadResources } from "./offload-resource-list.js";
-import {
-  type McpNames,
-  mcpNames,
-  OFFLOAD_MIME_TYPE,
-  offloadResourceUri,
-} from "./offload-resource-uri.js";
 
 /** Name of the resource template. */
 export const OFFLOAD_RESOURCE_TEMPLATE_NAME = "offload-file";

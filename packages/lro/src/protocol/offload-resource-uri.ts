@@ -1,4 +1,5 @@
 import { basename } from "node:path";
+import type { ResourceLink } from "./mcp-types.js";
 
 /** URI scheme prefix under which live offload files are exposed as MCP resources. */
 export const OFFLOAD_RESOURCE_PREFIX = "atlatl://offload/";
@@ -34,4 +35,19 @@ export function offloadResourceUri(
   prefix: string = OFFLOAD_RESOURCE_PREFIX,
 ): string {
   return `${prefix}${encodeURIComponent(basename(filePath))}`;
+}
+
+/** The `resource_link` to an offload file: its resource URI under `prefix`, its name and `description`. */
+export function offloadResourceLink(
+  filePath: string,
+  prefix: string,
+  description: string,
+): ResourceLink {
+  return {
+    type: "resource_link",
+    uri: offloadResourceUri(filePath, prefix),
+    name: basename(filePath),
+    mimeType: OFFLOAD_MIME_TYPE,
+    description,
+  };
 }

@@ -9,8 +9,8 @@
  * against it before anything is judged or written.
  */
 import { z } from "zod";
-import type { McpMeta } from "./mcp-types.js";
-import { type McpNames, mcpNames } from "./offload-resource-uri.js";
+import type { McpMeta } from "../../protocol/mcp-types.js";
+import { type McpNames, mcpNames } from "../../protocol/offload-resource-uri.js";
 
 /** The `_meta` key a moved output schema is kept under (`atlatl/outputSchema` by default). */
 export function outputSchemaMetaKey(names?: Partial<McpNames>): string {

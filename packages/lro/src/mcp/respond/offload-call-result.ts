@@ -19,13 +19,13 @@
  * the threshold, with a warning (and `OffloadWriteFailed`).
  */
 
-import type { Offloader } from "../offload/offloader.js";
-import type { CallEvents } from "../offload/types.js";
-import type { AnyCallToolResult, CallToolResult } from "./mcp-types.js";
-import type { McpNames } from "./offload-resource-uri.js";
+import type { CallEvents } from "../../events/events.js";
+import type { Offloader } from "../../offload/offloader.js";
+import type { AnyCallToolResult, CallToolResult } from "../../protocol/mcp-types.js";
+import type { McpNames } from "../../protocol/offload-resource-uri.js";
 import { respond } from "./respond.js";
 
-export { estimateCallResultTokens } from "../estimate/estimate.js";
+export { estimateCallResultTokens } from "../../estimate/estimate.js";
 
 /** Options of {@link offloadCallToolResult} (`onEvent`: this call's listener of its events). */
 export interface OffloadCallResultOptions extends CallEvents {

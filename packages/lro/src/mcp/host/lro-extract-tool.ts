@@ -5,26 +5,24 @@
  * template; descriptors keep their `jq_recipes` for shell users.
  */
 
-import { basename } from "node:path";
 import { z } from "zod";
-import type { OffloadConfig } from "../config/offload-config.js";
-import type { LroEventListener } from "../events/events.js";
-import { RECIPE_NUMBERS } from "../extract/extract-args.js";
-import { type ExtractResult, LroExtractor } from "../extract/extractor.js";
-import type { JqEngine, JsonValue } from "../extract/jq-engine.js";
-import type { OffloadFileCache } from "../extract/offload-reader.js";
-import { offloaderReoffload } from "../extract/reoffload.js";
-import { LRO_EXTRACT_TOOL_NAME } from "../extract/tool-name.js";
-import { Offloader } from "../offload/offloader.js";
-import { hostCallback, isMcpServerHost, type McpHost, type Removable } from "./host.js";
-import { mountTools, type ToolsUpstream } from "./low-level.js";
-import type { AnyCallToolResult, CallToolResult, Tool } from "./mcp-types.js";
+import type { OffloadConfig } from "../../config/offload-config.js";
+import type { LroEventListener } from "../../events/events.js";
+import { RECIPE_NUMBERS } from "../../extract/extract-args.js";
+import { type ExtractResult, LroExtractor } from "../../extract/extractor.js";
+import type { JqEngine, JsonValue } from "../../extract/jq-engine.js";
+import type { OffloadFileCache } from "../../extract/offload-reader.js";
+import { LRO_EXTRACT_TOOL_NAME } from "../../extract/tool-name.js";
+import { Offloader } from "../../offload/offloader.js";
+import { offloaderReoffload } from "../../offload/reoffload.js";
+import type { AnyCallToolResult, CallToolResult, Tool } from "../../protocol/mcp-types.js";
 import {
   type McpNames,
   mcpNames,
-  OFFLOAD_MIME_TYPE,
-  offloadResourceUri,
-} from "./offload-resource-uri.js";
+  offloadResourceLink,
+} from "../../protocol/offload-resource-uri.js";
+import { hostCallback, isMcpServerHost, type McpHost, type Removable } from "./host.js";
+import { mountTools, type ToolsUpstream } from "./low-level.js";
 import { toolErrorResult } from "./tool-error.js";
 
 export { LRO_EXTRACT_TOOL_NAME };
@@ -195,13 +193,13 @@ export function extractResultToToolResult(
   if (result.offloaded) {
     if (options.resourceLinks) {
       for (const path of result.offloaded.paths) {
-        out.content.push({
-          type: "resource_link",
-          uri: offloadResourceUri(path, names.resourcePrefix),
-          name: basename(path),
-          mimeType: OFFLOAD_MIME_TYPE,
-          description: "Offloaded lro_extract output (JSONL; line 1 is the header)",
-        });
+        out.content.push(
+          offloadResourceLink(
+            path,
+            names.resourcePrefix,
+            "Offloaded lro_extract output (JSONL; line 1 is the header)",
+          ),
+        );
       }
     }
     return out;
