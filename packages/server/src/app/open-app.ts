@@ -5,6 +5,8 @@ import {
   type ServerConfig,
   type ServerConfigOverrides,
 } from "../config/server-config.js";
+import type { MemoryEmbeddings } from "../embeddings/memory-embeddings.js";
+import { openEmbeddings } from "../embeddings/open-embeddings.js";
 import { createOffloadStore } from "../offload-store/create-offload-store.js";
 import { createServices, type Services } from "../services/create-services.js";
 import { openStore } from "../store/open-store.js";
@@ -23,6 +25,8 @@ export interface App {
    * offloader stays local, its files readable by its one client only.
    */
   offloadStore: OffloadStore;
+  /** Hybrid recall's vectors and endpoint (`[embeddings]`); null when recall is lexical. */
+  embeddings: MemoryEmbeddings | null;
   events: LroEvents;
   close(): Promise<void>;
 }
@@ -40,12 +44,24 @@ export interface OpenAppOptions extends ServerConfigOverrides {
    * a shared store they do not serve files from.
    */
   sharedOffloads?: boolean;
+  /** `atlatl embed --reset`: drop the store's vectors and bind it to the configured model. */
+  resetEmbeddings?: boolean;
 }
 
 /** Resolve the configuration, open the store (migrating it) and build the services. */
 export async function openApp(options: OpenAppOptions = {}): Promise<App> {
   const config = loadServerConfig(options, options.env ?? process.env);
   const store = await openStore(config.store, { readOnly: options.readOnlyStore });
+  let embeddings: MemoryEmbeddings | null;
+  try {
+    embeddings = await openEmbeddings(config.embeddings, store, {
+      readOnly: options.readOnlyStore === true,
+      reset: options.resetEmbeddings === true,
+    });
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
   const events = new LroEvents(options.logEvents === false ? { sink: null } : {});
   // The CLI's transports sweep the directory themselves (stdio's sweeper, HTTP's principal sweeper).
   const offloader = new Offloader({ config: config.offload, events, sweep: false });
@@ -64,7 +80,8 @@ export async function openApp(options: OpenAppOptions = {}): Promise<App> {
   return {
     config,
     store,
-    services: createServices(store),
+    services: createServices(store, { embeddings: embeddings ?? undefined }),
+    embeddings,
     offloader,
     offloadStore,
     events,

@@ -15,6 +15,7 @@ import {
   type PostgresTimeouts,
 } from "../store/postgres/pool-timeouts.js";
 import { redactUrl } from "../store/redact-url.js";
+import { type EmbeddingsConfig, resolveEmbeddingsConfig } from "./embeddings-config.js";
 import { type OffloadStoreConfig, resolveOffloadStoreConfig } from "./offload-store-config.js";
 
 const paths = envPaths("atlatl", { suffix: "" });
@@ -110,6 +111,8 @@ export interface ServerConfig {
   offload: OffloadConfig;
   /** Where offload files are shared between instances (`[offload_store]`). */
   offloadStore: OffloadStoreConfig;
+  /** The embeddings endpoint of hybrid recall (`[embeddings]`); null keeps recall lexical. */
+  embeddings: EmbeddingsConfig | null;
   /** Every key with its value, environment variable and source (for `atlatl config`). */
   entries: ConfigEntry[];
 }
@@ -148,9 +151,11 @@ export function loadServerConfig(
     { ...(file ? { file } : {}), env, overrides: overrides.offloadStore ?? {} },
     storeBackend,
   );
+  const embeddings = resolveEmbeddingsConfig({ ...(file ? { file } : {}), env });
   return {
     configFile,
     offloadStore: offloadStore.config,
+    embeddings: embeddings.config,
     store: {
       backend: storeBackend,
       path: store.values.path,
@@ -182,6 +187,7 @@ export function loadServerConfig(
       ),
       ...offload.entries,
       ...offloadStore.resolved.entries,
+      ...embeddings.resolved.entries,
     ],
   };
 }

@@ -18,6 +18,8 @@ const MAX_UPDATE_ATTEMPTS = 20;
 /** Options shared by the services: an injectable clock for tests. */
 export interface ServiceOptions {
   now?: () => Date;
+  /** Runs after memories are captured or updated (hybrid recall embeds them); must not throw. */
+  afterWrite?: ((memories: readonly Memory[]) => Promise<void>) | undefined;
 }
 
 function checkId(id: unknown): string {
@@ -33,11 +35,13 @@ function checkId(id: unknown): string {
 /** Single-memory operations. Validation failures are `ServiceError` `INVALID_ARGUMENT`. */
 export class MemoryService {
   private readonly now: () => Date;
+  private readonly afterWrite: (memories: readonly Memory[]) => Promise<void>;
   constructor(
     private readonly store: MemoryStore,
     options: ServiceOptions = {},
   ) {
     this.now = options.now ?? (() => new Date());
+    this.afterWrite = options.afterWrite ?? (async () => {});
   }
 
   /**
@@ -53,6 +57,7 @@ export class MemoryService {
     } catch (err) {
       fromStoreError(err, "memory");
     }
+    await this.afterWrite([memory]);
     return memory;
   }
 
@@ -96,6 +101,7 @@ export class MemoryService {
     } catch (err) {
       fromStoreError(err, "memories");
     }
+    await this.afterWrite(batch);
     return batch;
   }
 
@@ -125,6 +131,7 @@ export class MemoryService {
         if (isStoreError(err, "CONFLICT") && attempt < MAX_UPDATE_ATTEMPTS) continue;
         fromStoreError(err, "memory");
       }
+      if (stored) await this.afterWrite([next]);
       return stored ? next : undefined;
     }
   }

@@ -97,16 +97,16 @@ export interface RecallResult<M extends Fielded<ReadFields> = Memory> {
 
 /** Ranked recall over the store. Knows nothing of offloading. */
 export class RecallService {
-  private readonly now: () => Date;
+  protected readonly now: () => Date;
   constructor(
-    private readonly store: MemoryStore,
+    protected readonly store: MemoryStore,
     options: ServiceOptions = {},
   ) {
     this.now = options.now ?? (() => new Date());
   }
 
   /** The query's words and filter, checked (throws `INVALID_ARGUMENT`). */
-  private checked(input: RecallInput): { text: string; filter: MemoryFilter } {
+  protected checked(input: RecallInput): { text: string; filter: MemoryFilter } {
     const query = input?.query ?? "";
     if (typeof query !== "string") throw invalidArgument("query", "query must be text.");
     if (query.length > MAX_QUERY_CHARS) {
