@@ -13,6 +13,7 @@
 import type { MemoryEmbeddings } from "../embeddings/memory-embeddings.js";
 import { fingerprint } from "../model/cursor.js";
 import { toLightRecord } from "../model/detail.js";
+import type { LightRecord } from "../model/memory.js";
 import type { Fielded, MemoryFilter, ReadFields } from "../store/store.js";
 import { checkCursorArg, checkLimit } from "./args.js";
 import { member, openCursor, rankPositionOf } from "./cursor-args.js";
@@ -26,6 +27,9 @@ import {
   type RecallResult,
   RecallService,
 } from "./recall-service.js";
+
+/** Full memories read per statement while streaming a whole set at medium or full detail. */
+const FULL_BATCH = 200;
 
 /** See the module comment. */
 export class HybridRecallService extends RecallService {
@@ -64,8 +68,8 @@ export class HybridRecallService extends RecallService {
       signal: options.signal,
       horizon: () => this.store.horizon(),
       whole: () => this.streamed(text, filter, asOf, fields, options.signal),
-      page: async (count, horizon) =>
-        (await this.fused(text, filter, asOf, horizon, fields, options.signal)).slice(0, count),
+      page: (count, horizon) =>
+        this.fused(text, filter, asOf, horizon, fields, options.signal, count),
     });
   }
 
@@ -77,7 +81,10 @@ export class HybridRecallService extends RecallService {
     signal: AbortSignal | undefined,
   ): AsyncGenerator<PositionedHit<Fielded<F>>> {
     const horizon = await this.store.horizon();
-    yield* await this.fused(text, filter, asOf, horizon, fields, signal);
+    const ranked = await this.ranked(text, filter, asOf, horizon, signal);
+    for (let i = 0; i < ranked.length; i += FULL_BATCH) {
+      yield* await this.withFields(ranked.slice(i, i + FULL_BATCH), fields);
+    }
   }
 
   override async recall(input: RecallInput): Promise<RecallResult> {
@@ -90,38 +97,52 @@ export class HybridRecallService extends RecallService {
     const asOf = member(p, "t", "number");
     const horizon = member(p, "h", "number");
     const after = rankPositionOf(p);
-    const all = await this.fused<"full">(text, filter, asOf, horizon, "full");
-    const rest = all.filter(
+    const rest = (await this.ranked(text, filter, asOf, horizon)).filter(
       (h) => h.score < after.value || (h.score === after.value && h.position.seq > after.seq),
     );
+    const page = await this.withFields(rest.slice(0, limit + 1), "full");
     const spec = { op: "recall" as const, print, cursorFields: { t: asOf } };
-    const { hits, next_cursor } = pageOf(spec, rest.slice(0, limit + 1), limit, horizon, false);
+    const { hits, next_cursor } = pageOf(spec, page, limit, horizon, false);
     return { hits, next_cursor };
   }
 
-  /** Every hit of the fused list at this clock and horizon, best first. */
+  /** `count` hits of the fused list, with the fields asked for. */
   private async fused<F extends ReadFields>(
     text: string,
     filter: MemoryFilter,
     asOf: number,
     horizon: number,
     fields: F | undefined,
-    signal?: AbortSignal,
+    signal: AbortSignal | undefined,
+    count: number,
   ): Promise<PositionedHit<Fielded<F>>[]> {
+    const ranked = await this.ranked(text, filter, asOf, horizon, signal);
+    return this.withFields(ranked.slice(0, count), fields);
+  }
+
+  /**
+   * Every hit of the fused list at this clock and horizon, best first, as
+   * light records: ranking reads no content; {@link withFields} reads the
+   * full memories of the hits that are returned.
+   */
+  private async ranked(
+    text: string,
+    filter: MemoryFilter,
+    asOf: number,
+    horizon: number,
+    signal?: AbortSignal,
+  ): Promise<PositionedHit<LightRecord>[]> {
     const vector = await this.embeddings.queryVector(text, signal);
     const byId = new Map<
       string,
-      { memory: Fielded<F>; seq: number; lexical?: number; vector?: number }
+      { memory: LightRecord | undefined; seq: number; lexical?: number; vector?: number }
     >();
     let rank = 0;
     const scoring = { ...RECALL_SCORING, asOf };
-    for await (const hit of this.store.rankAll({ text, filter, scoring, fields, horizon })) {
+    const lexical = this.store.rankAll({ text, filter, scoring, fields: "light", horizon });
+    for await (const hit of lexical) {
       signal?.throwIfAborted();
-      byId.set(hit.memory.id, {
-        memory: hit.memory as Fielded<F>,
-        seq: hit.position.seq,
-        lexical: ++rank,
-      });
+      byId.set(hit.memory.id, { memory: hit.memory, seq: hit.position.seq, lexical: ++rank });
     }
     const near = await this.embeddings.vectors.nearest({
       vector,
@@ -130,30 +151,41 @@ export class HybridRecallService extends RecallService {
       horizon,
       minSimilarity: MIN_SIMILARITY,
     });
-    const missing: string[] = [];
     near.forEach((h, i) => {
       const known = byId.get(h.id);
       if (known) known.vector = i + 1;
-      else missing.push(h.id);
+      else byId.set(h.id, { memory: undefined, seq: h.seq, vector: i + 1 });
     });
-    if (missing.length > 0) {
-      const rankOf = new Map(near.map((h, i) => [h.id, { seq: h.seq, rank: i + 1 }]));
-      for (const memory of await this.store.getMany(missing)) {
-        const at = rankOf.get(memory.id);
-        if (!at) continue;
-        byId.set(memory.id, {
-          memory: (fields === "light" ? toLightRecord(memory) : memory) as Fielded<F>,
-          seq: at.seq,
-          vector: at.rank,
-        });
-      }
+    const missing = near.filter((h) => byId.get(h.id)?.memory === undefined).map((h) => h.id);
+    for (const memory of await this.store.getMany(missing)) {
+      const entry = byId.get(memory.id);
+      if (entry) entry.memory = toLightRecord(memory);
     }
-    const hits = [...byId.values()].map((e) => {
+    const hits: PositionedHit<LightRecord>[] = [];
+    for (const e of byId.values()) {
+      if (e.memory === undefined) continue; // deleted since the vector read
       const score = fusedScore(fusedValue(e.lexical, e.vector));
-      return { memory: e.memory, score, position: { value: score, seq: e.seq } };
-    });
+      hits.push({ memory: e.memory, score, position: { value: score, seq: e.seq } });
+    }
     hits.sort((a, b) => b.score - a.score || a.position.seq - b.position.seq);
     return hits;
+  }
+
+  /** These hits with the fields asked for: light as ranked, full read by id (one batch). */
+  private async withFields<F extends ReadFields>(
+    hits: readonly PositionedHit<LightRecord>[],
+    fields: F | undefined,
+  ): Promise<PositionedHit<Fielded<F>>[]> {
+    if (fields === "light") return hits as PositionedHit<Fielded<F>>[];
+    const full = new Map(
+      (await this.store.getMany(hits.map((h) => h.memory.id))).map((m) => [m.id, m]),
+    );
+    const out: PositionedHit<Fielded<F>>[] = [];
+    for (const h of hits) {
+      const memory = full.get(h.memory.id);
+      if (memory) out.push({ ...h, memory: memory as Fielded<F> });
+    }
+    return out;
   }
 }
 
