@@ -92,7 +92,7 @@ for (const backend of BACKENDS) {
         expect(failing.code).toBe("EMBEDDINGS_UNAVAILABLE");
         expect(failing.message).toContain("HTTP 500");
 
-        const captured = await call(server.client, "capture_memory", MEMORIES[0] as object);
+        const captured = await call(server.client, "capture_memory", { ...MEMORIES[0] });
         expect(captured.isError).toBeFalsy();
         const id = jsonOf<{ id: string }>(captured).id;
         const got = jsonOf<{ embedding: unknown }>(await call(server.client, "get_memory", { id }));

@@ -13,7 +13,6 @@ import { recallIds } from "../../src/services/hybrid-recall-service.js";
 import type { MemoryStore } from "../../src/store/store.js";
 import { BACKENDS } from "../backends/backends.js";
 import { conceptVector } from "../embeddings/embeddings-server.js";
-import { makeMemory } from "../store/fixtures.js";
 
 const embedder = {
   model: "concepts-v1",
