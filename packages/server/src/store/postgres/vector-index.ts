@@ -2,8 +2,8 @@
  * PostgreSQL's {@link VectorIndex}. With `pgvector` (the extension exists, or
  * `CREATE EXTENSION vector` succeeds when the table is first made) vectors
  * are a `vector(n)` column compared by `<=>` (cosine distance); otherwise a
- * plain `real[]` column and an exact scan: vectors are stored at unit length,
- * so the cosine similarity is the dot product, summed in SQL over `unnest`.
+ * plain `real[]` column and an exact scan (`array-scan.ts`): vectors are
+ * stored at unit length, so the cosine similarity is the dot product.
  * The column's type, read back from the catalog, decides ever after, so a
  * store keeps its engine when pgvector is installed later (`atlatl embed
  * --reset` rebuilds it). Both are exact (no approximate index is built).
@@ -24,6 +24,7 @@ import type {
   VectorIndex,
 } from "../vector-index.js";
 import { spaceMismatch } from "../vector-space.js";
+import { arrayScan } from "./array-scan.js";
 import { ensureTables } from "./ensure-tables.js";
 import { filterConditions, Params } from "./filter-sql.js";
 import { pgStoreError } from "./postgres-errors.js";
@@ -162,43 +163,53 @@ export class PostgresVectorIndex implements VectorIndex {
     });
   }
 
-  private literal(vector: Float32Array): unknown {
-    return this.engine === PGVECTOR ? `[${Array.from(vector).join(",")}]` : Array.from(vector);
+  /** A vector as the text its column type reads (`[x,y]` for pgvector, `{x,y}` for `real[]`). */
+  private text(vector: Float32Array): string {
+    const values = Array.from(vector).join(",");
+    return this.engine === PGVECTOR ? `[${values}]` : `{${values}}`;
   }
 
   async put(entries: readonly VectorEntry[], ref: (id: string) => EmbeddingRef): Promise<number> {
+    if (entries.length === 0) return 0;
     return this.run("store vectors", async () => {
-      const cast = this.engine === PGVECTOR ? "vector" : "real[]";
       const client = await this.pool.connect();
-      let stored = 0;
       try {
         await client.query("BEGIN");
-        for (const e of entries) {
-          const row = (
-            await client.query("SELECT seq, doc FROM memories WHERE id = $1 FOR UPDATE", [e.id])
-          ).rows[0] as { seq: number; doc: string } | undefined;
-          if (!row) continue;
-          await client.query(
-            `INSERT INTO memory_vectors (seq, hash, vector) VALUES ($1, $2, $3::${cast})
-             ON CONFLICT (seq) DO UPDATE SET hash = EXCLUDED.hash, vector = EXCLUDED.vector`,
-            [row.seq, e.hash, this.literal(e.vector)],
-          );
-          const doc = JSON.parse(row.doc) as Record<string, unknown>;
+        const rows = (
+          await client.query("SELECT seq, id, doc FROM memories WHERE id = ANY($1) FOR UPDATE", [
+            entries.map((e) => e.id),
+          ])
+        ).rows as { seq: number; id: string; doc: string }[];
+        const byId = new Map(rows.map((r) => [r.id, r]));
+        const stored = entries.filter((e) => byId.has(e.id));
+        const seqs = stored.map((e) => (byId.get(e.id) as { seq: number }).seq);
+        const type = this.engine === PGVECTOR ? "vector" : "real[]";
+        await client.query(
+          `INSERT INTO memory_vectors (seq, hash, vector)
+           SELECT t.seq, t.hash, t.vector::${type} FROM unnest($1::bigint[], $2::text[], $3::text[]) AS t(seq, hash, vector)
+           ON CONFLICT (seq) DO UPDATE SET hash = EXCLUDED.hash, vector = EXCLUDED.vector`,
+          [seqs, stored.map((e) => e.hash), stored.map((e) => this.text(e.vector))],
+        );
+        const docs = stored.map((e) => {
+          const doc = JSON.parse((byId.get(e.id) as { doc: string }).doc) as Record<
+            string,
+            unknown
+          >;
           doc.embedding = ref(e.id);
-          await client.query("UPDATE memories SET doc = $1 WHERE seq = $2", [
-            JSON.stringify(doc),
-            row.seq,
-          ]);
-          stored++;
-        }
+          return JSON.stringify(doc);
+        });
+        await client.query(
+          "UPDATE memories m SET doc = t.doc FROM unnest($1::bigint[], $2::text[]) AS t(seq, doc) WHERE m.seq = t.seq",
+          [seqs, docs],
+        );
         await client.query("COMMIT");
+        return stored.length;
       } catch (err) {
         await client.query("ROLLBACK").catch(() => undefined);
         throw err;
       } finally {
         client.release();
       }
-      return stored;
     });
   }
 
@@ -239,15 +250,14 @@ export class PostgresVectorIndex implements VectorIndex {
 
   async nearest(query: NearestQuery): Promise<VectorHit[]> {
     if (!this.ready) return [];
+    if (this.engine === ARRAY)
+      return this.run("read nearest vectors", () => arrayScan(this.pool, query));
     return this.run("read nearest vectors", async () => {
       const p = new Params();
       const where = filterConditions(query.filter, p);
       if (query.horizon !== undefined) where.push(`m.seq <= ${p.add(query.horizon)}`);
-      const q = p.add(this.literal(query.vector));
-      const similarity =
-        this.engine === PGVECTOR
-          ? `1 - (v.vector <=> ${q}::vector)`
-          : `(SELECT sum(a * b) FROM unnest(v.vector, ${q}::real[]) AS t(a, b))`;
+      const q = p.add(this.text(query.vector));
+      const similarity = `1 - (v.vector <=> ${q}::vector)`;
       const min = p.add(query.minSimilarity);
       const limit = p.add(query.limit);
       const rows = (
