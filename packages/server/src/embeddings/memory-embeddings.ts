@@ -4,7 +4,7 @@
  * the backfill of `atlatl embed`, and a query's vector.
  */
 import { createHash } from "node:crypto";
-import type { EmbeddingRef } from "../model/memory.js";
+import type { EmbeddingRef, Memory } from "../model/memory.js";
 import type { VectorIndex } from "../store/vector-index.js";
 import type { Embedder } from "./embeddings-client.js";
 
@@ -81,20 +81,21 @@ export class MemoryEmbeddings {
   }
 
   /**
-   * After a capture or update: embed the written memories. A failure never
-   * fails the write: their old vectors (now stale) are removed, the failure
-   * is reported, and `atlatl embed` picks them up later.
+   * After a capture or update: embed the written memories and set their
+   * `embedding` to what the store now holds, so the write's result shows it.
+   * A failure never fails the write: their old vectors (now stale) are
+   * removed, the failure is reported, and `atlatl embed` picks them up later.
    */
-  async afterWrite(
-    memories: readonly { id: string; title: string; content: string }[],
-  ): Promise<void> {
+  async afterWrite(memories: readonly Memory[]): Promise<void> {
     try {
       await this.index(memories);
+      for (const m of memories) m.embedding = this.ref(m.id);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       this.warn(
         `${memories.length} memor${memories.length === 1 ? "y was" : "ies were"} stored without a vector (${message}); run \`atlatl embed\` once the endpoint answers`,
       );
+      for (const m of memories) m.embedding = null;
       await this.vectors.remove(memories.map((m) => m.id)).catch(() => undefined);
     }
   }

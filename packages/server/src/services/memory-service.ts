@@ -18,7 +18,10 @@ const MAX_UPDATE_ATTEMPTS = 20;
 /** Options shared by the services: an injectable clock for tests. */
 export interface ServiceOptions {
   now?: () => Date;
-  /** Runs after memories are captured or updated (hybrid recall embeds them); must not throw. */
+  /**
+   * Runs after memories are captured or updated (hybrid recall embeds them and
+   * sets their `embedding` reference, which the call then returns); must not throw.
+   */
   afterWrite?: ((memories: readonly Memory[]) => Promise<void>) | undefined;
 }
 

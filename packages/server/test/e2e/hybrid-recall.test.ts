@@ -47,7 +47,9 @@ for (const backend of BACKENDS) {
         for (const m of MEMORIES) {
           const r = await call(server.client, "capture_memory", m);
           expect(r.isError).toBeFalsy();
-          ids.push(jsonOf<{ id: string }>(r).id);
+          const stored = jsonOf<{ id: string; embedding: { model: string } | null }>(r);
+          expect(stored.embedding?.model).toBe("concepts-v1");
+          ids.push(stored.id);
         }
         const hybrid = jsonOf<Records>(
           await call(server.client, "recall_memories", { query: "car upkeep schedule" }),
@@ -94,7 +96,8 @@ for (const backend of BACKENDS) {
 
         const captured = await call(server.client, "capture_memory", { ...MEMORIES[0] });
         expect(captured.isError).toBeFalsy();
-        const id = jsonOf<{ id: string }>(captured).id;
+        const { id, embedding } = jsonOf<{ id: string; embedding: unknown }>(captured);
+        expect(embedding).toBeNull();
         const got = jsonOf<{ embedding: unknown }>(await call(server.client, "get_memory", { id }));
         expect(got.embedding).toBeNull();
         expect(server.stderr()).toContain("stored without a vector");
