@@ -8,7 +8,8 @@
  * request, the vector scan and the fusion, not a model's inference. PostgreSQL
  * is measured on the engine its server offers (pgvector, else the real[] scan).
  * PostgreSQL comes from `ATLATL_BENCH_PG_URL`, else `ATLATL_TEST_PG_URL`, in a
- * fresh schema dropped afterwards.
+ * fresh schema dropped afterwards. `recallColumns` is the same setup as ranked
+ * ids per query, for a labelled-set bench.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -19,6 +20,8 @@ import { EmbeddingsClient } from "../../server/src/embeddings/embeddings-client.
 import { MemoryEmbeddings } from "../../server/src/embeddings/memory-embeddings.js";
 import { seedStore } from "../../server/src/seed/seed-store.js";
 import { createServices } from "../../server/src/services/create-services.js";
+import { recallIds } from "../../server/src/services/hybrid-recall-service.js";
+import type { RecallService } from "../../server/src/services/recall-service.js";
 import { openStore } from "../../server/src/store/open-store.js";
 import type { MemoryStore } from "../../server/src/store/store.js";
 import {
@@ -47,27 +50,52 @@ interface Measured {
   hybrid: Timing;
 }
 
-async function measureStore(store: MemoryStore, server: EmbeddingsServer): Promise<Measured> {
-  await seedStore(store, { count: COUNT, seed: 7 });
+/** Recall as ranked ids, best first, lexical or hybrid, over one store. */
+export interface RecallColumns {
+  engine: string;
+  /** `atlatl embed`'s time for the store's memories. */
+  backfillMs: number;
+  lexical: (query: string, limit?: number) => Promise<string[]>;
+  hybrid: (query: string, limit?: number) => Promise<string[]>;
+  services: { lexical: RecallService; hybrid: RecallService };
+}
+
+/**
+ * Hybrid recall over a filled `store`, its vectors from the deterministic
+ * embeddings server at `url` (backfilled here), beside lexical recall: the
+ * columns a labelled-set bench compares (`recall(query) => ranked ids`).
+ */
+export async function recallColumns(
+  store: MemoryStore,
+  url: string,
+  dimensions = DIMENSIONS,
+): Promise<RecallColumns> {
   const vectors = store.vectors?.();
   if (!vectors) throw new Error("the store keeps no vectors");
-  const space = { model: "concepts-v1", dimensions: DIMENSIONS };
+  const space = { model: "concepts-v1", dimensions };
   await vectors.open(space);
   const embeddings = new MemoryEmbeddings(
     vectors,
-    new EmbeddingsClient({
-      url: server.url,
-      ...space,
-      apiKey: "",
-      timeoutMs: 10_000,
-      batchSize: 64,
-    }),
+    new EmbeddingsClient({ url, ...space, apiKey: "", timeoutMs: 10_000, batchSize: 64 }),
   );
   const start = performance.now();
-  await embeddings.backfill(COUNT);
+  await embeddings.backfill(await store.count({ status: "any" }));
   const backfillMs = performance.now() - start;
   const lexical = createServices(store).recall;
   const hybrid = createServices(store, { embeddings }).recall;
+  return {
+    engine: vectors.capabilities.engine,
+    backfillMs,
+    lexical: (query, limit) => recallIds(lexical, query, limit),
+    hybrid: (query, limit) => recallIds(hybrid, query, limit),
+    services: { lexical, hybrid },
+  };
+}
+
+async function measureStore(store: MemoryStore, server: EmbeddingsServer): Promise<Measured> {
+  await seedStore(store, { count: COUNT, seed: 7 });
+  const columns = await recallColumns(store, server.url);
+  const { lexical, hybrid } = columns.services;
   let i = 0;
   const next = () => QUERIES[i++ % QUERIES.length] as string;
   const lexicalTiming = await measure(() => lexical.recall({ query: next(), limit: 20 }), {
@@ -79,8 +107,8 @@ async function measureStore(store: MemoryStore, server: EmbeddingsServer): Promi
     warmup: 8,
   });
   return {
-    engine: vectors.capabilities.engine,
-    backfillMs,
+    engine: columns.engine,
+    backfillMs: columns.backfillMs,
     lexical: lexicalTiming,
     hybrid: hybridTiming,
   };
