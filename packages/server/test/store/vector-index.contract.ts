@@ -4,7 +4,7 @@
  * (sqlite-vec, pgvector, a real[] scan) is a capability, not a branch here.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { unit } from "../../src/embeddings/embeddings-client.js";
+import { EmbeddingsError, unit } from "../../src/embeddings/embeddings-client.js";
 import { MemoryEmbeddings } from "../../src/embeddings/memory-embeddings.js";
 import type { MemoryStore } from "../../src/store/store.js";
 import type { VectorIndex } from "../../src/store/vector-index.js";
@@ -122,6 +122,31 @@ export function describeVectorIndexContract(backend: TestBackend): void {
       const edited = { ...(memories[1] as (typeof memories)[1]), content: "Now pour-over." };
       await store.update(edited);
       expect(await embeddings.backfill(3)).toMatchObject({ scanned: 3, embedded: 1 });
+    });
+
+    it("an interrupted backfill keeps what it committed and resumes after it", async () => {
+      const memories = Array.from({ length: 300 }, (_, i) =>
+        makeMemory({ title: `Car note ${i}`, content: `servicing ${i}` }),
+      );
+      await store.insertMany(memories);
+      let calls = 0;
+      const failing = {
+        ...embedder,
+        async embed(texts: readonly string[]) {
+          if (++calls === 2) throw new EmbeddingsError("EMBEDDINGS_UNAVAILABLE", "gone");
+          return embedder.embed(texts);
+        },
+      };
+      const interrupted = new MemoryEmbeddings(vectors, failing);
+      expect(await codeOf(interrupted.backfill(300))).toBe("EMBEDDINGS_UNAVAILABLE");
+      const kept = await vectors.count();
+      expect(kept).toBeGreaterThan(0);
+      expect(kept).toBeLessThan(300);
+      expect(await embeddings.backfill(300)).toMatchObject({
+        scanned: 300,
+        embedded: 300 - kept,
+      });
+      expect(await vectors.count()).toBe(300);
     });
 
     it("removing a vector clears the memory's reference", async () => {
