@@ -76,7 +76,14 @@ export async function recallColumns(
   await vectors.open(space);
   const embeddings = new MemoryEmbeddings(
     vectors,
-    new EmbeddingsClient({ url, ...space, apiKey: "", timeoutMs: 10_000, batchSize: 64 }),
+    new EmbeddingsClient({
+      url,
+      ...space,
+      apiKey: "",
+      timeoutMs: 10_000,
+      batchSize: 64,
+      minSimilarity: 0.5,
+    }),
   );
   const start = performance.now();
   await embeddings.backfill(await store.count({ status: "any" }));

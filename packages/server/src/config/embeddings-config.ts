@@ -6,6 +6,14 @@
 import { ConfigValueError, type ResolvedSection, resolveConfigSection } from "@atlatl/lro/node";
 import { redactUrl } from "../store/redact-url.js";
 
+/**
+ * Least cosine similarity of a memory recalled by meaning, in percent. Models
+ * differ: nomic-embed-text and all-MiniLM put unrelated texts near 20-45 and
+ * paraphrases above 60; OpenAI's text-embedding-3 models score lower all
+ * round (related texts from about 40), so they want about 30.
+ */
+export const DEFAULT_MIN_SIMILARITY_PERCENT = 50;
+
 /** The section's dotted name (TOML table, `ATLATL_EMBEDDINGS__*` variables). */
 export const EMBEDDINGS_SECTION = "embeddings";
 
@@ -41,6 +49,14 @@ export const EMBEDDINGS_KEYS = {
     default: 10,
     description: "Longest wait for one embeddings request before it fails EMBEDDINGS_UNAVAILABLE",
   },
+  min_similarity_percent: {
+    type: "integer",
+    min: 0,
+    max: 100,
+    default: DEFAULT_MIN_SIMILARITY_PERCENT,
+    description:
+      "Least cosine similarity (percent) of a memory recalled by meaning: 50 suits nomic-embed-text, about 30 OpenAI's text-embedding-3",
+  },
   batch_size: {
     type: "integer",
     min: 1,
@@ -60,6 +76,8 @@ export interface EmbeddingsConfig {
   apiKey: string;
   timeoutMs: number;
   batchSize: number;
+  /** Least cosine similarity of a vector hit, in [0, 1]. */
+  minSimilarity: number;
 }
 
 /** Options of {@link resolveEmbeddingsConfig}: the generic resolver's layers. */
@@ -115,6 +133,7 @@ export function resolveEmbeddingsConfig(layers: Layers): {
       apiKey: v.api_key,
       timeoutMs: v.timeout_seconds * 1000,
       batchSize: v.batch_size,
+      minSimilarity: v.min_similarity_percent / 100,
     },
     resolved,
   };

@@ -4,6 +4,7 @@
  * the backfill of `atlatl embed`, and a query's vector.
  */
 import { createHash } from "node:crypto";
+import { DEFAULT_MIN_SIMILARITY_PERCENT } from "../config/embeddings-config.js";
 import type { EmbeddingRef, Memory } from "../model/memory.js";
 import type { VectorIndex } from "../store/vector-index.js";
 import type { Embedder } from "./embeddings-client.js";
@@ -48,6 +49,8 @@ export class MemoryEmbeddings {
     readonly embedder: Embedder,
     /** Where a write's embedding failure is reported (the memory is stored regardless). */
     private readonly warn: (message: string) => void = () => {},
+    /** Least cosine similarity of a memory recalled by meaning (`[embeddings] min_similarity_percent`). */
+    readonly minSimilarity = DEFAULT_MIN_SIMILARITY_PERCENT / 100,
   ) {}
 
   /** The MIF reference of a memory whose vector this store holds. */

@@ -25,9 +25,14 @@ export async function openEmbeddings(
     { model: config.model, dimensions: config.dimensions },
     { readOnly: options.readOnly, reset: options.reset },
   );
-  return new MemoryEmbeddings(vectors, new EmbeddingsClient(config), (message) => {
-    process.stderr.write(
-      `${JSON.stringify({ level: "warn", code: "EMBEDDINGS_UNAVAILABLE", message })}\n`,
-    );
-  });
+  return new MemoryEmbeddings(
+    vectors,
+    new EmbeddingsClient(config),
+    (message) => {
+      process.stderr.write(
+        `${JSON.stringify({ level: "warn", code: "EMBEDDINGS_UNAVAILABLE", message })}\n`,
+      );
+    },
+    config.minSimilarity,
+  );
 }

@@ -11,8 +11,9 @@
  * alone; equal weights trust words and meaning alike. The lexical list is
  * every lexical match ranked by recall's score (relevance, confidence,
  * recency); the vector list is at most VECTOR_CANDIDATES memories at least
- * MIN_SIMILARITY cosine-similar to the query, so a memory no word of the query
- * reaches still joins the set by meaning, while the rest of the corpus does not.
+ * `[embeddings] min_similarity_percent` cosine-similar to the query, so a
+ * memory no word of the query reaches still joins the set by meaning, while
+ * the rest of the corpus does not.
  */
 
 /** The fusion's rank constant. */
@@ -26,13 +27,6 @@ export const W_VECTOR = 1;
 
 /** Longest vector list fused (nearest first). */
 export const VECTOR_CANDIDATES = 100;
-
-/**
- * Least cosine similarity of a vector hit. Embedding models put unrelated
- * texts near 0.2-0.45 and paraphrases above 0.6 (nomic-embed-text,
- * all-MiniLM); 0.5 keeps the unrelated tail out of the set.
- */
-export const MIN_SIMILARITY = 0.5;
 
 /** The fused value of ranks (1-based; undefined: not in that list). */
 export function fusedValue(

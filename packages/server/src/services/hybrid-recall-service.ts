@@ -17,7 +17,7 @@ import type { LightRecord } from "../model/memory.js";
 import type { Fielded, MemoryFilter, ReadFields } from "../store/store.js";
 import { checkCursorArg, checkLimit } from "./args.js";
 import { member, openCursor, rankPositionOf } from "./cursor-args.js";
-import { fusedScore, fusedValue, MIN_SIMILARITY, VECTOR_CANDIDATES } from "./fusion.js";
+import { fusedScore, fusedValue, VECTOR_CANDIDATES } from "./fusion.js";
 import type { ServiceOptions } from "./memory-service.js";
 import { type PositionedHit, pageOf, RankedRead, type ReadOptions } from "./ranked-read.js";
 import {
@@ -149,7 +149,7 @@ export class HybridRecallService extends RecallService {
       filter,
       limit: VECTOR_CANDIDATES,
       horizon,
-      minSimilarity: MIN_SIMILARITY,
+      minSimilarity: this.embeddings.minSimilarity,
     });
     near.forEach((h, i) => {
       const known = byId.get(h.id);

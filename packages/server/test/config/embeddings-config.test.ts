@@ -29,6 +29,7 @@ describe("[embeddings] configuration", () => {
       apiKey: "sk-not-shown",
       timeoutMs: 10_000,
       batchSize: 64,
+      minSimilarity: 0.5,
     });
     const listed = JSON.stringify(config.entries);
     expect(listed).not.toContain("sk-not-shown");
@@ -40,7 +41,7 @@ describe("[embeddings] configuration", () => {
     const file = join(dir, "config.toml");
     writeFileSync(
       file,
-      '[embeddings]\nurl = "http://gpu:8000/v1"\nmodel = "bge-small"\ndimensions = 384\ntimeout_seconds = 3\n',
+      '[embeddings]\nurl = "http://gpu:8000/v1"\nmodel = "bge-small"\ndimensions = 384\ntimeout_seconds = 3\nmin_similarity_percent = 30\n',
     );
     const config = loadServerConfig({ configFile: file }, { ATLATL_EMBEDDINGS__DIMENSIONS: "512" });
     expect(config.embeddings).toMatchObject({
@@ -48,6 +49,7 @@ describe("[embeddings] configuration", () => {
       model: "bge-small",
       dimensions: 512,
       timeoutMs: 3000,
+      minSimilarity: 0.3,
     });
   });
 

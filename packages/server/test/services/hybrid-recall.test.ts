@@ -64,6 +64,18 @@ for (const backend of BACKENDS) {
       ]);
     });
 
+    it("recalls by meaning only down to the configured least similarity", async () => {
+      const near = await services.memories.capture({ title: "Vehicle maintenance", content: "Tyre checks." });
+      const query = { query: "car upkeep schedule" };
+      expect((await services.recall.recall(query)).hits.map((h) => h.memory.id)).toEqual([near.id]);
+      const vectors = store.vectors?.();
+      if (!vectors) throw new Error("no vectors");
+      const strict = createServices(store, {
+        embeddings: new MemoryEmbeddings(vectors, embedder, undefined, 0.9),
+      });
+      expect((await strict.recall.recall(query)).hits).toEqual([]);
+    });
+
     it("a cursor walks the whole set's order, light or full", async () => {
       for (let i = 0; i < 7; i++) {
         await services.memories.capture({
