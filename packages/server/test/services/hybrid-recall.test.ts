@@ -65,7 +65,10 @@ for (const backend of BACKENDS) {
     });
 
     it("recalls by meaning only down to the configured least similarity", async () => {
-      const near = await services.memories.capture({ title: "Vehicle maintenance", content: "Tyre checks." });
+      const near = await services.memories.capture({
+        title: "Vehicle maintenance",
+        content: "Tyre checks.",
+      });
       const query = { query: "car upkeep schedule" };
       expect((await services.recall.recall(query)).hits.map((h) => h.memory.id)).toEqual([near.id]);
       const vectors = store.vectors?.();
