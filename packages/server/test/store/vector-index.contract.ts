@@ -160,7 +160,18 @@ export function describeVectorIndexContract(backend: TestBackend): void {
 
     it("refuses another model or length, and a reset rebinds the store and drops every vector", async () => {
       const a = car();
-      await store.insert(a);
+      const imported = makeMemory({
+        title: "Imported with its own vector elsewhere",
+        embedding: {
+          model: "text-embedding-3-small",
+          model_version: null,
+          dimensions: 1536,
+          source_text: null,
+          vector_uri: "https://vectors.example/1",
+          normalized: null,
+        },
+      });
+      await store.insertMany([a, imported]);
       await embeddings.index([a]);
       expect(await vectors.space()).toEqual(SPACE);
       expect(await codeOf(vectors.open({ model: "other", dimensions: 16 }))).toBe(
@@ -177,6 +188,9 @@ export function describeVectorIndexContract(backend: TestBackend): void {
       expect(await vectors.space()).toEqual({ model: "other", dimensions: 8 });
       expect(await vectors.count()).toBe(0);
       expect((await store.get(a.id))?.embedding).toBeNull();
+      expect((await store.get(imported.id))?.embedding?.vector_uri).toBe(
+        "https://vectors.example/1",
+      );
     });
   });
 }

@@ -71,7 +71,9 @@ export class PostgresVectorIndex implements VectorIndex {
         if (this.ready) this.engine = (await this.columnType()) === "vector" ? PGVECTOR : ARRAY;
         return;
       }
-      const pgvector = await this.tryPgvector();
+      // Only a store about to create its vector table may install pgvector.
+      const pgvector =
+        options.reset || (await this.space()) === null ? await this.tryPgvector() : false;
       const client = await this.pool.connect();
       try {
         await ensureTables(client, "vectors", SPACE_TABLE);
@@ -85,6 +87,7 @@ export class PostgresVectorIndex implements VectorIndex {
           ).rows[0] as EmbeddingSpace | undefined;
           if (row && !options.reset) spaceMismatch(row, space);
           if (!row || options.reset) {
+            if (await hasTable(client)) await clearRefs(client);
             await client.query("DROP TABLE IF EXISTS memory_vectors");
             const type = pgvector ? `vector(${space.dimensions})` : "real[]";
             await client.query(
@@ -104,7 +107,6 @@ export class PostgresVectorIndex implements VectorIndex {
       } finally {
         client.release();
       }
-      if (options.reset) await this.clearRefs();
       this.engine = (await this.columnType()) === "vector" ? PGVECTOR : ARRAY;
       this.ready = true;
     });
@@ -135,22 +137,6 @@ export class PostgresVectorIndex implements VectorIndex {
     ).rows as { typname: string }[];
     if (rows.length === 0) return null;
     return rows[0]?.typname === "vector" ? "vector" : "array";
-  }
-
-  /** Every memory's `embedding` reference removed (after a reset dropped the vectors). */
-  private async clearRefs(): Promise<void> {
-    const rows = (
-      await this.pool.query("SELECT seq, doc FROM memories WHERE doc LIKE '%\"embedding\"%'")
-    ).rows as { seq: number; doc: string }[];
-    for (const r of rows) {
-      const doc = JSON.parse(r.doc) as Record<string, unknown>;
-      if (!("embedding" in doc)) continue;
-      delete doc.embedding;
-      await this.pool.query("UPDATE memories SET doc = $1 WHERE seq = $2", [
-        JSON.stringify(doc),
-        r.seq,
-      ]);
-    }
   }
 
   async space(): Promise<EmbeddingSpace | null> {
@@ -291,5 +277,26 @@ export class PostgresVectorIndex implements VectorIndex {
       );
       return (r.rows[0] as { n: number }).n;
     });
+  }
+}
+
+/** Whether `memory_vectors` exists (in the current schema). */
+async function hasTable(client: pg.PoolClient): Promise<boolean> {
+  const r = await client.query("SELECT to_regclass('memory_vectors') IS NOT NULL AS t");
+  return (r.rows[0] as { t: boolean }).t;
+}
+
+/** The `embedding` reference of every memory with a vector removed (before a reset drops them). */
+async function clearRefs(client: pg.PoolClient): Promise<void> {
+  const rows = (
+    await client.query(
+      "SELECT m.seq, m.doc FROM memories m JOIN memory_vectors v ON v.seq = m.seq FOR UPDATE OF m",
+    )
+  ).rows as { seq: number; doc: string }[];
+  for (const r of rows) {
+    const doc = JSON.parse(r.doc) as Record<string, unknown>;
+    if (!("embedding" in doc)) continue;
+    delete doc.embedding;
+    await client.query("UPDATE memories SET doc = $1 WHERE seq = $2", [JSON.stringify(doc), r.seq]);
   }
 }
