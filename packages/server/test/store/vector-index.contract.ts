@@ -6,6 +6,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EmbeddingsError, unit } from "../../src/embeddings/embeddings-client.js";
 import { MemoryEmbeddings } from "../../src/embeddings/memory-embeddings.js";
+import { memoryToMif } from "../../src/mif/to-mif.js";
+import { validateMifDocument } from "../../src/mif/validate.js";
+import type { Memory } from "../../src/model/memory.js";
 import type { MemoryStore } from "../../src/store/store.js";
 import type { VectorIndex } from "../../src/store/vector-index.js";
 import type { TestBackend } from "../backends/backends.js";
@@ -75,6 +78,14 @@ export function describeVectorIndexContract(backend: TestBackend): void {
         vector_uri: `urn:atlatl:vector:${a.id}`,
       });
       expect((await store.get(b.id))?.embedding?.model).toBe(SPACE.model);
+      const mif = memoryToMif(stored as Memory);
+      expect(validateMifDocument(mif)).toEqual({ ok: true });
+      expect(mif.embedding).toMatchObject({
+        "@type": "EmbeddingReference",
+        model: SPACE.model,
+        dimensions: SPACE.dimensions,
+        vectorUri: `urn:atlatl:vector:${a.id}`,
+      });
       expect(await vectors.count()).toBe(2);
       expect(vectors.capabilities.exact).toBe(true);
     });
