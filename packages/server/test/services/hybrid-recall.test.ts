@@ -105,6 +105,12 @@ for (const backend of BACKENDS) {
       expect(walked).toEqual(whole);
       const full = await services.recall.recall({ ...input, limit: 7 });
       expect(full.hits.map((h) => h.memory.id)).toEqual(whole);
+      const fullStream: { id: string; content: string }[] = [];
+      for await (const h of services.recall.read(input, { fields: "full" }).stream()) {
+        fullStream.push({ id: h.memory.id, content: h.memory.content });
+      }
+      expect(fullStream.map((h) => h.id)).toEqual(whole);
+      expect(fullStream.every((h) => h.content.length > 0)).toBe(true);
     });
   });
 }
