@@ -6,6 +6,7 @@
  * slow gives a coded error within the configured bound, and capture still
  * stores the memory.
  */
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BACKENDS } from "../backends/backends.js";
 import {
@@ -73,6 +74,34 @@ for (const backend of BACKENDS) {
         });
       } finally {
         await lexical.close();
+        await server.close();
+      }
+    }, 60_000);
+
+    it("an offloaded hybrid recall writes the fused whole set, the memory found by meaning in it", async () => {
+      const server = await startServer({
+        backend,
+        env: embeddingsEnv(embeddings),
+        args: ["--threshold", "1"],
+      });
+      try {
+        const many = Array.from({ length: 6 }, (_, i) => ({
+          title: `Car park rule ${i}`,
+          content: `Level ${i}.`,
+        }));
+        await call(server.client, "capture_memories", { memories: [MEMORIES[0], ...many] });
+        const d = jsonOf<{ file_path: string }>(
+          await call(server.client, "recall_memories", {
+            query: "car upkeep schedule",
+            detail: "full",
+          }),
+        );
+        const lines = readFileSync(d.file_path, "utf8").trimEnd().split("\n").slice(1);
+        const records = lines.map((l) => JSON.parse(l) as { title: string; content: string });
+        expect(records).toHaveLength(7);
+        expect(records.map((r) => r.title)).toContain("Automobile maintenance timetable");
+        expect(records.every((r) => r.content.length > 0)).toBe(true);
+      } finally {
         await server.close();
       }
     }, 60_000);
