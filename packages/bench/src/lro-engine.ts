@@ -2,7 +2,8 @@
  * `lro-engine`: the offload path's own cost. Decide + write + describe 500
  * full-detail records (the paper measured ~24 ms for the write alone), 100,000
  * records in a fresh process (time and peak RSS growth against the file size),
- * and the descriptor's size in estimated tokens per detail level (paper: ~800).
+ * and the descriptor's size in estimated tokens (chars/4, the paper's ~800) and
+ * real o200k tokens per detail level.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -13,6 +14,7 @@ import { DETAIL_LEVELS, estimateTokens, LRO_EXTRACT_TOOL_NAME, LroEvents } from 
 import { defaultOutputDir, Offloader } from "@atlatl/lro/node";
 import { makeMemories } from "../../lro/test/fixtures/memory-records.js";
 import { atMost, type Benchmark, type BenchTable, summarize } from "./harness.js";
+import { o200k } from "./token-economy-model.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -174,8 +176,15 @@ async function descriptorCost(): Promise<BenchTable> {
         Object.entries(r.response).map(([k, v]) => [k, Math.ceil(JSON.stringify(v).length / 4)]),
       );
       const name = `descriptor at ${detail}${native ? ", native guidance" : ""}`;
-      details[name] = { tokens, chars: text.length, parts, path: r.response.file_path };
-      const note = `paper ~800; schema ${parts.line_schema}, recipes ${parts.jq_recipes}, guidance ${parts.guidance}`;
+      const real = o200k(text);
+      details[name] = {
+        tokens,
+        o200k: real,
+        chars: text.length,
+        parts,
+        path: r.response.file_path,
+      };
+      const note = `o200k ${real}; paper ~800; chars/4 of schema ${parts.line_schema}, recipes ${parts.jq_recipes}, guidance ${parts.guidance}`;
       rows.push(
         detail === "full" && !native
           ? atMost(name, tokens, "tokens", 730, note)
@@ -185,7 +194,8 @@ async function descriptorCost(): Promise<BenchTable> {
   }
   return {
     name: "lro-engine-descriptor",
-    title: "LRO engine: descriptor cost (estimated tokens, 500 records, default output dir)",
+    title:
+      "LRO engine: descriptor cost (estimated tokens, chars/4; o200k in the notes; 500 records, default output dir)",
     rows,
     details,
   };

@@ -5,8 +5,9 @@
  * token-economy-agent.ts) that logs every request; each scenario runs twice: the
  * client alone (the upstream connected directly; for the memory server, offloading
  * off) and with atlatl (the upstream behind `atlatl-proxy`; the memory server
- * offloading). Figures are o200k tokens (`gpt-tokenizer`) of what the client sent,
- * beside chars/4. docs/benchmarks.md says how to run it and read it.
+ * offloading), writing to the offload directory a user's install gets. Figures
+ * are o200k tokens (`gpt-tokenizer`) of what the client sent, beside chars/4.
+ * docs/benchmarks.md says how to run it and read it.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -64,8 +65,11 @@ export function sweepScenarios(rowCounts: number[]): Scenario[] {
       },
       atlatl: "proxy",
       // Threshold 1: atlatl offloads every size, so each row is offloaded against inline.
-      server: (arm, dir) =>
-        throughProxy(arm, fixtureServer(["--rows", String(rows)]), dir, ["--threshold", "1"]),
+      server: (arm, _dir, offloadDir) =>
+        throughProxy(arm, fixtureServer(["--rows", String(rows)]), offloadDir, [
+          "--threshold",
+          "1",
+        ]),
       expected: () => JSON.stringify(FAILED.answer(sizedReport(rows).items)),
     };
   });
@@ -80,15 +84,20 @@ const PROXY_TOOL_BYTES_MAX = 1000;
 const MEMORY_QUERY = "rate limiter";
 const READ_PAGE_MAX = READ_LIMITS.pageSize;
 
-/** `atlatl serve` over the seeded store: offloading off (alone) or on (with atlatl). */
-function memoryServer(arm: Arm, dir: string): StdioServer {
+/**
+ * `atlatl serve` over the seeded store: offloading off (alone) or on (with
+ * atlatl), writing to `offloadDir` (default: the user's default).
+ */
+function memoryServer(arm: Arm, dir: string, offloadDir?: string): StdioServer {
   return {
     command: process.execPath,
     args: [ATLATL, "--db", join(dir, "memories.db"), "serve"],
     env:
       arm === "alone"
         ? { ATLATL_PROMPT__OFFLOAD__ENABLED: "false" }
-        : { ATLATL_PROMPT__OFFLOAD__OUTPUT_DIR: join(dir, "offload") },
+        : offloadDir !== undefined
+          ? { ATLATL_PROMPT__OFFLOAD__OUTPUT_DIR: offloadDir }
+          : {},
   };
 }
 
@@ -103,8 +112,13 @@ export interface Scenario {
   prepare?(dir: string): void;
   /** Where atlatl sits in the "with atlatl" arm: `atlatl-proxy` in front, or the server itself. */
   atlatl: "proxy" | "server";
-  /** The server as the client starts it in `arm`; `dir` is the run's scratch directory. */
-  server(arm: Arm, dir: string): StdioServer;
+  /**
+   * The server as the client starts it in `arm`; `dir` is the run's scratch
+   * directory. atlatl writes its files to `offloadDir`, by default the
+   * directory a user's install gets (`$TMPDIR/atlatl-<uid>`): every recipe
+   * carries the path, so its length is part of what a user pays.
+   */
+  server(arm: Arm, dir: string, offloadDir?: string): StdioServer;
   /** The right answer (JSON text), from the data itself (after `prepare`). */
   expected(dir: string): string | Promise<string>;
   /** The most o200k tokens atlatl's first tool_result may take (issue 30). */
@@ -121,18 +135,18 @@ function fixtureServer(extra: string[] = []): StdioServer {
   };
 }
 
-/** `arm`'s view of a generic upstream: itself, or behind `atlatl-proxy`. */
+/** `arm`'s view of a generic upstream: itself, or behind `atlatl-proxy` writing to `offloadDir` (default: the user's). */
 function throughProxy(
   arm: Arm,
   upstream: StdioServer,
-  dir: string,
+  offloadDir: string | undefined,
   proxyArgs: string[] = [],
 ): StdioServer {
   if (arm === "alone") return upstream;
-  const out = join(dir, "offload");
+  const out = offloadDir !== undefined ? ["--output-dir", offloadDir] : [];
   return {
     command: process.execPath,
-    args: [PROXY, "--output-dir", out, ...proxyArgs, "--", upstream.command, ...upstream.args],
+    args: [PROXY, ...out, ...proxyArgs, "--", upstream.command, ...upstream.args],
   };
 }
 
@@ -164,7 +178,7 @@ function fixtureScenario(
     input: () => ({}),
     question: { ...q, prompt, path },
     atlatl: "proxy",
-    server: (arm, dir) => throughProxy(arm, fixtureServer(), dir),
+    server: (arm, _dir, offloadDir) => throughProxy(arm, fixtureServer(), offloadDir),
     ...(offloaded ? { descriptorMax: GENERIC_DESCRIPTOR_MAX } : { passThrough: true }),
     expected: () => {
       let v = (DATASETS[tool] as () => unknown)();
@@ -186,8 +200,12 @@ export const SCENARIOS: Scenario[] = [
       path: [],
     },
     atlatl: "proxy",
-    server: (arm, dir) =>
-      throughProxy(arm, { command: process.execPath, args: [FILESYSTEM, join(dir, "tree")] }, dir),
+    server: (arm, dir, offloadDir) =>
+      throughProxy(
+        arm,
+        { command: process.execPath, args: [FILESYSTEM, join(dir, "tree")] },
+        offloadDir,
+      ),
     // Every fourth file of 700 (k % 4 === 1).
     expected: () => "175",
     descriptorMax: GENERIC_DESCRIPTOR_MAX,
@@ -246,7 +264,7 @@ export const SCENARIOS: Scenario[] = [
       ]);
     },
     atlatl: "server",
-    server: (arm, dir) => memoryServer(arm, dir),
+    server: (arm, dir, offloadDir) => memoryServer(arm, dir, offloadDir),
     expected: async (dir) => {
       // Every match, inline: what the question is about, read without any client in between.
       const client = new Client({ name: "token-economy-truth", version: "1.0.0" });

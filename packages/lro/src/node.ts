@@ -2,8 +2,9 @@
  * `@atlatl/lro/node`: the Node-only parts: the `Offloader` engine, the JSONL
  * writer, the config loader (TOML file + environment), the sweeper, the
  * bounded message framer for stdio (with its one `MESSAGE_TOO_LARGE` error),
- * the one JSON-RPC error response builder, and the per-request checks of MCP
- * 2026-07-28 that a server or proxy holding the raw messages makes.
+ * the one JSON-RPC error response builder, the per-request checks of MCP
+ * 2026-07-28 and the client's facts that a server or proxy holding the raw
+ * messages reads, and the one way both print a URL without its secrets.
  */
 
 // The layered resolver is platform-neutral (also in `@atlatl/lro`); re-exported for config loaders.
@@ -28,6 +29,7 @@ export {
   OFFLOAD_CONFIG_KEYS,
   OFFLOAD_CONFIG_SECTION,
   type OffloadConfig,
+  offloadConfigOf,
   type ResolvedOffloadConfig,
   readTomlConfigFile,
 } from "./config/offload-config.js";
@@ -130,6 +132,7 @@ export {
   sharedBinding,
 } from "./offload-store/offload-store.js";
 export { type SweepOffloadStoreOptions, sweepOffloadStore } from "./offload-store/sweep-store.js";
+export { type ClientFacts, clientFacts, envelopeFacts } from "./protocol/client-facts.js";
 export {
   type JsonRpcErrorObject,
   type JsonRpcErrorResponse,
@@ -150,6 +153,7 @@ export {
   TASKS_EXTENSION,
   UNSUPPORTED_PROTOCOL_VERSION,
 } from "./protocol/modern-requests.js";
+export { redactUrl, redactUrlSecrets } from "./redact/redact-url.js";
 export {
   type ListOffloadFilesOptions,
   listOffloadFiles,

@@ -152,7 +152,11 @@ describe.each([
         estimated_tokens: result.estimatedTokens,
         operation: "recall",
         top_namespaces: mostFrequent(records.map((x) => x.namespace)).slice(0, 5),
-        score_range: [Math.min(...scores), Math.max(...scores)],
+        // Three significant digits (see scoreRange).
+        score_range: [
+          Number(Math.min(...scores).toPrecision(3)),
+          Number(Math.max(...scores).toPrecision(3)),
+        ],
         detail,
       });
       expect(r.jq_recipes).toHaveLength(10);

@@ -157,7 +157,7 @@ describe("withOffload on a real McpServer", () => {
     expect("next_cursor" in resp).toBe(false);
     expect(items[0]?.text).not.toContain("cursor-abc");
     expect(resp.summary).toMatchObject({ count: 120, operation: "recall", detail: "full" });
-    expect(resp.summary.score_range).toEqual([1 - 119 / 1000, 1]);
+    expect(resp.summary.score_range).toEqual([0.881, 1]);
     expect(resp.jq_recipes).toHaveLength(10);
     const lines = readFileSync(resp.file_path, "utf8").trimEnd().split("\n");
     expect(lines).toHaveLength(121);

@@ -234,6 +234,29 @@ describe("proxy config", () => {
     expect(env.timeoutSeconds).toBe(5);
   });
 
+  it("passes an embedder's filePrefix through to the engine's file names", async () => {
+    const config = loadProxyConfig(
+      { offload: { filePrefix: "embedded", outputDir: out.dir, thresholdTokens: 200 } },
+      {},
+    );
+    const prefixed = await createProxyEngine({
+      config: config.offload,
+      extractToolName: "lro_extract",
+      resourcePrefix: "atlatl://offload/",
+      events: new LroEvents({ sink: null }),
+    });
+    try {
+      const r = await prefixed.offloadCallResult(
+        { content: [{ type: "text", text: "x" }] },
+        { name: "t", policy: { mode: "always", inlineKeys: [] } },
+      );
+      const name = (descriptorOf(r).files.text as string).split("/").pop();
+      expect(name).toMatch(/^embedded-t-/);
+    } finally {
+      await prefixed.close();
+    }
+  });
+
   it("reads proxy.upstream_protocol (auto by default) and refuses a generation it does not know", () => {
     expect(loadProxyConfig({}, {}).upstreamProtocol).toBe("auto");
     expect(

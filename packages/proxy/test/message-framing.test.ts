@@ -4,10 +4,9 @@
  * response read from its ends (and never from a request or a nested value), and
  * an upstream URL's secrets hidden in messages.
  */
-import { MessageFramer } from "@atlatl/lro/node";
+import { MessageFramer, redactUrl, redactUrlSecrets } from "@atlatl/lro/node";
 import { describe, expect, it } from "vitest";
 import { droppedResponseId } from "../src/upstream/message-bound.js";
-import { redactUrl, redactUrlSecrets } from "../src/upstream/redact-url.js";
 import { SseEventBoundary } from "../src/upstream/sse-event-boundary.js";
 
 /** The events and drops of `stream` fed in pieces of `size` bytes, with a bound of `max`. */

@@ -101,7 +101,7 @@ export {
   type ContextOptions,
   type ContextResult,
   ContextService,
-  estimateTokensByChars,
+  type EstimateTokens,
 } from "./services/context-service.js";
 export {
   createServices,

@@ -92,7 +92,7 @@ export async function writeReport(
     ...(r.scripted ? [HARNESS_BANNER] : []),
     `Models: ${r.models.join(", ")}. Scales: ${r.scales.join(", ")}. Samples: ${r.scores.length}.`,
     "Accuracy cells carry Wilson 95 % confidence intervals. Table numbers follow the paper.",
-    "Token figures: API tokens are the providers' reported usage (the paper's total_tokens); content tokens and Table 1's t and D are the engine's estimate. Each table's note states its basis.",
+    "Token figures: API tokens are the providers' reported usage (the paper's total_tokens); content tokens are the engine's estimate; Table 1's t and D are that estimate and real o200k tokens. Each table's note states its basis.",
   ];
   await mkdir(join(outDir, "charts"), { recursive: true });
   const markdown = [

@@ -194,3 +194,13 @@ export function loadOffloadConfig(options: LoadOffloadConfigOptions = {}): Resol
     entries: resolved.entries,
   };
 }
+
+/**
+ * The engine's options from a resolved `[prompt.offload]`: every setting,
+ * `filePrefix` included, without the provenance (`sources`, `entries`). The
+ * one mapping from the layered config to an `Offloader`'s `config`.
+ */
+export function offloadConfigOf(resolved: ResolvedOffloadConfig): OffloadConfig {
+  const { sources: _sources, entries: _entries, ...config } = resolved;
+  return config;
+}

@@ -8,7 +8,7 @@
 import type { CapNotice } from "../types.js";
 
 /** Counts of a capped result set. */
-export interface CapCounts {
+interface CapCounts {
   /** Records in the whole result set. */
   total: number;
   /** Records written to the file (the first ones, in the result's order). */
@@ -29,7 +29,7 @@ function causeOf(c: CapCounts): string {
 }
 
 /** The `capped` field of a descriptor. */
-export function capNotice(c: CapCounts): CapNotice {
+function capNotice(c: CapCounts): CapNotice {
   return {
     total_matches: c.total,
     records_in_file: c.inFile,
@@ -41,7 +41,7 @@ export function capNotice(c: CapCounts): CapNotice {
 }
 
 /** The paragraph guidance gains when capped: what is missing and how to narrow. */
-export function capGuidance(c: CapCounts): string {
+function capGuidance(c: CapCounts): string {
   const head = [
     `CAPPED: ${c.total} records match, the file holds the first ${c.inFile}.`,
     "Counts and aggregates over the file cover only those. To cover every match, narrow the",

@@ -45,7 +45,7 @@ export type ExtractRequest =
     };
 
 /** Longest custom filter accepted. */
-export const MAX_QUERY_LENGTH = 16 * 1024;
+const MAX_QUERY_LENGTH = 16 * 1024;
 
 const bad = (message: string) => new LroError("INVALID_ARGUMENT", message);
 

@@ -25,7 +25,7 @@ const FAST_PATHS: ReadonlyMap<string, FastPath> = new Map(
 );
 
 /** True when `recipe` has a fast path (its filter text is one this module implements). */
-export function hasFastPath(recipe: RecipeSpec): boolean {
+function hasFastPath(recipe: RecipeSpec): boolean {
   return FAST_PATHS.get(recipe.filter)?.slurp === recipe.slurp;
 }
 

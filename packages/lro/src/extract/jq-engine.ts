@@ -56,7 +56,8 @@ interface RunningAttempt {
  * the whole input on one worker, so messages and semantics stay exactly jq's.
  *
  * Fairness: a filter that never ends holds a worker for its whole time limit,
- * so ten of them used to make an eleventh, harmless run wait ten limits.
+ * so with a plain queue ten of them would make an eleventh, harmless run wait
+ * ten limits.
  * - While runs wait, a run that has used its *contended* slice (1/4 of the
  *   limit's flat part: 500 ms of 2 s) is stopped: no run hogs a worker under
  *   contention. The first time, it waits again at the head of the queue (a

@@ -21,7 +21,7 @@ const READS_INPUTS = /input/;
  * The one jq variable every parameter travels in. Parameter names may not
  * start with `__` (see the engine's name check), so no user name can clash.
  */
-export const PARAMS_VARIABLE = "__lro_params";
+const PARAMS_VARIABLE = "__lro_params";
 
 /**
  * The flags of one run, the program text handed to jq-web, and `hidden`: the

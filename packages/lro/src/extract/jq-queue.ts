@@ -9,7 +9,7 @@
  */
 
 /** What the queue needs of a waiting run. */
-export interface QueuedRun {
+interface QueuedRun {
   principal: string;
   /** `performance.now()` when it was queued. */
   queuedAt: number;

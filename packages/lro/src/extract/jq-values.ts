@@ -24,7 +24,7 @@ const NEEDS_CODE_POINTS = /[\ud800-\uffff]/;
  * `<` compares UTF-16 units, which differs only when a surrogate pair meets a
  * character in U+E000–U+FFFF.
  */
-export function compareStrings(a: string, b: string): number {
+function compareStrings(a: string, b: string): number {
   if (a === b) return 0;
   if (!NEEDS_CODE_POINTS.test(a) && !NEEDS_CODE_POINTS.test(b)) return a < b ? -1 : 1;
   const ia = a[Symbol.iterator]();

@@ -21,7 +21,7 @@ export interface WorkerReply {
 }
 
 /** What a worker needs to know at start. */
-export interface JqWorkerLimits {
+interface JqWorkerLimits {
   /** Cap on jq's WebAssembly heap, in bytes. */
   maxMemoryBytes: number;
   /** V8 heap limit of the worker, in MiB. */

@@ -8,7 +8,7 @@
  */
 
 /** Bytes kept from each end of a dropped message: enough for its id. */
-export const KEPT_BYTES = 512;
+const KEPT_BYTES = 512;
 
 /** Finds where messages end. */
 export interface MessageBoundary {

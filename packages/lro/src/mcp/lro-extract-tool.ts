@@ -41,8 +41,11 @@ export interface RegisterLroExtractOptions {
   principal?: string;
   /** A parsed-file cache to share (default: a new one). */
   cache?: OffloadFileCache;
-  /** Add `resource_link`s to derived files of re-offloaded outputs. */
-  resourceLinks?: boolean;
+  /**
+   * Add `resource_link`s to derived files of re-offloaded outputs: fixed, or
+   * decided per call from the host's handler context (`extra`).
+   */
+  resourceLinks?: boolean | ((extra?: unknown) => boolean);
   /** Clock, epoch ms (expiry checks); default the offloader's or `Date.now`. */
   now?: () => number;
   /** Resource URI and `_meta` key prefixes (default atlatl's). */
@@ -251,7 +254,7 @@ export function registerLroExtract<T extends Removable = Removable>(
     reoffload: offloaderReoffload(offloader),
     store: offloader.store,
   });
-  const resourceLinks = options.resourceLinks ?? false;
+  const links = options.resourceLinks ?? false;
   const toolName = options.toolName ?? LRO_EXTRACT_TOOL_NAME;
   offloader.nativeExtraction = toolName;
   const run = async (args: z.infer<typeof inputObject>, extra?: unknown) =>
@@ -260,7 +263,7 @@ export function registerLroExtract<T extends Removable = Removable>(
         { ...args, params: args.params as Record<string, JsonValue> | null | undefined },
         { onEvent: options.eventListener?.(args, extra) },
       ),
-      { resourceLinks, names },
+      { resourceLinks: typeof links === "function" ? links(extra) : links, names },
     );
   // The embedder's middleware, composed once here (e.g. atlatl's coded errors).
   const handler = options.middleware ? options.middleware(run) : run;

@@ -27,8 +27,12 @@ export interface WithOffloadOptions {
   offloader: Offloader;
   /** Profile of results that name none (default `"memory"`). */
   profile?: BuiltinProfileName | AnyProfile;
-  /** Add a `resource_link` to the offloaded file (`atlatl://offload/{name}`). */
-  resourceLinks?: boolean;
+  /**
+   * Add a `resource_link` to the offloaded file (`atlatl://offload/{name}`):
+   * fixed, or decided when the call runs (e.g. only for a client that reads
+   * resources rather than files: the link costs its tokens in every descriptor).
+   */
+  resourceLinks?: boolean | ((...args: unknown[]) => boolean);
   /** Resource URI prefix of those links (default atlatl's). */
   names?: Partial<McpNames>;
   /**
@@ -129,7 +133,10 @@ export function withOffload(
         offloader: options.offloader,
         policy: { ...base, ...chosen },
         profile: options.profile,
-        resourceLinks: options.resourceLinks ?? false,
+        resourceLinks:
+          typeof options.resourceLinks === "function"
+            ? options.resourceLinks(...args)
+            : (options.resourceLinks ?? false),
         names: options.names,
         callResults: Boolean(call),
         operation: callOptions.operation ?? "result",

@@ -68,7 +68,7 @@ export function claimedRevision(message: RawMessage): string | null | undefined 
 }
 
 /** -32022 for a message claiming a revision not served (as the SDK's entries answer). */
-export function unsupportedRevision(message: RawMessage): JsonRpcErrorObject | undefined {
+function unsupportedRevision(message: RawMessage): JsonRpcErrorObject | undefined {
   const claim = claimedRevision(message);
   if (typeof claim !== "string" || MODERN_REVISIONS.includes(claim)) return undefined;
   return {

@@ -270,9 +270,7 @@ describe("native guidance", () => {
     });
     expect(outcome.kind).toBe("offloaded");
     if (outcome.kind !== "offloaded") return;
-    expect(outcome.response.guidance).toContain(
-      "Use the `lro_extract` tool with this file_path and recipe=N",
-    );
+    expect(outcome.response.guidance).toContain("or `lro_extract` with file_path and recipe=N");
     expect(outcome.response.jq_recipes).toHaveLength(10);
     const r = await h.call({ file_path: outcome.response.file_path, recipe: 6 });
     expect(r.isError, r.text).toBe(false);

@@ -33,7 +33,7 @@ describe("a renamed extraction tool", () => {
         records: makeMemories(200, 3),
       }),
     );
-    expect(guidance).toContain(`Use the \`${NAME}\` tool with this file_path and recipe=N`);
+    expect(guidance).toContain(`or \`${NAME}\` with file_path and recipe=N`);
     expect(guidance).not.toContain("lro_extract");
   });
 

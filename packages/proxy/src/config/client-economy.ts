@@ -10,7 +10,7 @@ import type { ClientName } from "../install/clients.js";
 import type { WrapOptions } from "../install/wrap-rule.js";
 
 /** One client's economy. */
-export interface ClientEconomy {
+interface ClientEconomy {
   /**
    * `clientInfo.name` the client sends at `initialize` (or in a 2026-07-28
    * request's envelope), matched whole or as a prefix before `-`. Only names

@@ -14,6 +14,7 @@ import {
   type ConfigEntry,
   loadOffloadConfig,
   type OffloadConfig,
+  offloadConfigOf,
   readTomlConfigFile,
   resolveConfigSection,
 } from "@atlatl/lro/node";
@@ -162,13 +163,7 @@ export function loadProxyConfig(
     },
   });
   return {
-    offload: {
-      enabled: offload.enabled,
-      thresholdTokens: offload.thresholdTokens,
-      ttlSeconds: offload.ttlSeconds,
-      outputDir: offload.outputDir,
-      maxRecords: offload.maxRecords,
-    },
+    offload: offloadConfigOf(offload),
     timeoutSeconds: proxy.values.timeout_seconds,
     // Checked by the key's `check` above.
     upstreamProtocol: proxy.values.upstream_protocol as UpstreamProtocol,

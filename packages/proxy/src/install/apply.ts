@@ -22,7 +22,7 @@ export interface Run {
 }
 
 /** Write every plan that changes its file (a backup of the old bytes first), and each record. */
-export function applyPlans(plans: readonly FilePlan[], run: Run): Written[] {
+function applyPlans(plans: readonly FilePlan[], run: Run): Written[] {
   const out: Written[] = [];
   for (const plan of plans) {
     if (plan.after !== plan.before) {
@@ -40,7 +40,7 @@ export function applyPlans(plans: readonly FilePlan[], run: Run): Written[] {
 }
 
 /** The plans as a unified diff (empty when nothing would change). */
-export function plansDiff(plans: readonly FilePlan[]): string {
+function plansDiff(plans: readonly FilePlan[]): string {
   return plans
     .filter((p) => p.after !== p.before)
     .map((p) =>
@@ -58,7 +58,7 @@ export function plansDiff(plans: readonly FilePlan[]): string {
 }
 
 /** One line per entry and note, for people. */
-export function plansSummary(plans: readonly FilePlan[]): string {
+function plansSummary(plans: readonly FilePlan[]): string {
   const lines: string[] = [];
   for (const plan of plans) {
     const change =

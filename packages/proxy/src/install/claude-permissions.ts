@@ -29,7 +29,7 @@ const settingsFormat = jsonFormat(true);
 const MAP = "permissions.additionalDirectories";
 
 /** Claude Code's user settings file (`$CLAUDE_CONFIG_DIR/settings.json`, default `~/.claude`). */
-export function claudeSettingsPath(where: ClientEnv): string {
+function claudeSettingsPath(where: ClientEnv): string {
   return join(where.env.CLAUDE_CONFIG_DIR ?? join(where.home, ".claude"), "settings.json");
 }
 

@@ -4,9 +4,14 @@
  * `atlatl install <client>` adds itself with {@link planAddServer}. Both share
  * the clients' locations, the formats (jsonc-parser, toml-patch), each one's
  * record of its own change, the backups and the atomic write. Only what those
- * two commands call is exported; the formats, records, backups and diff stay
- * inside.
+ * two commands call is exported, and the client table's rule for offload
+ * resources, which `atlatl serve` applies to its descriptors' resource links;
+ * the formats, records, backups and diff stay inside.
  */
+export {
+  type OffloadResourcesMode,
+  servesOffloadResources,
+} from "../config/client-economy.js";
 export { carryOut, type Run, type Written } from "./apply.js";
 export { planGrantDirectory, planRevokeDirectory } from "./claude-permissions.js";
 export {

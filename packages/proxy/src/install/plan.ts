@@ -59,7 +59,7 @@ export interface FilePlan {
 }
 
 /** Which servers a run touches. */
-export interface Selection {
+interface Selection {
   only?: readonly string[] | undefined;
   except?: readonly string[] | undefined;
 }

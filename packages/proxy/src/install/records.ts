@@ -28,7 +28,7 @@ export interface WrappedEntry {
 }
 
 /** A directory granted in Claude Code's settings. */
-export interface GrantRecord {
+interface GrantRecord {
   dir: string;
   /** This tool's write added it (rather than finding it there). */
   added: boolean;

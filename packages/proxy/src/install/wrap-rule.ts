@@ -68,7 +68,7 @@ function launcherArgs(command: string, args: readonly string[]): number | undefi
 }
 
 /** A wrapped entry's command line read back: the proxy options and the server it fronts. */
-export interface UnwrappedCommandLine {
+interface UnwrappedCommandLine {
   target: ServerTarget;
   options: WrapOptions;
 }

@@ -20,7 +20,7 @@ import {
 import { z } from "zod";
 
 /** Any result, kept as it arrived (no keys added, dropped or reordered). */
-export const AnyResult = z.looseObject({});
+const AnyResult = z.looseObject({});
 
 /** JSON-RPC code of a request that got no answer in time (SDK 1.x's `ErrorCode.RequestTimeout`). */
 export const REQUEST_TIMEOUT = -32001;
@@ -62,7 +62,7 @@ export function unwrapError(err: unknown): unknown {
 }
 
 /** Either side's SDK object (`Client` or `Server`), as far as forwarding needs it. */
-export interface Requester {
+interface Requester {
   request(
     request: Request,
     resultSchema: typeof AnyResult,

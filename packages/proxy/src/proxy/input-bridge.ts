@@ -49,7 +49,7 @@ export const INPUT_METHODS = [
   "sampling/createMessage",
   "roots/list",
 ] as const;
-export type InputMethod = (typeof INPUT_METHODS)[number];
+type InputMethod = (typeof INPUT_METHODS)[number];
 
 /** The client capability each input method needs. */
 export const INPUT_CAPABILITY: Record<InputMethod, string> = {
@@ -59,7 +59,7 @@ export const INPUT_CAPABILITY: Record<InputMethod, string> = {
 };
 
 /** JSON-RPC code the upstream gets for a question the client cannot be asked. */
-export const NOT_ASKABLE = METHOD_NOT_FOUND;
+const NOT_ASKABLE = METHOD_NOT_FOUND;
 
 interface Question {
   key: string;
@@ -93,7 +93,7 @@ interface Parked {
 }
 
 /** Options of {@link InputBridge}. */
-export interface InputBridgeOptions {
+interface InputBridgeOptions {
   /** How long a parked call waits for the client's retry, in ms. */
   parkMs: number;
   /** The capabilities the client opened the session with (what the upstream was told). */

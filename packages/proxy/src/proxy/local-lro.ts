@@ -43,7 +43,7 @@ export interface ToolCallInfo {
 }
 
 /** Options of {@link createProxyEngine}. */
-export interface ProxyEngineOptions {
+interface ProxyEngineOptions {
   config: OffloadConfig;
   /** Name the extraction tool is listed under (`lro_extract` unless it clashes). */
   extractToolName: string;
@@ -53,7 +53,7 @@ export interface ProxyEngineOptions {
 }
 
 /** The upstream's tools and resources, served beside ours on a mounted server. */
-export interface EngineUpstream {
+interface EngineUpstream {
   tools?: {
     listTools(request: ListToolsRequest, ctx: ServerContext): Promise<ListToolsResult>;
     callTool(request: CallToolRequest, ctx: ServerContext): Promise<CallToolResult>;

@@ -9,23 +9,21 @@
  * 2026-07-28 opening, each message is checked as the SDK's stdio entry does
  * not (`request-checks.ts`): a refused request is answered here.
  */
-import {
-  CLIENT_CAPABILITIES_META_KEY,
-  CLIENT_INFO_META_KEY,
-  type ClientCapabilities,
-  type Implementation,
-  type JSONRPCMessage,
-  type JSONRPCRequest,
-  type MessageExtraInfo,
-  PROTOCOL_VERSION_META_KEY,
-  type ProtocolEra,
-  type Transport,
-  type TransportSendOptions,
+import { clientFacts, rawMessage } from "@atlatl/lro/node";
+import type {
+  ClientCapabilities,
+  Implementation,
+  JSONRPCMessage,
+  JSONRPCRequest,
+  MessageExtraInfo,
+  ProtocolEra,
+  Transport,
+  TransportSendOptions,
 } from "@modelcontextprotocol/server";
 import { checkModernMessage } from "./request-checks.js";
 
 /** Who the client is, from its opening message. */
-export interface ClientFacts {
+export interface OpeningFacts {
   /** The request that opened the session (`initialize`, or the first enveloped request). */
   opening: JSONRPCRequest;
   era: ProtocolEra;
@@ -33,31 +31,17 @@ export interface ClientFacts {
   clientInfo: Implementation | undefined;
 }
 
-type Params = Record<string, unknown> | undefined;
-
 /** The facts of `message` when it opens a session, else undefined. */
-export function clientFacts(message: JSONRPCMessage): ClientFacts | undefined {
-  if (!("method" in message) || !("id" in message)) return undefined;
-  const request = message as JSONRPCRequest;
-  const params = request.params as Params;
-  const meta = params?._meta as Params;
-  if (meta && typeof meta[PROTOCOL_VERSION_META_KEY] === "string") {
-    return {
-      opening: request,
-      era: "modern",
-      capabilities: (meta[CLIENT_CAPABILITIES_META_KEY] ?? {}) as ClientCapabilities,
-      clientInfo: meta[CLIENT_INFO_META_KEY] as Implementation | undefined,
-    };
-  }
-  if (request.method === "initialize") {
-    return {
-      opening: request,
-      era: "legacy",
-      capabilities: (params?.capabilities ?? {}) as ClientCapabilities,
-      clientInfo: params?.clientInfo as Implementation | undefined,
-    };
-  }
-  return undefined;
+function openingFacts(message: JSONRPCMessage): OpeningFacts | undefined {
+  const raw = rawMessage(message);
+  const facts = raw && clientFacts(raw);
+  if (!facts) return undefined;
+  return {
+    opening: message as JSONRPCRequest,
+    era: facts.era,
+    capabilities: (facts.capabilities ?? {}) as ClientCapabilities,
+    clientInfo: facts.clientInfo as Implementation | undefined,
+  };
 }
 
 export class OpeningGate implements Transport {
@@ -75,7 +59,7 @@ export class OpeningGate implements Transport {
   constructor(private readonly inner: Transport) {}
 
   /** Start the inner transport; resolves with the client's facts, or undefined if it closed first. */
-  waitForOpening(): Promise<ClientFacts | undefined> {
+  waitForOpening(): Promise<OpeningFacts | undefined> {
     return new Promise((resolve, reject) => {
       this.inner.onmessage = (message, extra) => {
         if (this.open) {
@@ -83,7 +67,7 @@ export class OpeningGate implements Transport {
           return;
         }
         this.held.push([message, extra]);
-        const facts = this.opening ? undefined : clientFacts(message);
+        const facts = this.opening ? undefined : openingFacts(message);
         if (facts) {
           this.opening = message;
           this.modern = facts.era === "modern";

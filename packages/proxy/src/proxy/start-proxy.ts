@@ -6,18 +6,17 @@
  * connects the upstream with the client's capabilities and identity (and
  * `clientInfo.proxy: true`), then serves with the upstream's `serverInfo`,
  * instructions and capabilities. Requests are forwarded as they came
- * (`forward.ts`); the proxy itself only touches `tools/list` and `tools/call`
+ * (`upstream-calls.ts`, `forward.ts`); the proxy itself only touches `tools/list` and `tools/call`
  * (LRO, `lro_extract`), the resource lists and reads of its offload files,
  * and the client input that crosses generations (`input-bridge.ts`).
  */
 import { jsonRpcErrorResponse } from "@atlatl/lro/node";
-import {
-  type Client,
-  type Implementation,
-  LOG_LEVEL_META_KEY,
-  type Request,
-  type RequestOptions,
-  type ServerCapabilities,
+import type {
+  Client,
+  ClientCapabilities,
+  Implementation,
+  JSONRPCRequest,
+  ServerCapabilities,
 } from "@modelcontextprotocol/client";
 import type { Transport } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
@@ -26,22 +25,13 @@ import type { ProxyConfig } from "../config/proxy-config.js";
 import { connectUpstream, type UpstreamTransportKind } from "../upstream/connect.js";
 import { describeTarget, type UpstreamTarget } from "../upstream/target.js";
 import { buildDownstreamServer, type DownstreamDeps, type Era } from "./downstream-server.js";
-import {
-  CONNECTION_CLOSED,
-  type ForwardContext,
-  forwardRequest,
-  INTERNAL_ERROR,
-  REQUEST_TIMEOUT,
-  rpcError,
-  unwrapError,
-} from "./forward.js";
+import { INTERNAL_ERROR } from "./forward.js";
 import { InputBridge } from "./input-bridge.js";
 import { createProxyEngine } from "./local-lro.js";
 import { extractToolName, resourcePrefix } from "./names.js";
 import { OpeningGate } from "./opening-gate.js";
-import { checkResultDepth } from "./result-depth.js";
+import { upstreamCalls } from "./upstream-calls.js";
 import { Downstream, relayToClient, upstreamClient } from "./upstream-client.js";
-import { upstreamResultFor } from "./upstream-results.js";
 
 /** How long the first call waits after the client's roots reached the upstream. */
 const ROOTS_SETTLE_MS = 250;
@@ -84,91 +74,18 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
   if (!facts) return undefined;
   const downstream = new Downstream(facts);
   const upstream = upstreamClient(facts, config);
-  const bridge = new InputBridge({
-    parkMs: timeoutMs,
-    capabilities: facts.capabilities as Record<string, unknown>,
-    async rootsKnown(answered) {
-      // An upstream that gave up waiting asks again on this notification.
-      if (!answered) {
-        await upstream.notification({ method: "notifications/roots/list_changed" }).catch(() => {});
-      }
-      // The upstream applies roots after its own file checks (server-filesystem
-      // resolves each directory), and says nothing when done: a round trip and a
-      // moment, once per session, let it finish before the call that waited.
-      if (upstream.getProtocolEra() !== "modern") await upstream.ping().catch(() => {});
-      await new Promise((resolve) => setTimeout(resolve, ROOTS_SETTLE_MS));
-    },
-  });
+  const bridge = rootsAwareBridge(upstream, facts.capabilities, timeoutMs);
 
   relayToClient(upstream, { downstream, bridge, capabilities: facts.capabilities, timeoutMs, log });
 
-  let upstreamKind: UpstreamTransportKind;
-  try {
-    ({ kind: upstreamKind } = await connectUpstream(
-      upstream,
-      target,
-      log,
-      config.upstreamProtocol,
-    ));
-  } catch (err) {
-    const message = `cannot connect to the upstream MCP server ${describeTarget(target)}: ${(err as Error).message}`;
-    log(message);
-    await options.transport
-      .send(jsonRpcErrorResponse(facts.opening.id, { code: INTERNAL_ERROR, message }))
-      .catch(() => {});
-    await upstream.close().catch(() => {});
-    throw new Error(message);
-  }
+  const upstreamKind = await connectOrRefuse(options, upstream, facts.opening.id, log);
   const upstreamEra: Era = upstream.getProtocolEra() ?? "legacy";
   const upstreamCaps = (upstream.getServerCapabilities() ?? {}) as ServerCapabilities;
   const upstreamInfo = upstream.getServerVersion();
 
-  // Our names must not shadow the upstream's.
-  const toolNames = upstreamCaps.tools
-    ? await upstream.listTools().then(
-        (r) => r.tools.map((t) => t.name),
-        () => [],
-      )
-    : [];
-  const uris = upstreamCaps.resources
-    ? await upstream.listResourceTemplates().then(
-        (r) => r.resourceTemplates.map((t) => t.uriTemplate),
-        () => [],
-      )
-    : [];
-  const engine = await createProxyEngine({
-    config: config.offload,
-    extractToolName: extractToolName(new Set(toolNames)),
-    resourcePrefix: resourcePrefix(uris),
-  });
+  const engine = await engineBeside(upstream, upstreamCaps, config);
 
-  let upstreamGone: string | undefined;
-  /** A 2025 client's log level, sent with each request to a 2026 upstream. */
-  let logLevel: string | undefined;
-  const goneError = () =>
-    rpcError(
-      CONNECTION_CLOSED,
-      `atlatl-proxy: the upstream MCP server ${describeTarget(target)} is gone (${upstreamGone}); restart the MCP client's session to start it again`,
-    );
-  const send = async (request: Request, ctx: ForwardContext, extra?: RequestOptions) => {
-    if (upstreamGone) throw goneError();
-    try {
-      const result = await forwardRequest(upstream, request, ctx, timeoutMs, extra);
-      // A tool result is cut to the bound where it is answered (`buildDownstreamServer`).
-      if (request.method !== "tools/call") checkResultDepth(request.method, result);
-      return upstreamEra === "modern" ? upstreamResultFor(result, downstream.era) : result;
-    } catch (err) {
-      if (upstreamGone) throw goneError();
-      const e = unwrapError(err) as { code?: number; message?: string };
-      if (e?.code === REQUEST_TIMEOUT) {
-        throw rpcError(
-          REQUEST_TIMEOUT,
-          `atlatl-proxy: the upstream MCP server did not answer ${request.method} within ${config.timeoutSeconds} s (proxy.timeout_seconds)`,
-        );
-      }
-      throw e;
-    }
-  };
+  const calls = upstreamCalls({ upstream, upstreamEra, target, config, downstream, bridge, log });
   const deps: DownstreamDeps = {
     config,
     engine,
@@ -177,43 +94,15 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     upstreamEra,
     instructions: upstream.getInstructions(),
     offloadResources: servesOffloadResources(config.offloadResources, facts.clientInfo?.name),
-    async toUpstream(request, ctx, inputCapable = false) {
-      let params = request.params;
-      if (upstreamEra === "modern" && logLevel !== undefined) {
-        params = { ...params, _meta: { ...(params?._meta ?? {}), [LOG_LEVEL_META_KEY]: logLevel } };
-      }
-      if (!inputCapable || downstream.era === "legacy") {
-        return send({ ...request, params }, ctx);
-      }
-      if (upstreamEra === "modern") {
-        // 2026 on both sides: the upstream's input requests pass through, and so
-        // do the client's answers and the upstream's own requestState.
-        const state = ctx.mcpReq.requestState<string>();
-        const answers = ctx.mcpReq.inputResponses;
-        params = {
-          ...params,
-          ...(answers ? { inputResponses: answers } : {}),
-          ...(typeof state === "string" ? { requestState: state } : {}),
-        };
-        return send({ ...request, params }, ctx, { allowInputRequired: true });
-      }
-      return bridge.leg(ctx, request, (call) => send({ ...request, params }, call));
-    },
-    async notifyUpstream(notification) {
-      if (upstreamGone) return;
-      await upstream.notification(notification).catch((err: Error) => {
-        log(`dropped ${notification.method} from the client: ${err.message}`);
-      });
-    },
-    setLogLevel(level) {
-      logLevel = level;
-    },
+    toUpstream: calls.toUpstream,
+    notifyUpstream: calls.notifyUpstream,
+    setLogLevel: calls.setLogLevel,
   };
 
   let closing = false;
   upstream.onclose = () => {
     if (closing) return;
-    upstreamGone = "its connection closed; a stdio server's process exited";
+    calls.markGone("its connection closed; a stdio server's process exited");
     log(
       `the upstream MCP server ${describeTarget(target)} closed its connection; its tools fail with an error from now on (${engine.extractToolName} and offload files still work)`,
     );
@@ -239,6 +128,83 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
   };
   const closed = gate.whenClosed().then(close);
   return { upstreamKind, upstreamEra, upstreamInfo, closed, close };
+}
+
+/**
+ * Connect `upstream` to the target; when it cannot be reached, answer the
+ * client's opening request (`openingId`) with the reason, close, and throw.
+ */
+async function connectOrRefuse(
+  options: StartProxyOptions,
+  upstream: Client,
+  openingId: JSONRPCRequest["id"],
+  log: (message: string) => void,
+): Promise<UpstreamTransportKind> {
+  const { target, config } = options;
+  try {
+    return (await connectUpstream(upstream, target, log, config.upstreamProtocol)).kind;
+  } catch (err) {
+    const message = `cannot connect to the upstream MCP server ${describeTarget(target)}: ${(err as Error).message}`;
+    log(message);
+    await options.transport
+      .send(jsonRpcErrorResponse(openingId, { code: INTERNAL_ERROR, message }))
+      .catch(() => {});
+    await upstream.close().catch(() => {});
+    throw new Error(message);
+  }
+}
+
+/**
+ * The bridge of client input for this session: once the client's roots reach
+ * the upstream, the call that waited for them goes on after the upstream had
+ * a moment to apply them.
+ */
+function rootsAwareBridge(
+  upstream: Client,
+  capabilities: ClientCapabilities,
+  timeoutMs: number,
+): InputBridge {
+  return new InputBridge({
+    parkMs: timeoutMs,
+    capabilities: capabilities as Record<string, unknown>,
+    async rootsKnown(answered) {
+      // An upstream that gave up waiting asks again on this notification.
+      if (!answered) {
+        await upstream.notification({ method: "notifications/roots/list_changed" }).catch(() => {});
+      }
+      // The upstream applies roots after its own file checks (server-filesystem
+      // resolves each directory), and says nothing when done: a round trip and a
+      // moment, once per session, let it finish before the call that waited.
+      if (upstream.getProtocolEra() !== "modern") await upstream.ping().catch(() => {});
+      await new Promise((resolve) => setTimeout(resolve, ROOTS_SETTLE_MS));
+    },
+  });
+}
+
+/** The proxy's LRO engine, its tool and resource names chosen beside the upstream's. */
+async function engineBeside(
+  upstream: Client,
+  upstreamCaps: ServerCapabilities,
+  config: ProxyConfig,
+) {
+  // Our names must not shadow the upstream's.
+  const toolNames = upstreamCaps.tools
+    ? await upstream.listTools().then(
+        (r) => r.tools.map((t) => t.name),
+        () => [],
+      )
+    : [];
+  const uris = upstreamCaps.resources
+    ? await upstream.listResourceTemplates().then(
+        (r) => r.resourceTemplates.map((t) => t.uriTemplate),
+        () => [],
+      )
+    : [];
+  return createProxyEngine({
+    config: config.offload,
+    extractToolName: extractToolName(new Set(toolNames)),
+    resourcePrefix: resourcePrefix(uris),
+  });
 }
 
 /** A 2026 upstream tells list changes only on a subscription: open one for what it can tell. */

@@ -28,7 +28,7 @@ import {
 } from "./forward.js";
 import { INPUT_CAPABILITY, INPUT_METHODS, type InputBridge } from "./input-bridge.js";
 import { withoutTasks } from "./no-tasks.js";
-import type { ClientFacts } from "./opening-gate.js";
+import type { OpeningFacts } from "./opening-gate.js";
 import { upstreamNotificationFor } from "./upstream-notifications.js";
 
 /** The client connection: its current server (serveStdio's pinned instance) and era. */
@@ -41,7 +41,7 @@ export class Downstream {
   /** `ready` is waiting for `initialized`. */
   private waiting = false;
 
-  constructor(facts: ClientFacts) {
+  constructor(facts: OpeningFacts) {
     this.era = facts.era;
     if (facts.era === "legacy") this.waitForInitialized();
   }
@@ -68,7 +68,7 @@ export class Downstream {
 }
 
 /** The upstream client, announcing the client it serves (and that it is a proxy). */
-export function upstreamClient(facts: ClientFacts, config: ProxyConfig): Client {
+export function upstreamClient(facts: OpeningFacts, config: ProxyConfig): Client {
   const clientInfo = {
     ...(facts.clientInfo ?? { name: "atlatl-proxy", version: "0.1.0" }),
     proxy: true,
@@ -87,7 +87,7 @@ export function upstreamClient(facts: ClientFacts, config: ProxyConfig): Client 
 }
 
 /** What {@link relayToClient} needs. */
-export interface RelayOptions {
+interface RelayOptions {
   downstream: Downstream;
   bridge: InputBridge;
   /** The client's capabilities from its opening message. */

@@ -24,7 +24,7 @@ import {
 import { SseEventBoundary } from "./sse-event-boundary.js";
 
 /** Options of {@link boundedFetch}. */
-export interface BoundedFetchOptions {
+interface BoundedFetchOptions {
   maxBytes: number;
   /** `message` without secrets of the upstream's URL. */
   redact: (message: string) => string;

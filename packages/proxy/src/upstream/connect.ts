@@ -11,6 +11,8 @@
  * the same connection (our stdio transport is not the SDK's, so no sibling
  * process is spawned); the HTTP+SSE fallback is 2025-only.
  */
+
+import { redactUrl, redactUrlSecrets } from "@atlatl/lro/node";
 import {
   type Client,
   SSEClientTransport,
@@ -19,7 +21,6 @@ import {
 } from "@modelcontextprotocol/client";
 import { boundedFetch } from "./bounded-fetch.js";
 import { MAX_MESSAGE_BYTES } from "./message-bound.js";
-import { redactUrl, redactUrlSecrets } from "./redact-url.js";
 import { ChildStdioTransport } from "./stdio-transport.js";
 import type { UpstreamTarget } from "./target.js";
 import { MODERN_PROTOCOL, type UpstreamProtocol } from "./upstream-protocol.js";

@@ -18,7 +18,7 @@ import {
 import { droppedNotice, droppedResponseId, tooLargeResponse } from "./message-bound.js";
 
 /** Options of {@link ChildStdioTransport}. */
-export interface ChildStdioOptions {
+interface ChildStdioOptions {
   command: string;
   args: string[];
   env: Record<string, string>;

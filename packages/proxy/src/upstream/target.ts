@@ -1,4 +1,4 @@
-import { redactUrl } from "./redact-url.js";
+import { redactUrl } from "@atlatl/lro/node";
 
 /** Where the upstream MCP server is: a command to spawn, or a URL. */
 export type UpstreamTarget =

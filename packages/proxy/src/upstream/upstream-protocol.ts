@@ -27,7 +27,7 @@ export const DEFAULT_UPSTREAM_PROTOCOL: UpstreamProtocol = "auto";
  * for a 2025 server that ignores unknown requests (the SDK's default would be
  * the whole request timeout).
  */
-export const PROBE_TIMEOUT_MS = 10_000;
+const PROBE_TIMEOUT_MS = 10_000;
 
 /** `protocol` as the SDK client's `versionNegotiation`. */
 export function versionNegotiation(protocol: UpstreamProtocol): VersionNegotiationOptions {

@@ -31,7 +31,7 @@ export interface App {
   close(): Promise<void>;
 }
 
-export interface OpenAppOptions extends ServerConfigOverrides {
+interface OpenAppOptions extends ServerConfigOverrides {
   /** Environment to read `ATLATL_*` from (default `process.env`). */
   env?: Record<string, string | undefined>;
   /** LRO events as JSON lines on stderr (default true). */

@@ -15,7 +15,7 @@ export function intFlag(name: string, min = 1, max = Number.MAX_SAFE_INTEGER) {
 type IntegerKey = { min?: number; max?: number };
 
 /** A flag that sets an integer config key checks the key's own bounds (one source of truth). */
-export function configIntFlag(name: string, key: IntegerKey) {
+function configIntFlag(name: string, key: IntegerKey) {
   return intFlag(name, key.min ?? Number.MIN_SAFE_INTEGER, key.max ?? Number.MAX_SAFE_INTEGER);
 }
 

@@ -27,7 +27,7 @@ import {
 } from "@atlatl/lro/node";
 import { initializeClientInfo } from "../mcp/raw-message.js";
 
-export interface RequestGateHooks {
+interface RequestGateHooks {
   /** The connection opened with a 2025-era `initialize`: its `clientInfo`, every key kept. */
   onInitialize(clientInfo: Record<string, unknown>): void;
   /** A request refused here: its answer, for the transport to send. */

@@ -3,8 +3,12 @@
  * LM Studio, OpenAI) for hybrid recall. Off while `url` is empty: recall stays
  * lexical and nothing about vectors is created in the store.
  */
-import { ConfigValueError, type ResolvedSection, resolveConfigSection } from "@atlatl/lro/node";
-import { redactUrl } from "../store/redact-url.js";
+import {
+  ConfigValueError,
+  type ResolvedSection,
+  redactUrl,
+  resolveConfigSection,
+} from "@atlatl/lro/node";
 
 /**
  * Least cosine similarity of a memory recalled by meaning, in percent. Models

@@ -1,13 +1,13 @@
 /**
  * `[offload_store]`: where offload files are kept besides the disk of the
- * instance that wrote them. `local` (the default) keeps today's behaviour;
- * `postgres` shares them through the memory database, for several instances
+ * instance that wrote them. `local` (the default) keeps them on that disk
+ * only, for one instance; `postgres` shares them through the memory database, for several instances
  * behind one load balancer (docs/scale-out.md).
  */
 import { ConfigValueError, type ResolvedSection, resolveConfigSection } from "@atlatl/lro/node";
 
 /** The backends of the offload store. */
-export const OFFLOAD_STORE_BACKENDS = ["local", "postgres"] as const;
+const OFFLOAD_STORE_BACKENDS = ["local", "postgres"] as const;
 export type OffloadStoreBackend = (typeof OFFLOAD_STORE_BACKENDS)[number];
 
 /** The resolved `[offload_store]` section. */
@@ -20,7 +20,7 @@ export interface OffloadStoreConfig {
 /** The section's dotted name (TOML table, `ATLATL_OFFLOAD_STORE__*` variables). */
 export const OFFLOAD_STORE_SECTION = "offload_store";
 
-export const OFFLOAD_STORE_KEYS = {
+const OFFLOAD_STORE_KEYS = {
   backend: {
     type: "string",
     default: "local",

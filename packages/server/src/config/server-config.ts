@@ -5,7 +5,9 @@ import {
   ConfigValueError,
   loadOffloadConfig,
   type OffloadConfig,
+  offloadConfigOf,
   readTomlConfigFile,
+  redactUrl,
   resolveConfigSection,
 } from "@atlatl/lro/node";
 import envPaths from "env-paths";
@@ -14,16 +16,15 @@ import {
   DEFAULT_STATEMENT_TIMEOUT_SECONDS,
   type PostgresTimeouts,
 } from "../store/postgres/pool-timeouts.js";
-import { redactUrl } from "../store/redact-url.js";
 import { type EmbeddingsConfig, resolveEmbeddingsConfig } from "./embeddings-config.js";
 import { type OffloadStoreConfig, resolveOffloadStoreConfig } from "./offload-store-config.js";
 
 const paths = envPaths("atlatl", { suffix: "" });
 
 /** Default database: `atlatl.db` in the user's data directory (XDG on Linux). */
-export const DEFAULT_DB_PATH = join(paths.data, "atlatl.db");
+const DEFAULT_DB_PATH = join(paths.data, "atlatl.db");
 /** Default config file, read when it exists: `config.toml` in the user's config directory. */
-export const DEFAULT_CONFIG_FILE = join(paths.config, "config.toml");
+const DEFAULT_CONFIG_FILE = join(paths.config, "config.toml");
 
 const STORE_KEYS = {
   path: {
@@ -82,7 +83,7 @@ function resolveStoreSection(
 }
 
 /** Where the memories live: `url` (PostgreSQL) when set, else the SQLite file `path`. */
-export interface StoreConfig {
+interface StoreConfig {
   backend: "sqlite" | "postgres";
   path: string;
   url: string | null;
@@ -165,13 +166,7 @@ export function loadServerConfig(
         statementTimeoutMs: store.values.statement_timeout_seconds * 1000,
       },
     },
-    offload: {
-      enabled: offload.enabled,
-      thresholdTokens: offload.thresholdTokens,
-      ttlSeconds: offload.ttlSeconds,
-      outputDir: offload.outputDir,
-      maxRecords: offload.maxRecords,
-    },
+    offload: offloadConfigOf(offload),
     entries: [
       {
         key: "store.backend",

@@ -10,8 +10,8 @@
  * what happened and what to do.
  */
 import { CodedError } from "@atlatl/lro";
+import { redactUrl } from "@atlatl/lro/node";
 import type { EmbeddingsConfig } from "../config/embeddings-config.js";
-import { redactUrl } from "../store/redact-url.js";
 
 /** Longest text sent for one memory, in characters (the head of long content carries its topic). */
 export const MAX_EMBED_CHARS = 8_000;

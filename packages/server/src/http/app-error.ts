@@ -1,14 +1,14 @@
 import { jsonRpcErrorHttpResponse } from "@atlatl/lro/node";
 import type { ErrorHandler } from "hono";
 import { type McpBodyVariables, requestIdOf } from "./mcp/json-rpc-body.js";
-import { problem } from "./problem.js";
+import { INTERNAL_PROBLEM, problem } from "./problem.js";
 
 /**
  * The whole app's last resort (Hono's `onError`; `/v1` maps its own errors
  * first): a throw no route answered (a message nested too deep for the SDK's
  * validation, a bug) gets a JSON body, never Hono's plain-text 500: under
  * `mcpPath` a JSON-RPC error (`-32603` with the request's id, as stdio
- * answers), elsewhere problem+json. The error's own text goes to `log` only:
+ * answers), elsewhere problem+json with the code `INTERNAL`. The error's own text goes to `log` only:
  * it may name internals.
  */
 export function appError<E extends { Variables: McpBodyVariables }>(
@@ -23,10 +23,6 @@ export function appError<E extends { Variables: McpBodyVariables }>(
         message: "Internal server error",
       });
     }
-    return problem({
-      title: "Internal Server Error",
-      status: 500,
-      detail: "The request failed on the server.",
-    });
+    return problem(INTERNAL_PROBLEM);
   };
 }

@@ -51,7 +51,7 @@ function shortTokenMessage(http: HttpConfig): string | undefined {
 }
 
 /** The parts the HTTP app is composed of (each built once per process). */
-export interface HttpAppParts {
+interface HttpAppParts {
   app: Pick<App, "store" | "offloadStore">;
   http: HttpConfig;
   /** `/mcp`: both protocol generations. */
@@ -102,11 +102,12 @@ export function createHttpApp(parts: HttpAppParts): Hono<{ Variables: AuthVariab
     } catch (err) {
       parts.onError?.(err as Error);
       // The code, not the driver's text: anyone may ask, and that text names hosts.
-      const code = isCodedError(err) ? ` (${err.code})` : "";
+      const code = isCodedError(err) ? err.code : "UNAVAILABLE";
       return problem({
         title: "Service Unavailable",
         status: 503,
-        detail: `${part}: not answering${code}`,
+        code,
+        detail: `${part}: not answering (${code})`,
       });
     }
   });

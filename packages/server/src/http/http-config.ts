@@ -128,7 +128,7 @@ export interface SessionLimits {
   proxyInlineBytes: number;
 }
 
-export interface HttpConfigOverrides {
+interface HttpConfigOverrides {
   host?: string | undefined;
   port?: number | undefined;
 }

@@ -7,11 +7,21 @@ export interface Problem {
   title: string;
   status: number;
   detail?: string;
+  /** The failure's code (`ERROR_CODES`: `INVALID_ARGUMENT`, `UNAVAILABLE`, `INTERNAL`, …), for a program to branch on. */
+  code?: string;
   /** The request field at fault (query parameter or body member). */
   field?: string;
 }
 
-export const PROBLEM_MIME = "application/problem+json";
+const PROBLEM_MIME = "application/problem+json";
+
+/** A failure the client cannot act on: a generic text, the detail is the operator's (the log). */
+export const INTERNAL_PROBLEM: Problem = {
+  title: "Internal Server Error",
+  status: 500,
+  code: "INTERNAL",
+  detail: "The request failed on the server.",
+};
 
 /** A problem+json response. */
 export function problem(p: Problem, headers: Record<string, string> = {}): Response {

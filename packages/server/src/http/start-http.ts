@@ -16,7 +16,7 @@ import { createLogger, requestLog } from "./ops/request-log.js";
 import { createRestApi } from "./rest/rest-api.js";
 
 /** In-flight requests get this long after SIGTERM before connections are cut. */
-export const SHUTDOWN_GRACE_MS = 10_000;
+const SHUTDOWN_GRACE_MS = 10_000;
 
 export interface RunningHttpServer {
   /** `http://host:port` as bound (port 0 resolved). */

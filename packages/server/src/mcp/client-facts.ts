@@ -8,9 +8,8 @@
  * client that also sends per-request capabilities in `_meta` is heard too.
  */
 import { offloadsLocally, requestOffloadsLocally } from "@atlatl/lro/mcp";
+import { envelopeFacts } from "@atlatl/lro/node";
 import {
-  CLIENT_CAPABILITIES_META_KEY,
-  CLIENT_INFO_META_KEY,
   type ClientCapabilities,
   type Implementation,
   PROTOCOL_VERSION_META_KEY,
@@ -19,7 +18,7 @@ import {
 } from "@modelcontextprotocol/server";
 
 /** One request's client, as far as it said. */
-export interface ClientFacts {
+interface RequestClient {
   /** The request envelope's, else `initialize`'s. */
   capabilities: ClientCapabilities | undefined;
   /** The request envelope's, else `initialize`'s (unknown keys such as `proxy` kept). */
@@ -58,35 +57,32 @@ export function isModernRequest(ctx: FactsContext): boolean {
 
 /** True when the request's envelope declares the client extension `id` (2026-07-28). */
 export function requestDeclaresExtension(ctx: FactsContext, id: string): boolean {
-  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  const capabilities = objectAt(envelope, CLIENT_CAPABILITIES_META_KEY) as
-    | Record<string, unknown>
-    | undefined;
+  const { capabilities } = envelopeFacts(
+    ctx.mcpReq.envelope as Record<string, unknown> | undefined,
+  );
   return objectAt(objectAt(capabilities, "extensions") as never, id) !== undefined;
 }
 
 /** The `clientInfo` sent at `initialize`: as sent when the transport read it, else the SDK's. */
 function sentClientInfo(server: Server, initialize: InitializeFacts | undefined) {
-  return (initialize?.clientInfo ?? server.getClientVersion()) as ClientFacts["clientInfo"];
+  return (initialize?.clientInfo ?? server.getClientVersion()) as RequestClient["clientInfo"];
 }
 
 /**
  * The client of the request `ctx` is the context of, on `server`
  * (`McpServer.server`), whose connection's `initialize` was `initialize`.
  */
-export function clientFacts(
+function requestClient(
   ctx: FactsContext,
   server: Server,
   initialize?: InitializeFacts,
-): ClientFacts {
-  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+): RequestClient {
+  const envelope = envelopeFacts(ctx.mcpReq.envelope as Record<string, unknown> | undefined);
   return {
     capabilities:
-      (objectAt(envelope, CLIENT_CAPABILITIES_META_KEY) as ClientCapabilities | undefined) ??
-      server.getClientCapabilities(),
+      (envelope.capabilities as ClientCapabilities | undefined) ?? server.getClientCapabilities(),
     clientInfo:
-      (objectAt(envelope, CLIENT_INFO_META_KEY) as ClientFacts["clientInfo"]) ??
-      sentClientInfo(server, initialize),
+      (envelope.clientInfo as RequestClient["clientInfo"]) ?? sentClientInfo(server, initialize),
   };
 }
 
@@ -95,12 +91,12 @@ export function clientFacts(
  * in its capabilities or client info (`offloadsLocally`), at `initialize` or in
  * this request's envelope, or in this request's own `_meta`.
  */
-export function clientOffloadsLocally(
+function clientOffloadsLocally(
   ctx: FactsContext,
   server: Server,
   initialize?: InitializeFacts,
 ): boolean {
-  const facts = clientFacts(ctx, server, initialize);
+  const facts = requestClient(ctx, server, initialize);
   return (
     offloadsLocally(facts.capabilities, facts.clientInfo) ||
     offloadsLocally(server.getClientCapabilities(), sentClientInfo(server, initialize)) ||
@@ -108,10 +104,22 @@ export function clientOffloadsLocally(
   );
 }
 
-/** A tool call's context: the SDK's handler context and whether its client offloads locally. */
+/** The `clientInfo.name` of the request's client (its envelope's, else `initialize`'s), if it sent one. */
+export function clientName(
+  ctx: FactsContext,
+  server: Server,
+  initialize?: InitializeFacts,
+): string | undefined {
+  const name = requestClient(ctx, server, initialize).clientInfo?.name;
+  return typeof name === "string" ? name : undefined;
+}
+
+/** A tool call's context: the SDK's handler context and what its client said of itself. */
 export type ToolCallContext = ServerContext & {
   /** Read once per call, from the request and its connection (`clientOffloadsLocally`). */
   readonly offloadsLocally: boolean;
+  /** The client's `clientInfo.name` ({@link clientName}). */
+  readonly clientName: string | undefined;
 };
 
 /** `ctx` of a `tools/call` on `server` with its client's facts. */
@@ -120,5 +128,9 @@ export function toolCallContext(
   server: Server,
   initialize?: InitializeFacts,
 ): ToolCallContext {
-  return { ...ctx, offloadsLocally: clientOffloadsLocally(ctx, server, initialize) };
+  return {
+    ...ctx,
+    offloadsLocally: clientOffloadsLocally(ctx, server, initialize),
+    clientName: clientName(ctx, server, initialize),
+  };
 }

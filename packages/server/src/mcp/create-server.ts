@@ -13,9 +13,15 @@ import {
   ResourceTemplate,
   type ServerOptions,
 } from "@modelcontextprotocol/server";
+import { type OffloadResourcesMode, servesOffloadResources } from "atlatl-proxy/install";
 import type { Services } from "../services/create-services.js";
 import { ATLATL_VERSION } from "../version.js";
-import type { InitializeFacts, ToolCallContext } from "./client-facts.js";
+import {
+  clientName,
+  type FactsContext,
+  type InitializeFacts,
+  type ToolCallContext,
+} from "./client-facts.js";
 import { callLogListener } from "./lro-logging.js";
 import { progressDone } from "./progress.js";
 import { atlatlPrompts, type RegisterPrompts } from "./prompts.js";
@@ -35,7 +41,7 @@ import { registerRecallMemories } from "./tools/recall-memories.js";
 import { registerSearchMemories } from "./tools/search-memories.js";
 
 export const SERVER_NAME = "atlatl";
-export const SERVER_VERSION = ATLATL_VERSION;
+const SERVER_VERSION = ATLATL_VERSION;
 
 /** Read tools that may run as MCP Tasks (`taskSupport: "optional"`). */
 const TASK_TOOLS: ReadonlySet<string> = new Set(["recall_memories", "inject_context"]);
@@ -53,7 +59,7 @@ export const LIST_TTL_MS = 60_000;
  * `private`, not to be reused. An offload file's `resources/read` carries its
  * own fields (its remaining life, from @atlatl/lro).
  */
-export const CACHE_HINTS: NonNullable<ServerOptions["cacheHints"]> = {
+const CACHE_HINTS: NonNullable<ServerOptions["cacheHints"]> = {
   "server/discover": { ttlMs: LIST_TTL_MS, cacheScope: "public" },
   "tools/list": { ttlMs: LIST_TTL_MS, cacheScope: "public" },
   "prompts/list": { ttlMs: LIST_TTL_MS, cacheScope: "public" },
@@ -112,6 +118,15 @@ export interface AtlatlServerDeps {
   tasks?: { table: TaskStore<CallToolResult>; owner: string };
   /** Called once, when what the server holds has been released (a count of live servers). */
   onReleased?: () => void;
+  /**
+   * Whether a descriptor (and a re-offloaded `lro_extract` output) carries a
+   * `resource_link` to its file: `auto` (the default) decides per client by
+   * its `clientInfo.name`, as atlatl-proxy's `proxy.offload_resources` does
+   * (none for a client whose agent reads files with a shell: the link is ~75
+   * o200k tokens of every descriptor, `npm run bench descriptor-tokens`);
+   * `on` or `off` force it.
+   */
+  resourceLinks?: OffloadResourcesMode;
 }
 
 /**
@@ -124,11 +139,13 @@ export interface AtlatlServerDeps {
 function negotiatedOffload(
   offloader: Offloader,
   maxInlineBytes: number | undefined,
+  links: OffloadResourcesMode,
 ): ToolContext["offload"] {
   const contextOf = (args: readonly unknown[]) => args.at(-1) as ToolCallContext;
   const lro = withOffload({
     offloader,
-    resourceLinks: offloader.config.enabled,
+    resourceLinks: (...args) =>
+      offloader.config.enabled && servesOffloadResources(links, contextOf(args).clientName),
     // The call's LRO events go to its own log.
     eventListener: callLogListener,
     policy: (...args) =>
@@ -154,6 +171,7 @@ function negotiatedOffload(
 interface SharedParts {
   services: Services;
   proxyInlineBytes: number | undefined;
+  resourceLinks: OffloadResourcesMode;
   tools: ToolRegistry;
   prompts: RegisterPrompts;
 }
@@ -166,15 +184,20 @@ interface SharedParts {
 const sharedByOffloader = new WeakMap<Offloader, SharedParts>();
 
 function sharedParts(deps: AtlatlServerDeps): SharedParts {
+  const links = deps.resourceLinks ?? "auto";
   const known = sharedByOffloader.get(deps.offloader);
-  if (known?.services === deps.services && known.proxyInlineBytes === deps.proxyInlineBytes) {
+  if (
+    known?.services === deps.services &&
+    known.proxyInlineBytes === deps.proxyInlineBytes &&
+    known.resourceLinks === links
+  ) {
     return known;
   }
   // Every tool, ours and lro_extract: thrown errors reach the client with code and field.
   const tools = new ToolRegistry([withToolErrors], TASK_TOOLS);
   const ctx: ToolContext = {
     services: deps.services,
-    offload: negotiatedOffload(deps.offloader, deps.proxyInlineBytes),
+    offload: negotiatedOffload(deps.offloader, deps.proxyInlineBytes, links),
     registerTool: tools.register,
   };
   registerMemoryCrud(ctx);
@@ -185,6 +208,7 @@ function sharedParts(deps: AtlatlServerDeps): SharedParts {
   const parts: SharedParts = {
     services: deps.services,
     proxyInlineBytes: deps.proxyInlineBytes,
+    resourceLinks: links,
     tools,
     prompts: atlatlPrompts(deps.services),
   };
@@ -244,7 +268,11 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
     const extract = registerLroExtract(server.server, {
       upstream: shared.tools.upstreamFor(server.server, tasks, deps.initialize),
       offloader: deps.offloader,
-      resourceLinks: true,
+      resourceLinks: (extra) =>
+        servesOffloadResources(
+          deps.resourceLinks ?? "auto",
+          clientName(extra as FactsContext, server.server, deps.initialize),
+        ),
       ...(deps.principal !== undefined ? { principal: deps.principal } : {}),
       middleware: compose(
         withToolErrors,

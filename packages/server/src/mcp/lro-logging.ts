@@ -20,7 +20,7 @@ const LEVELS: Record<LroEvent["type"], LoggingLevel> = {
 };
 
 /** The logger name of LRO's notifications. */
-export const LRO_LOGGER = "atlatl.lro";
+const LRO_LOGGER = "atlatl.lro";
 
 /**
  * The listener that logs a call's LRO events to that call, from the tool

@@ -82,7 +82,7 @@ export function atlatlPrompts(services: Services): RegisterPrompts {
           filter: namespace ? { namespace } : {},
           limit: PROMPT_RECALL,
         });
-        const { context } = services.context.format(hits, DEFAULT_CONTEXT_BUDGET);
+        const { context } = await services.context.format(hits, DEFAULT_CONTEXT_BUDGET);
         return {
           description: `Summary of memories about ${JSON.stringify(query)}`,
           messages: [
@@ -112,7 +112,7 @@ export function atlatlPrompts(services: Services): RegisterPrompts {
       async ({ task, budget_tokens }) => {
         const { hits } = await services.recall.recall({ query: task, limit: PROMPT_RECALL });
         const budget = budget_tokens ? Number(budget_tokens) : DEFAULT_CONTEXT_BUDGET;
-        const { context } = services.context.format(hits, budget);
+        const { context } = await services.context.format(hits, budget);
         return {
           description: `Memories for: ${task}`,
           messages: [

@@ -4,17 +4,13 @@
  * `cli/request-gate.ts`; HTTP: the parsed `/mcp` body): the SDK 2.x server
  * validates it against its `Implementation` schema and drops unknown keys, so
  * the LRO specification's `clientInfo.proxy: true` is read here. The raw
- * message reader and the per-request checks of 2026-07-28 are
- * `@atlatl/lro/node`'s (`rawMessage`, `modernMessageRefusal`).
+ * message reader, the client's facts and the per-request checks of 2026-07-28
+ * are `@atlatl/lro/node`'s (`rawMessage`, `clientFacts`, `modernMessageRefusal`).
  */
-import { claimedRevision, type RawMessage } from "@atlatl/lro/node";
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+import { clientFacts, type RawMessage } from "@atlatl/lro/node";
 
 /** The `clientInfo` of a 2025-era `initialize` (no envelope claim), every key kept. */
 export function initializeClientInfo(message: RawMessage): Record<string, unknown> | undefined {
-  if (message.method !== "initialize" || claimedRevision(message) !== undefined) return undefined;
-  const info = message.params?.clientInfo;
-  return isObject(info) ? info : undefined;
+  const facts = clientFacts(message);
+  return facts?.era === "legacy" ? facts.clientInfo : undefined;
 }

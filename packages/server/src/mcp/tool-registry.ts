@@ -44,17 +44,17 @@ import { toolError } from "./tools/json-result.js";
 type HandlerExtra = ToolCallContext;
 
 /** A `tools/call` request as the registry reads it. */
-export interface ToolCallRequest {
+interface ToolCallRequest {
   params: { name: string; arguments?: Record<string, unknown> | undefined; task?: unknown };
 }
 
 /** The tools of one server instance, as a low-level `tools/*` upstream (`lro_extract`'s). */
-export interface ToolsOfServer {
+interface ToolsOfServer {
   listTools(): Promise<{ tools: Tool[] }>;
   callTool(request: ToolCallRequest, ctx: ServerContext): Promise<CallToolResult>;
 }
 /** How a tool is declared. */
-export interface ToolConfig<S extends z.ZodRawShape> {
+interface ToolConfig<S extends z.ZodRawShape> {
   title?: string;
   description: string;
   /** The arguments; unknown ones are refused (the listed schema says `additionalProperties: false`). */

@@ -76,7 +76,7 @@ const EMBEDDING = new Set([
   "normalized",
 ]);
 
-export function stripPrefix(value: string, prefix: string): string {
+function stripPrefix(value: string, prefix: string): string {
   return value.startsWith(prefix) ? value.slice(prefix.length) : value;
 }
 
@@ -89,7 +89,7 @@ export function provAgent(extra: JsonObject | undefined): string | null {
   return stripPrefix(stripPrefix(id, MIF_AGENT_PREFIX), MIF_ID_PREFIX);
 }
 
-export function entityFromMif(ref: JsonObject): EntityRef {
+function entityFromMif(ref: JsonObject): EntityRef {
   const entity = isObject(ref.entity) ? ref.entity : {};
   const out: EntityRef = {
     id: stripPrefix(str(entity["@id"]) ?? "", MIF_ENTITY_PREFIX),

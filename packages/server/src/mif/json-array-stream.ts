@@ -8,13 +8,13 @@ import { open } from "node:fs/promises";
 import { Tokenizer, TokenParser } from "@streamparser/json";
 
 /** An array element and its index. */
-export interface ArrayElement {
+interface ArrayElement {
   index: number;
   value: unknown;
 }
 
 /** Malformed JSON: where (1-based line and column) and what. */
-export interface JsonSyntaxProblem {
+interface JsonSyntaxProblem {
   line: number;
   column: number;
   message: string;

@@ -13,7 +13,7 @@ import { isObject, type JsonObject, pointerSegment } from "./json-utils.js";
 import { MIF_CONTEXT_URL, MIF_ID_PREFIX, STATUS_EXTENSION_KEY } from "./keys.js";
 import { bodyBlocks, bodyEntities, bodyRelationships } from "./markdown-body.js";
 
-export type MarkdownParse =
+type MarkdownParse =
   | { kind: "none" }
   | { kind: "error"; line: number; message: string }
   | { kind: "document"; doc: JsonObject; toSourcePointer: (pointer: string) => string };

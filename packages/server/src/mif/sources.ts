@@ -25,7 +25,7 @@ export interface ImportRejection {
   id?: string;
 }
 
-export type SourceItem =
+type SourceItem =
   | { kind: "memory"; memory: Memory }
   | { kind: "rejected"; rejection: ImportRejection }
   /** A `.md` file without front matter: not a memory, silently skipped. */
@@ -33,10 +33,10 @@ export type SourceItem =
   /** Bytes of the file consumed so far (for progress). */
   | { kind: "progress"; bytes: number };
 
-export type FileFormat = "json" | "jsonl" | "markdown";
+type FileFormat = "json" | "jsonl" | "markdown";
 
 /** The format a file name implies, or undefined for files an import ignores. */
-export function fileFormat(name: string): FileFormat | undefined {
+function fileFormat(name: string): FileFormat | undefined {
   const lower = name.toLowerCase();
   if (lower.endsWith(".jsonl") || lower.endsWith(".ndjson")) return "jsonl";
   if (lower.endsWith(".json")) return "json";

@@ -20,7 +20,7 @@ import {
   UNMAPPED_EXTENSION_KEY,
 } from "./keys.js";
 
-export function entityToMif(ref: EntityRef): JsonObject {
+function entityToMif(ref: EntityRef): JsonObject {
   const { entity: entityExtra, ...extra } = ref.extra ?? {};
   const out: JsonObject = {
     "@type": "EntityReference",

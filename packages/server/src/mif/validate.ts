@@ -40,7 +40,7 @@ function loadSchema(name: string): Record<string, unknown> {
 }
 
 /** Deep copy of a schema with every `additionalProperties: false` removed (see policy). */
-export function relaxAdditionalProperties(schema: unknown): unknown {
+function relaxAdditionalProperties(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(relaxAdditionalProperties);
   if (schema === null || typeof schema !== "object") return schema;
   const out: Record<string, unknown> = {};

@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 
 /** Bumped when the payload layout changes; older cursors are refused with a clear message. */
-export const CURSOR_VERSION = 1;
+const CURSOR_VERSION = 1;
 
 /** Operations that issue cursors. */
 export type CursorKind = "list" | "recall" | "search";

@@ -1,14 +1,13 @@
 /**
  * The offload store factory: `offload_store.backend` picks the local file
- * system (the default: today's behaviour, nothing shared) or PostgreSQL (the
+ * system (the default: one instance, nothing shared) or PostgreSQL (the
  * memory database: every instance of a scaled-out server reads every
  * instance's offload files). The PostgreSQL driver is imported only when chosen.
  */
-import { localOffloadStore, type OffloadStore } from "@atlatl/lro/node";
+import { localOffloadStore, type OffloadStore, redactUrl } from "@atlatl/lro/node";
 import type pg from "pg";
 import type { OffloadStoreConfig } from "../config/offload-store-config.js";
 import type { PostgresTimeouts } from "../store/postgres/pool-timeouts.js";
-import { redactUrl } from "../store/redact-url.js";
 
 /** Options of {@link createOffloadStore}. */
 export interface CreateOffloadStoreOptions {

@@ -7,7 +7,7 @@ import type { MemoryType } from "../model/memory.js";
 import type { Prng } from "./prng.js";
 import { COMPONENTS, PEOPLE, type Project, TECHS, type Tech } from "./vocabulary.js";
 
-export interface TemplateContext {
+interface TemplateContext {
   rng: Prng;
   project: Project;
   tech: Tech;
@@ -16,7 +16,7 @@ export interface TemplateContext {
   person: string;
 }
 
-export interface Prose {
+interface Prose {
   title: string;
   content: string;
   /** Topic tag of the prose; defaults to the topic of the context's technology. */

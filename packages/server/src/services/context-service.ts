@@ -5,6 +5,7 @@
  * the latter.
  */
 
+import { estimateTokens } from "@atlatl/lro";
 import { CONTEXT_BUDGET } from "../model/limits.js";
 import type { Memory } from "../model/memory.js";
 import { invalidArgument } from "./errors.js";
@@ -13,7 +14,7 @@ import { invalidArgument } from "./errors.js";
 export const DEFAULT_CONTEXT_BUDGET = CONTEXT_BUDGET.default;
 
 /** Largest accepted budget, in tokens. */
-export const MAX_CONTEXT_BUDGET = CONTEXT_BUDGET.max;
+const MAX_CONTEXT_BUDGET = CONTEXT_BUDGET.max;
 
 /** A cut memory keeps at least this many content characters, else it is left out. */
 const MIN_TRUNCATED_CHARS = 80;
@@ -21,14 +22,16 @@ const MIN_TRUNCATED_CHARS = 80;
 const HEADING = "# Relevant memories\n";
 const NOTHING = `${HEADING}\nNo matching memories.\n`;
 
-/** The estimate the brief fixes for budgets: ceil(UTF-16 length / 4). */
-export function estimateTokensByChars(text: string): number {
-  return Math.ceil(text.length / 4);
-}
+/** A token estimate of a string. */
+export type EstimateTokens = (text: string) => number | Promise<number>;
 
 export interface ContextOptions {
-  /** Token estimate of a string; default ceil(chars / 4). Pass a tokenizer-backed one for CJK. */
-  estimateTokens?: (text: string) => number;
+  /**
+   * Token estimate of a string; default LRO's (`estimateTokens`: chars / 4 for
+   * Latin script, the tokenizer for CJK and other scripts, where chars / 4
+   * undercounts several times over), the one that decides offloading.
+   */
+  estimateTokens?: EstimateTokens;
 }
 
 export interface ContextResult {
@@ -68,9 +71,9 @@ function cut(content: string, chars: number): string {
 
 /** Formats recalled memories as a Markdown context block within a token budget. */
 export class ContextService {
-  private readonly estimate: (text: string) => number;
+  private readonly estimate: EstimateTokens;
   constructor(options: ContextOptions = {}) {
-    this.estimate = options.estimateTokens ?? estimateTokensByChars;
+    this.estimate = options.estimateTokens ?? estimateTokens;
   }
 
   /**
@@ -80,10 +83,10 @@ export class ContextService {
    * first that does not fit is cut at a word boundary when a useful part fits,
    * and a closing line says how many were left out.
    */
-  format(
+  async format(
     hits: readonly { memory: Memory; score?: number }[] | readonly Memory[],
     budgetTokens: number = DEFAULT_CONTEXT_BUDGET,
-  ): ContextResult {
+  ): Promise<ContextResult> {
     if (
       typeof budgetTokens !== "number" ||
       !Number.isInteger(budgetTokens) ||
@@ -96,9 +99,10 @@ export class ContextService {
       );
     }
     const memories = hits.map((h) => ("memory" in h ? h.memory : h));
-    const fits = (text: string) => this.estimate(text) <= budgetTokens;
-    if (memories.length === 0) return { context: fits(NOTHING) ? NOTHING : "", included: 0 };
-    if (!fits(HEADING)) return { context: "", included: 0 };
+    const fits = async (text: string) => (await this.estimate(text)) <= budgetTokens;
+    if (memories.length === 0)
+      return { context: (await fits(NOTHING)) ? NOTHING : "", included: 0 };
+    if (!(await fits(HEADING))) return { context: "", included: 0 };
 
     let context = HEADING;
     let included = 0;
@@ -107,16 +111,16 @@ export class ContextService {
       // Room is kept for the closing line, in case the later memories do not fit.
       const closing = later > 0 ? omitted(later) : "";
       const section = `${sectionHead(memory)}${memory.content.trimEnd()}\n`;
-      if (fits(context + section + closing)) {
+      if (await fits(context + section + closing)) {
         context += section;
         included++;
         continue;
       }
-      const partial = this.cutToFit(context, memory, closing, budgetTokens);
+      const partial = await this.cutToFit(context, memory, closing, budgetTokens);
       if (partial !== undefined) {
         context += partial + closing;
         included++;
-      } else if (fits(context + omitted(later + 1))) {
+      } else if (await fits(context + omitted(later + 1))) {
         context += omitted(later + 1);
       }
       break;
@@ -128,25 +132,25 @@ export class ContextService {
    * The longest cut of `memory`'s section that fits after `context` with room
    * for the closing line, or undefined when less than a useful part fits.
    */
-  private cutToFit(
+  private async cutToFit(
     context: string,
     memory: Memory,
     closing: string,
     budgetTokens: number,
-  ): string | undefined {
+  ): Promise<string | undefined> {
     const head = sectionHead(memory);
     const content = memory.content.trimEnd();
-    const fits = (chars: number) =>
-      this.estimate(`${context}${head}${cut(content, chars)}\n${closing}`) <= budgetTokens;
+    const fits = async (chars: number) =>
+      (await this.estimate(`${context}${head}${cut(content, chars)}\n${closing}`)) <= budgetTokens;
     let lo = 0;
     let hi = content.length;
     // Largest n with fits(n); the estimate grows with n, so binary search applies.
     while (lo < hi) {
       const mid = Math.ceil((lo + hi) / 2);
-      if (fits(mid)) lo = mid;
+      if (await fits(mid)) lo = mid;
       else hi = mid - 1;
     }
-    if (lo < Math.min(MIN_TRUNCATED_CHARS, content.length) || !fits(lo)) return undefined;
+    if (lo < Math.min(MIN_TRUNCATED_CHARS, content.length) || !(await fits(lo))) return undefined;
     return `${head}${cut(content, lo)}\n`;
   }
 }

@@ -22,7 +22,7 @@ import { invalidArgument } from "./errors.js";
 import { type ReadOptions, ReadWatch } from "./read-watch.js";
 
 /** Default page size of list. */
-export const DEFAULT_LIST_LIMIT = 50;
+const DEFAULT_LIST_LIMIT = 50;
 
 const SORTS: readonly ListSort[] = ["created", "modified", "title"];
 const ORDERS: readonly SortOrder[] = ["asc", "desc"];

@@ -37,7 +37,7 @@ export interface RankedPage<M extends Fielded<ReadFields>> {
 }
 
 /** The operation-specific parts of a ranked read (see `RecallService.read`, `SearchService.read`). */
-export interface RankedReadSpec<M extends Fielded<ReadFields>> {
+interface RankedReadSpec<M extends Fielded<ReadFields>> {
   op: "recall" | "search";
   /** The cursor's fingerprint of the query and filter. */
   print: string;

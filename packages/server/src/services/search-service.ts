@@ -29,7 +29,7 @@ import { type PositionedHit, pageOf, RankedRead, type ReadOptions } from "./rank
 import { MAX_QUERY_CHARS } from "./recall-service.js";
 
 /** Default number of search hits. */
-export const DEFAULT_SEARCH_LIMIT = 20;
+const DEFAULT_SEARCH_LIMIT = 20;
 
 export interface SearchInput {
   /** A query in the query language (see {@link SearchService.syntax}). */

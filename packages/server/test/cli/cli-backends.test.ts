@@ -61,9 +61,7 @@ describe("atlatl CLI store selection", () => {
         ),
       );
       expect(entries.get("store.backend")?.value).toBe("postgres");
-      expect(entries.get("store.url")?.value).toBe(
-        "postgres://atlatl:***@db.example:5432/memories",
-      );
+      expect(entries.get("store.url")?.value).toBe("postgres://***@db.example:5432/memories");
     }
     const table = atlatl(["config"], { ATLATL_STORE__URL: url });
     expect(table.stdout).not.toContain("s3cr3t");
@@ -82,7 +80,7 @@ describe("atlatl CLI store selection", () => {
     const entry = (JSON.parse(shown.stdout).entries as { key: string; value: unknown }[]).find(
       (e) => e.key === "store.url",
     );
-    expect(entry?.value).toBe("postgres://atlatl@db.example/memories?sslmode=disable&password=***");
+    expect(entry?.value).toBe("postgres://***@db.example/memories?sslmode=disable&password=***");
     // Port 1 refuses at once: the connection error quotes the URL.
     const refused = atlatl([
       "--database",

@@ -173,7 +173,7 @@ for (const backend of BACKENDS) {
       const medium = await call("medium");
       expect(Object.fromEntries(calls)).toEqual({ rankAll: 1 });
       const { hits } = await services.recall.recall({ query: "beacon", limit: 6 });
-      expect(medium).toBe(services.context.format(hits, 4000).context);
+      expect(medium).toBe((await services.context.format(hits, 4000)).context);
       calls.clear();
       // A light read has no content to format: the recall reads its page.
       expect(await call("light")).toBe(medium);

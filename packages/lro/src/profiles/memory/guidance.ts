@@ -2,46 +2,38 @@
  * Guidance prompts after the specification's templates: the shell one (jq
  * recipes) and the native one (the `lro_extract` tool), each with what the
  * template says and no more: the path is in `file_path` (and in every
- * recipe), so the shell guidance does not repeat it and the native one names
- * it once. Advisory, never imperative, so a client without shell or
+ * recipe), the count and tokens saved in `summary`, so neither repeats them. Advisory, never imperative, so a client without shell or
  * extraction tool can skip it without an error.
  */
 import { LRO_EXTRACT_TOOL_NAME } from "../../extract/tool-name.js";
 import type { DetailLevel } from "../../types.js";
 
-/** What the guidance templates fill in. */
+/** What the guidance templates fill in (count, tokens and path are the descriptor's own fields). */
 export interface GuidanceInput {
-  count: number;
-  tokens: number;
-  path: string;
   detail: DetailLevel;
-  /** Example namespace for the native template (defaults to `_semantic`). */
-  namespace?: string | undefined;
+}
+
+/**
+ * The templates' opening, without the count and tokens saved (they are the
+ * summary's, just above): the detail level (the specification asks for it)
+ * and the header line a hand-written filter must skip.
+ */
+function head(g: GuidanceInput): string {
+  return `Results offloaded to JSONL. Detail level: ${g.detail}. Line 1 is a header.`;
 }
 
 /** The specification's guidance template for shell-capable clients, lean. */
 export function shellGuidance(g: GuidanceInput): string {
-  return [
-    `Results offloaded to JSONL (${g.count} memories, ~${g.tokens} tokens saved). Detail level: ${g.detail}.`,
-    "Use the jq recipes above on file_path: browse #1, filter #2 or #3, count #6. Line 1 is a header.",
-  ].join("\n");
+  // The template's pointers to recipes 1, 2, 3 and 6 (the paper's evaluation names them too).
+  return `${head(g)}\nUse the jq recipes above on file_path: browse #1, filter #2 or #3, count #6.`;
 }
 
 /**
- * A custom-filter example that only uses fields present at `detail`
- * (confidence is flattened at medium, nested at full, absent at light).
+ * The specification's native-extraction template (calling `tool`,
+ * `lro_extract` by default), lean: no path (it is `file_path`), the recipes
+ * by number (their descriptions are above); the tool's schema says the rest,
+ * and a recipe called without its params gets an error naming them.
  */
-const customFilter: Record<DetailLevel, string> = {
-  light: "select(.tags | length > 2)",
-  medium: "select(.confidence > 0.8)",
-  full: "select(.provenance.confidence > 0.8)",
-};
-
-/** The specification's native-extraction template (calling `tool`, `lro_extract` by default), lean: no path (it is `file_path`), the recipes by number (their descriptions are above). */
 export function nativeGuidance(g: GuidanceInput, tool: string = LRO_EXTRACT_TOOL_NAME): string {
-  const ns = JSON.stringify({ namespace: g.namespace ?? "_semantic" });
-  return [
-    `Results offloaded to JSONL (${g.count} memories, ~${g.tokens} tokens saved). Detail level: ${g.detail}.`,
-    `Use the \`${tool}\` tool with this file_path and recipe=N (the jq recipes above, from 1; e.g. recipe=2, params=${ns}; recipe=3, params={"keyword":"your term"}), or query=${JSON.stringify(customFilter[g.detail])}.`,
-  ].join("\n");
+  return `${head(g)}\nUse the jq recipes above, or \`${tool}\` with file_path and recipe=N or query.`;
 }

@@ -92,7 +92,10 @@ export function recipeParamsFromStats(
   return params;
 }
 
-/** `[min, max]` of finite scores, or null when there are none. */
+/** Significant digits of `score_range`: enough to compare hits, not 17 digits of noise (~10 o200k tokens). */
+const SCORE_DIGITS = 3;
+
+/** `[min, max]` of finite scores to {@link SCORE_DIGITS} significant digits, or null when there are none. */
 export function scoreRange(scores: readonly number[] | undefined): [number, number] | null {
   if (!scores) return null;
   let min = Number.POSITIVE_INFINITY;
@@ -102,7 +105,8 @@ export function scoreRange(scores: readonly number[] | undefined): [number, numb
     if (s < min) min = s;
     if (s > max) max = s;
   }
-  return min === Number.POSITIVE_INFINITY ? null : [min, max];
+  if (min === Number.POSITIVE_INFINITY) return null;
+  return [Number(min.toPrecision(SCORE_DIGITS)), Number(max.toPrecision(SCORE_DIGITS))];
 }
 
 /** The ten recipes at `detail`, rendered against `filePath` with `params`. */
@@ -142,13 +146,7 @@ export function buildMemoryDescriptor(input: MemoryDescriptorInput): OffloadResp
     detail: input.detail,
   };
   const params = recipeParamsFromStats(input.stats);
-  const g = {
-    count: input.count,
-    tokens: input.estimatedTokens,
-    path: input.filePath,
-    detail: input.detail,
-    namespace: params.namespace,
-  };
+  const g = { detail: input.detail };
   return {
     offloaded: true,
     summary,

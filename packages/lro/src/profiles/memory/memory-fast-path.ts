@@ -18,7 +18,7 @@ import { jqCompare, jqDump, jqDumpText, stableOrder, tsvField } from "../../extr
 
 const IMPLEMENTATIONS: ReadonlyMap<string, FastImpl> = new Map<string, FastImpl>([
   [
-    "[.title, .namespace] | @tsv",
+    "[.title,.namespace]|@tsv",
     ({ records }) => {
       const out: string[] = [];
       for (const r of records) {
@@ -31,7 +31,7 @@ const IMPLEMENTATIONS: ReadonlyMap<string, FastImpl> = new Map<string, FastImpl>
     },
   ],
   [
-    "select(.namespace | startswith($namespace))",
+    "select(.namespace|startswith($namespace))",
     ({ records, lines }, params) => {
       const prefix = params.namespace ?? "";
       const out: string[] = [];
@@ -46,7 +46,7 @@ const IMPLEMENTATIONS: ReadonlyMap<string, FastImpl> = new Map<string, FastImpl>
   ['select(.title | test($keyword; "i"))', selectTest("title", "keyword", false)],
   ['select(.title // "" | test($keyword; "i"))', selectTest("title", "keyword", true)],
   [
-    "{id, title, namespace}",
+    "{id,title,namespace}",
     ({ records }) =>
       asLines(
         records.map((r) =>
@@ -72,7 +72,7 @@ const IMPLEMENTATIONS: ReadonlyMap<string, FastImpl> = new Map<string, FastImpl>
       return asLines(out);
     },
   ],
-  ["group_by(.namespace) | map({namespace: .[0].namespace, count: length})", countBy("namespace")],
+  ["group_by(.namespace)|map({namespace:.[0].namespace,count:length})", countBy("namespace")],
   [
     "select(.tags | index($tag))",
     ({ records, lines }, params) => {
@@ -89,7 +89,7 @@ const IMPLEMENTATIONS: ReadonlyMap<string, FastImpl> = new Map<string, FastImpl>
   ],
   ["sort_by(.created)", sortBy((r) => r.created ?? null, false)],
   [
-    "map(.namespace) | unique",
+    "map(.namespace)|unique",
     ({ records }) => {
       const keys = records.map((r) => r.namespace);
       const order = stableOrder(keys);
@@ -105,7 +105,7 @@ const IMPLEMENTATIONS: ReadonlyMap<string, FastImpl> = new Map<string, FastImpl>
     },
   ],
   [
-    "group_by(.memory_type) | map({memory_type: .[0].memory_type, count: length})",
+    "group_by(.memory_type)|map({memory_type:.[0].memory_type,count:length})",
     countBy("memory_type"),
   ],
   ["sort_by(-(.confidence // 0))", sortBy((r) => negatedOrZero(r.confidence), true)],
@@ -124,10 +124,10 @@ const IMPLEMENTATIONS: ReadonlyMap<string, FastImpl> = new Map<string, FastImpl>
 
 /** The implemented filters that read all records as one array (`jq -s`). */
 const SLURPED: ReadonlySet<string> = new Set([
-  "group_by(.namespace) | map({namespace: .[0].namespace, count: length})",
+  "group_by(.namespace)|map({namespace:.[0].namespace,count:length})",
   "sort_by(.created)",
-  "map(.namespace) | unique",
-  "group_by(.memory_type) | map({memory_type: .[0].memory_type, count: length})",
+  "map(.namespace)|unique",
+  "group_by(.memory_type)|map({memory_type:.[0].memory_type,count:length})",
   "sort_by(-(.confidence // 0))",
   "sort_by(-(.provenance.confidence // 0))",
 ]);

@@ -1,6 +1,8 @@
 /**
  * The memory profile's standard library: exactly the specification's ten
- * recipes, 9 and 10 adapted to the detail level.
+ * recipes, 9 and 10 adapted to the detail level. Their jq is the table's
+ * without the spaces jq does not need: each is an o200k token, and every
+ * descriptor carries all ten.
  */
 import { inlineJqParams, type RecipeSpec, renderJqCommand } from "../../recipes/recipe-spec.js";
 import type { DetailLevel } from "../../types.js";
@@ -24,7 +26,7 @@ const universal: readonly MemoryRecipeSpec[] = [
   {
     number: 1,
     description: "List titles with namespaces",
-    filter: "[.title, .namespace] | @tsv",
+    filter: "[.title,.namespace]|@tsv",
     slurp: false,
     raw: true,
     params: [],
@@ -32,7 +34,7 @@ const universal: readonly MemoryRecipeSpec[] = [
   {
     number: 2,
     description: "Filter by namespace prefix",
-    filter: "select(.namespace | startswith($namespace))",
+    filter: "select(.namespace|startswith($namespace))",
     slurp: false,
     raw: false,
     params: ["namespace"],
@@ -48,7 +50,7 @@ const universal: readonly MemoryRecipeSpec[] = [
   {
     number: 4,
     description: "Extract IDs and titles only",
-    filter: "{id, title, namespace}",
+    filter: "{id,title,namespace}",
     slurp: false,
     raw: false,
     params: [],
@@ -64,7 +66,7 @@ const universal: readonly MemoryRecipeSpec[] = [
   {
     number: 6,
     description: "Count by namespace",
-    filter: "group_by(.namespace) | map({namespace: .[0].namespace, count: length})",
+    filter: "group_by(.namespace)|map({namespace:.[0].namespace,count:length})",
     slurp: true,
     raw: false,
     params: [],
@@ -102,7 +104,7 @@ const adaptive: Readonly<Record<DetailLevel, readonly [MemoryRecipeSpec, MemoryR
     {
       number: 9,
       description: "List unique namespaces",
-      filter: "map(.namespace) | unique",
+      filter: "map(.namespace)|unique",
       slurp: true,
       raw: false,
       params: [],
@@ -110,7 +112,7 @@ const adaptive: Readonly<Record<DetailLevel, readonly [MemoryRecipeSpec, MemoryR
     {
       number: 10,
       description: "Count by memory_type",
-      filter: "group_by(.memory_type) | map({memory_type: .[0].memory_type, count: length})",
+      filter: "group_by(.memory_type)|map({memory_type:.[0].memory_type,count:length})",
       slurp: true,
       raw: false,
       params: [],

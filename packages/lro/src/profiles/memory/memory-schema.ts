@@ -13,7 +13,7 @@
  * values, 7's tag array, 9's nullable confidence and where it lives at this
  * level). Measured in the `lro-engine` benchmark: typing those fields as well
  * cost 51 more tokens at full detail (111 against 60), and a fully typed
- * schema ~250; the descriptor's budget is 700.
+ * schema ~250 (chars/4); the descriptor's budget is 900 o200k (issue 30).
  */
 import type { DetailLevel, JsonSchema } from "../../types.js";
 import { MEMORY_RECORD_FIELDS } from "./memory-record.js";

@@ -15,7 +15,7 @@ import { previewValue } from "../../descriptor/preview.js";
 import type { JsonSchema } from "../../types.js";
 
 /** Distinct string values tracked per field; beyond it a field is high-cardinality. */
-export const MAX_TRACKED_VALUES = 32;
+const MAX_TRACKED_VALUES = 32;
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
 

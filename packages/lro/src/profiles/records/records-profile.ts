@@ -16,7 +16,7 @@ import {
 import type { CompactShape, JqRecipe } from "../../types.js";
 import type { DescribeInput, Profile } from "../profile.js";
 import { type RecordsStats, RecordsStatsAccumulator, rankedValues } from "./field-stats.js";
-import { jqPath, recipeFields, recordsRecipeParams, recordsRecipes } from "./records-recipes.js";
+import { recipeFields, recordsRecipeParams, recordsRecipes } from "./records-recipes.js";
 
 /** Name of the records profile (the header's `profile`). */
 export const RECORDS_PROFILE = "records";
@@ -70,33 +70,16 @@ function summaryOf(input: DescribeInput<RecordsStats>): RecordsSummary {
   return summary;
 }
 
-/** A custom jq filter on a real field of these records, for the native guidance. */
-function customFilter(stats: RecordsStats): string {
-  const f = recipeFields(stats);
-  if (f.number && Number.isFinite(f.number.max)) {
-    return `select(${jqPath(f.number.name)} >= ${Math.floor((f.number.min + f.number.max) / 2)})`;
-  }
-  const top = f.group ? rankedValues(f.group)[0] : undefined;
-  if (f.group && top !== undefined)
-    return `select(${jqPath(f.group.name)} != ${JSON.stringify(top)})`;
-  return "keys";
-}
-
 /**
  * Guidance of the records profile: what the file is and how to query it,
- * the path left to `file_path` (it is long: written once).
+ * the path left to `file_path` (it is long: written once). No examples: the
+ * recipes are just above, and `lro_extract` names a recipe's missing params.
  */
 export function recordsGuidance(input: DescribeInput<RecordsStats>): string {
   const head = `${recipeFileAssignment(input.filePath)}\nJSONL, line 1 a header.`;
   const shell = "Shell: set F, run a recipe or your own jq.";
   if (!input.nativeExtraction) return `${head} ${shell}`;
-  const tool = input.nativeExtraction;
-  const params = recordsRecipeParams(recipeFields(input.stats));
-  const withParam = recordsRecipes(input.stats).find((s) => s.params.length > 0);
-  const example = withParam
-    ? `recipe=${withParam.number}, params=${JSON.stringify(Object.fromEntries(withParam.params.map((n) => [n, params[n] ?? n])))}`
-    : "recipe=1";
-  return `${head} \`${tool}\`: file_path, recipe=N (order above; e.g. ${example}) or query=${JSON.stringify(customFilter(input.stats))}. ${shell}`;
+  return `${head} ${shell} \`${input.nativeExtraction}\`: file_path, recipe=N (order above) or query.`;
 }
 
 /** Recipes derived from a file's parsed records (the extractor caches those per file version). */

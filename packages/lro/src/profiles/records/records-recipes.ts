@@ -18,7 +18,7 @@ const ID_NAMES = ["id", "_id", "uuid", "key", "slug"];
  * Recipes a records descriptor lists: the few that fit the data, in the order
  * above (each costs ~65 o200k tokens with its path; the descriptor's budget is 500).
  */
-export const MAX_RECORDS_RECIPES = 4;
+const MAX_RECORDS_RECIPES = 4;
 /** A low-cardinality field has at most this many distinct values. */
 const MAX_GROUPS = 20;
 
@@ -56,7 +56,7 @@ function jqKey(name: string): string {
 }
 
 /** The fields recipes are built on (undefined where the records have none). */
-export interface RecipeFields {
+interface RecipeFields {
   id: FieldStats | undefined;
   label: FieldStats | undefined;
   group: FieldStats | undefined;

@@ -24,7 +24,7 @@ import type { Command } from "commander";
 import { loadServerConfig } from "../../config/server-config.js";
 
 /** The entry's name in the client's config. */
-export const SERVER_ENTRY_NAME = "atlatl";
+const SERVER_ENTRY_NAME = "atlatl";
 
 interface InstallOptions {
   clientConfig?: string;

@@ -2,6 +2,7 @@ import {
   frameStdioLines,
   messageTooLargeResponse,
   type OversizedLine,
+  redactUrl,
   startSweeper,
 } from "@atlatl/lro/node";
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/server";
@@ -10,7 +11,6 @@ import type { App } from "../../app/open-app.js";
 import type { InitializeFacts } from "../../mcp/client-facts.js";
 import { createAtlatlServer } from "../../mcp/create-server.js";
 import { createSharedExtraction } from "../../mcp/shared-extraction.js";
-import { redactUrl } from "../../store/redact-url.js";
 import { gateRequests } from "../request-gate.js";
 
 /** Largest stdio message served: the SDK transport's own buffer limit. */

@@ -1,7 +1,7 @@
 import type { EventId, EventStore, JSONRPCMessage, StreamId } from "@modelcontextprotocol/server";
 
 /** Events a session keeps for resumption at most, however small (older ones are dropped). */
-export const RESUME_EVENTS_KEPT = 512;
+const RESUME_EVENTS_KEPT = 512;
 
 interface Stored {
   streamId: StreamId;

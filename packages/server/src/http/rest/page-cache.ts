@@ -11,9 +11,9 @@
  */
 
 /** Entries kept (least recently used dropped first). */
-export const PAGE_CACHE_ENTRIES = 256;
+const PAGE_CACHE_ENTRIES = 256;
 /** Bytes kept across entries; a body larger than an eighth of it is never kept. */
-export const PAGE_CACHE_BYTES = 16 * 1024 * 1024;
+const PAGE_CACHE_BYTES = 16 * 1024 * 1024;
 
 export class PageCache {
   private readonly entries = new Map<string, Uint8Array>();

@@ -7,7 +7,7 @@ import { BATCH_LIMITS } from "../../model/limits.js";
 import type { Memory } from "../../model/memory.js";
 import type { FilterInput } from "../../services/args.js";
 import type { Services } from "../../services/create-services.js";
-import { problemResponse } from "../problem.js";
+import { INTERNAL_PROBLEM, problemResponse } from "../problem.js";
 import type { AuthVariables } from "../security/bearer-auth.js";
 import { PageCache, wantsFresh } from "./page-cache.js";
 import {
@@ -28,7 +28,7 @@ type Env = { Variables: AuthVariables };
 
 const JSON_MIME = "application/json";
 
-export interface RestApiOptions {
+interface RestApiOptions {
   /** The store's write epoch (`MemoryStore.writeEpoch`): list pages are cached when given. */
   writeEpoch?: (() => string) | undefined;
 }
@@ -138,17 +138,15 @@ function restError(err: Error, c: Context): Response {
     return problemResponse(c, {
       title: query ? "Bad Request" : "Unprocessable Content",
       status: query ? 400 : 422,
+      code: err.code,
       detail: err.message,
       ...(err.field ? { field: err.field } : {}),
     });
   }
   const mapped = isCodedError(err) ? STATUS_OF[err.code] : undefined;
-  if (mapped) return problemResponse(c, { ...mapped, detail: err.message });
-  return problemResponse(c, {
-    title: "Internal Server Error",
-    status: 500,
-    detail: "The request failed on the server.",
-  });
+  if (mapped && isCodedError(err))
+    return problemResponse(c, { ...mapped, code: err.code, detail: err.message });
+  return problemResponse(c, INTERNAL_PROBLEM);
 }
 
 const listRoute = createRoute({

@@ -114,6 +114,7 @@ export const ProblemBody = z
     title: z.string(),
     status: z.number().int(),
     detail: z.string().optional(),
+    code: z.string().optional(),
     field: z.string().optional(),
   })
   .openapi("Problem");

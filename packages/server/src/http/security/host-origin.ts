@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import { problem } from "../problem.js";
 
 /** Host names (no port) and origins a request may carry. */
-export interface HostOriginPolicy {
+interface HostOriginPolicy {
   hosts: readonly string[];
   origins: readonly string[];
 }

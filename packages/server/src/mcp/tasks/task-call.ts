@@ -110,7 +110,9 @@ async function startToolTask<C extends ServerContext>(
     );
   } catch (err) {
     if (err instanceof TaskLimitError) {
-      throw new ProtocolError(ProtocolErrorCode.InvalidRequest, err.message, { code: "BUSY" });
+      throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `${err.code}: ${err.message}`, {
+        code: err.code,
+      });
     }
     throw err;
   }

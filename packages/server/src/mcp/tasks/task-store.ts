@@ -6,6 +6,8 @@
  * at once or later (callers await); a task belongs to an owner (its
  * principal) and is visible to that owner only.
  */
+import { CodedError } from "@atlatl/lro";
+
 export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
 
 /** True for the statuses a task never leaves. */
@@ -62,10 +64,11 @@ export const TASK_MAX_KEPT = 256;
 export const TASK_POLL_INTERVAL_MS = 1000;
 
 /** Why a task cannot be created: its owner has its maximum of tasks working. */
-export class TaskLimitError extends Error {
+export class TaskLimitError extends CodedError<"BUSY"> {
   constructor(readonly limit: number) {
     super(
-      `BUSY: ${limit} of your tasks are working, the most allowed; wait for one to end or call without a task`,
+      "BUSY",
+      `${limit} of your tasks are working, the most allowed; wait for one to end or call without a task`,
     );
     this.name = "TaskLimitError";
   }

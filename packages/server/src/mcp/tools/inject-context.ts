@@ -58,7 +58,7 @@ export function registerInjectContext(ctx: ToolContext): void {
               : ((await read.firstPage(args.limit)) as { hits: RecallHit[] });
           return {
             records: [],
-            inline: ctx.services.context.format(hits, args.budget_tokens).context,
+            inline: (await ctx.services.context.format(hits, args.budget_tokens)).context,
           };
         },
       };

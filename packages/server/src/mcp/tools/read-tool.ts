@@ -20,16 +20,16 @@ import type { ToolContext } from "../tool-context.js";
 import { asRecords, fieldsFor } from "./ranked-result.js";
 
 /** The arguments every read tool has (inject has no cursor). */
-export interface ReadArgs {
+interface ReadArgs {
   detail: DetailLevel;
   cursor?: string | undefined;
 }
 
 /** What one call hands its read: the fields for its detail, its progress and its abort signal. */
-export type ReadCall = ReadOptions<"light" | "full"> & { fields: "light" | "full" };
+type ReadCall = ReadOptions<"light" | "full"> & { fields: "light" | "full" };
 
 /** What a read tool makes of one call. */
-export interface ReadPlan {
+interface ReadPlan {
   operation: string;
   query: string | null;
   /** Every match in the tool's order, read with the call's options (an initial request only). */

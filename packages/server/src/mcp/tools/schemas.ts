@@ -43,7 +43,7 @@ export const filterShape = {
     .describe("Lifecycle status; default active."),
 };
 
-export type FilterArgs = {
+type FilterArgs = {
   namespace?: string | undefined;
   memory_type?: (typeof MEMORY_TYPES)[number] | undefined;
   tags?: string[] | undefined;

@@ -1,7 +1,7 @@
 /** Opening the PostgreSQL store: the pool, the schema and its migrations. */
+import { redactUrl } from "@atlatl/lro/node";
 import pg from "pg";
 import { StoreError } from "../errors.js";
-import { redactUrl } from "../redact-url.js";
 import { migrate, readableVersion } from "./migrations.js";
 import { type PostgresTimeouts, poolTimeouts } from "./pool-timeouts.js";
 import { pgStoreError } from "./postgres-errors.js";
