@@ -27,6 +27,7 @@ import {
 import { generateCorpus, type Memory } from "atlatl";
 import pg from "pg";
 import { createOffloadStore } from "../../server/src/offload-store/create-offload-store.js";
+import { openPostgresPool } from "../../server/src/store/postgres/postgres-pool.js";
 import type { Benchmark, BenchRow, BenchTable, Timing } from "./harness.js";
 import { measure } from "./harness.js";
 
@@ -120,10 +121,12 @@ async function run(): Promise<BenchTable[]> {
   const rows: BenchRow[] = [];
   const details: Record<string, unknown> = {};
   let postgres: OffloadStore | undefined;
+  let pool: pg.Pool | undefined;
   try {
+    pool = await openPostgresPool({ url, schema, createSchema: true });
     postgres = await createOffloadStore(
       { backend: "postgres", quotaBytes: Number.MAX_SAFE_INTEGER },
-      { url, schema },
+      { pool },
     );
     for (const n of SIZES) {
       const records = corpus.slice(0, n);
@@ -161,6 +164,7 @@ async function run(): Promise<BenchTable[]> {
     });
   } finally {
     await postgres?.close();
+    await pool?.end();
     await engine.close();
     await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
     await admin.end();

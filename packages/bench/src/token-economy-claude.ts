@@ -3,8 +3,8 @@
  * (`claude -p ... --output-format json`) against the scripted model, with one
  * MCP server from `--mcp-config`, in a throw-away HOME, offline.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import { type AgentTask, nextStep } from "./token-economy-agent.js";
 import { startScriptedModel } from "./token-economy-model.js";
@@ -37,7 +37,9 @@ export async function runClaudeSession(
   const model = await startScriptedModel((messages) =>
     nextStep({ ...task, shell: CLAUDE_SHELL }, messages),
   );
-  const home = mkdtempSync(join(tmpdir(), "atlatl-token-economy-home-"));
+  // Named after `cwd`: the same in both arms (its path is in the system prompt).
+  const home = `${cwd}-home`;
+  mkdirSync(home, { mode: 0o700 });
   try {
     const config = join(home, "mcp.json");
     writeFileSync(config, JSON.stringify({ mcpServers: { [SERVER_NAME]: server } }));

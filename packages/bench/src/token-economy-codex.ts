@@ -3,8 +3,8 @@
  * with a custom model provider whose base_url is the scripted model (Responses
  * API), one MCP server from `config.toml`, in a throw-away CODEX_HOME, offline.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import { type AgentTask, nextStep } from "./token-economy-agent.js";
 import { startScriptedModel } from "./token-economy-model.js";
@@ -39,7 +39,9 @@ export async function runCodexSession(
   const model = await startScriptedModel((messages) =>
     nextStep({ ...task, shell: CODEX_SHELL, output: codexOutput }, messages),
   );
-  const home = mkdtempSync(join(tmpdir(), "atlatl-token-economy-codex-"));
+  // Named after `cwd`: the same in both arms.
+  const home = `${cwd}-codex-home`;
+  mkdirSync(home, { mode: 0o700 });
   try {
     const env = Object.entries(server.env ?? {})
       .map(([k, v]) => `${k} = ${toml(v)}`)

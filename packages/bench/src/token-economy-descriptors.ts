@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { normalizer } from "../../lro/test/fixtures/descriptor-samples.js";
-import { SCENARIOS, type Scenario } from "./token-economy.js";
+import { offloadsFor, SCENARIOS, type Scenario } from "./token-economy.js";
 import { o200k } from "./token-economy-model.js";
 
 /** A CLI whose rendering of a tool result is reproduced. */
@@ -77,7 +77,7 @@ async function firstResult(
   offloadDir: string,
   client: RenderingClient,
 ): Promise<ContentBlock[]> {
-  const { command, args, env } = s.server("atlatl", dir, offloadDir);
+  const { command, args, env } = s.server("atlatl", dir, client.id, offloadDir);
   const c = new Client({ name: client.clientInfoName, version: "1.0.0" });
   await c.connect(
     new StdioClientTransport({
@@ -106,6 +106,8 @@ export async function scenarioDescriptors(): Promise<ScenarioDescriptor[]> {
       s.prepare?.(dir);
       const offloadDir = join(dir, "offload");
       for (const client of RENDERING_CLIENTS) {
+        // A result the client's threshold keeps inline has no descriptor.
+        if (s.resultText && !(await offloadsFor(client.id, s.resultText()))) continue;
         const text = normalizer(offloadDir)(
           client.render(await firstResult(s, dir, offloadDir, client)),
         );

@@ -6,8 +6,7 @@
  * client alone (the upstream connected directly; for the memory server, offloading
  * off) and with atlatl (the upstream behind `atlatl-proxy`; the memory server
  * offloading), writing to the offload directory a user's install gets. Figures
- * are o200k tokens (`gpt-tokenizer`) of what the client sent, beside chars/4.
- * docs/benchmarks.md says how to run it and read it.
+ * are o200k tokens (`gpt-tokenizer`) of what the client sent, beside chars/4. docs/benchmarks.md says how to run it and read it.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -15,9 +14,12 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { estimateCallResultTokens } from "@atlatl/lro/mcp";
+import { DEFAULT_OFFLOAD_CONFIG } from "@atlatl/lro/node";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { READ_LIMITS } from "atlatl";
+import { installThreshold } from "atlatl-proxy/install";
 import { atLeast, atMost, type Benchmark, type BenchRow, type BenchTable } from "./harness.js";
 import { claudeBin, runClaudeSession } from "./token-economy-claude.js";
 import { codexBin, codexOutput, runCodexSession } from "./token-economy-codex.js";
@@ -46,6 +48,29 @@ const TSX = pathToFileURL(createRequire(join(root, "package.json")).resolve("tsx
 
 export type Arm = "alone" | "atlatl";
 
+/** The clients the benchmark drives, by `install`'s names. */
+export type BenchClient = "claude-code" | "codex";
+
+/**
+ * Whether atlatl-proxy, as `install <client>` runs it, offloads a result of
+ * this text (its own estimate against the client's threshold).
+ */
+export async function offloadsFor(client: BenchClient, text: string): Promise<boolean> {
+  const threshold = installThreshold(client) ?? DEFAULT_OFFLOAD_CONFIG.thresholdTokens;
+  const result = { content: [{ type: "text", text }] };
+  return (await estimateCallResultTokens(result, threshold)) > threshold;
+}
+
+/**
+ * The flags `install <client>` writes besides the output directory (the
+ * client's measured threshold, `CLIENT_ECONOMY`): the "with atlatl" arm runs
+ * as a user's install would.
+ */
+export function installArgs(client: BenchClient): string[] {
+  const threshold = installThreshold(client);
+  return threshold !== undefined ? ["--threshold", String(threshold)] : [];
+}
+
 /**
  * The size sweep (`ATLATL_BENCH_SWEEP=20,40,80`): the medium question about a
  * report of each many records, offloaded by atlatl whatever its size, to find the
@@ -65,8 +90,8 @@ export function sweepScenarios(rowCounts: number[]): Scenario[] {
       },
       atlatl: "proxy",
       // Threshold 1: atlatl offloads every size, so each row is offloaded against inline.
-      server: (arm, _dir, offloadDir) =>
-        throughProxy(arm, fixtureServer(["--rows", String(rows)]), offloadDir, [
+      server: (arm, _dir, client, offloadDir) =>
+        throughProxy(arm, fixtureServer(["--rows", String(rows)]), client, offloadDir, [
           "--threshold",
           "1",
         ]),
@@ -86,12 +111,24 @@ const READ_PAGE_MAX = READ_LIMITS.pageSize;
 
 /**
  * `atlatl serve` over the seeded store: offloading off (alone) or on (with
- * atlatl), writing to `offloadDir` (default: the user's default).
+ * atlatl, as `atlatl install <client>` writes it), writing to `offloadDir`
+ * (default: the user's default).
  */
-function memoryServer(arm: Arm, dir: string, offloadDir?: string): StdioServer {
+function memoryServer(
+  arm: Arm,
+  dir: string,
+  client?: BenchClient,
+  offloadDir?: string,
+): StdioServer {
   return {
     command: process.execPath,
-    args: [ATLATL, "--db", join(dir, "memories.db"), "serve"],
+    args: [
+      ATLATL,
+      "--db",
+      join(dir, "memories.db"),
+      "serve",
+      ...(arm === "atlatl" && client ? installArgs(client) : []),
+    ],
     env:
       arm === "alone"
         ? { ATLATL_PROMPT__OFFLOAD__ENABLED: "false" }
@@ -113,18 +150,23 @@ export interface Scenario {
   /** Where atlatl sits in the "with atlatl" arm: `atlatl-proxy` in front, or the server itself. */
   atlatl: "proxy" | "server";
   /**
-   * The server as the client starts it in `arm`; `dir` is the run's scratch
+   * The server as `client` starts it in `arm`; `dir` is the run's scratch
    * directory. atlatl writes its files to `offloadDir`, by default the
    * directory a user's install gets (`$TMPDIR/atlatl-<uid>`): every recipe
    * carries the path, so its length is part of what a user pays.
    */
-  server(arm: Arm, dir: string, offloadDir?: string): StdioServer;
+  server(arm: Arm, dir: string, client: BenchClient, offloadDir?: string): StdioServer;
   /** The right answer (JSON text), from the data itself (after `prepare`). */
   expected(dir: string): string | Promise<string>;
   /** The most o200k tokens atlatl's first tool_result may take (issue 30). */
   descriptorMax?: number;
   /** Small enough that atlatl must pass it through byte for byte. */
   passThrough?: boolean;
+  /**
+   * The upstream's text result, where atlatl's decision depends on the client's
+   * threshold: a result it keeps inline must pass through byte for byte.
+   */
+  resultText?(): string;
 }
 
 /** The fixture upstream (token-economy-server.ts) under Node with tsx, from any cwd. */
@@ -135,10 +177,14 @@ function fixtureServer(extra: string[] = []): StdioServer {
   };
 }
 
-/** `arm`'s view of a generic upstream: itself, or behind `atlatl-proxy` writing to `offloadDir` (default: the user's). */
+/**
+ * `arm`'s view of a generic upstream: itself, or behind `atlatl-proxy` as
+ * `install <client>` wraps it, writing to `offloadDir` (default: the user's).
+ */
 function throughProxy(
   arm: Arm,
   upstream: StdioServer,
+  client: BenchClient,
   offloadDir: string | undefined,
   proxyArgs: string[] = [],
 ): StdioServer {
@@ -146,7 +192,16 @@ function throughProxy(
   const out = offloadDir !== undefined ? ["--output-dir", offloadDir] : [];
   return {
     command: process.execPath,
-    args: [PROXY, ...out, ...proxyArgs, "--", upstream.command, ...upstream.args],
+    args: [
+      PROXY,
+      ...installArgs(client),
+      ...out,
+      // After install's: a later flag wins (the sweep's --threshold 1).
+      ...proxyArgs,
+      "--",
+      upstream.command,
+      ...upstream.args,
+    ],
   };
 }
 
@@ -166,7 +221,7 @@ function makeTree(dir: string): void {
 function fixtureScenario(
   name: string,
   tool: string,
-  /** Whether atlatl offloads it (else it must pass through unchanged). */
+  /** Whether atlatl offloads it at any client's threshold (else it is judged per client). */
   offloaded: boolean,
   prompt: string,
   path: string[],
@@ -178,8 +233,10 @@ function fixtureScenario(
     input: () => ({}),
     question: { ...q, prompt, path },
     atlatl: "proxy",
-    server: (arm, _dir, offloadDir) => throughProxy(arm, fixtureServer(), offloadDir),
-    ...(offloaded ? { descriptorMax: GENERIC_DESCRIPTOR_MAX } : { passThrough: true }),
+    server: (arm, _dir, client, offloadDir) =>
+      throughProxy(arm, fixtureServer(), client, offloadDir),
+    descriptorMax: GENERIC_DESCRIPTOR_MAX,
+    ...(offloaded ? {} : { resultText: () => JSON.stringify((DATASETS[tool] as () => unknown)()) }),
     expected: () => {
       let v = (DATASETS[tool] as () => unknown)();
       for (const k of path) v = (v as Record<string, unknown>)[k];
@@ -200,10 +257,11 @@ export const SCENARIOS: Scenario[] = [
       path: [],
     },
     atlatl: "proxy",
-    server: (arm, dir, offloadDir) =>
+    server: (arm, dir, client, offloadDir) =>
       throughProxy(
         arm,
         { command: process.execPath, args: [FILESYSTEM, join(dir, "tree")] },
+        client,
         offloadDir,
       ),
     // Every fourth file of 700 (k % 4 === 1).
@@ -229,7 +287,7 @@ export const SCENARIOS: Scenario[] = [
   fixtureScenario(
     "a medium result (~2k tokens)",
     "medium_report",
-    true,
+    false,
     "How many items of the report failed? Answer with the number only.",
     ["items"],
     FAILED,
@@ -264,7 +322,7 @@ export const SCENARIOS: Scenario[] = [
       ]);
     },
     atlatl: "server",
-    server: (arm, dir, offloadDir) => memoryServer(arm, dir, offloadDir),
+    server: (arm, dir, client, offloadDir) => memoryServer(arm, dir, client, offloadDir),
     expected: async (dir) => {
       // Every match, inline: what the question is about, read without any client in between.
       const client = new Client({ name: "token-economy-truth", version: "1.0.0" });
@@ -330,7 +388,7 @@ function printArms(label: string, details: Record<string, Record<Arm, SessionFig
 /** A client CLI the benchmark drives. */
 interface ClientUnderTest {
   /** Table name suffix and the client's name in titles. */
-  id: string;
+  id: BenchClient;
   label: string;
   bin: string;
   run: typeof runClaudeSession;
@@ -348,13 +406,17 @@ async function clientTable(client: ClientUnderTest, scenarios: Scenario[]): Prom
     client.output ? client.output(a) === client.output(b) : a === b;
   for (const s of scenarios) {
     const figures = {} as Record<Arm, SessionFigures>;
+    // One directory name for both arms, emptied between them: the client puts its
+    // path in every request, and two random names would tokenize differently.
+    const dir = mkdtempSync(join(tmpdir(), "atlatl-token-economy-"));
     for (const arm of ["alone", "atlatl"] as const) {
-      const dir = mkdtempSync(join(tmpdir(), "atlatl-token-economy-"));
+      rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir, { mode: 0o700 });
       try {
         s.prepare?.(dir);
         const run = await client.run(
           client.bin,
-          s.server(arm, dir),
+          s.server(arm, dir, client.id),
           {
             tool: `mcp__${SERVER_NAME}__${s.tool}`,
             input: s.input(dir),
@@ -379,6 +441,9 @@ async function clientTable(client: ClientUnderTest, scenarios: Scenario[]): Prom
     }
     details[s.name] = figures;
     const { alone, atlatl } = figures;
+    // Kept inline for this client (its threshold): the upstream's bytes, not a descriptor.
+    const inline = s.resultText ? !(await offloadsFor(client.id, s.resultText())) : false;
+    const passThrough = s.passThrough || inline;
     if (s.atlatl === "proxy") added.push(atlatl.toolBytes - alone.toolBytes);
     else
       rows.push({
@@ -398,14 +463,14 @@ async function clientTable(client: ClientUnderTest, scenarios: Scenario[]): Prom
       ),
       atMost(`${s.name}: turns with atlatl`, atlatl.turns, "", alone.turns, "peer: alone"),
       {
-        ...(s.descriptorMax !== undefined
+        ...(s.descriptorMax !== undefined && !passThrough
           ? atMost(
               `${s.name}: first tool_result with atlatl`,
               atlatl.firstResultTokens,
               "o200k",
               s.descriptorMax,
             )
-          : s.passThrough
+          : passThrough
             ? {
                 name: `${s.name}: first tool_result with atlatl, byte-identical`,
                 value: Number(same(atlatl.firstResult, alone.firstResult)),
@@ -478,7 +543,11 @@ export const tokenEconomyBenchmark: Benchmark = {
       .split(",")
       .filter((n) => n.trim() !== "")
       .map(Number);
-    const scenarios = [...SCENARIOS, ...sweepScenarios(sweep)];
+    // ATLATL_BENCH_SCENARIOS=sweep (or any part of scenario names, comma-separated) runs those only.
+    const picked = process.env.ATLATL_BENCH_SCENARIOS?.split(",").filter((p) => p.trim() !== "");
+    const scenarios = [...SCENARIOS, ...sweepScenarios(sweep)].filter(
+      (s) => !picked || picked.some((p) => s.name.includes(p.trim())),
+    );
     const tables: BenchTable[] = [];
     if (want("claude-code"))
       tables.push(

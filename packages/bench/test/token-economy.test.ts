@@ -1,13 +1,22 @@
 /**
  * The `token-economy` benchmark's instrument: the scripted agent's policy on
- * each kind of tool result, and one real Claude Code session per arm on the
- * small scenario, whose sizes are deterministic (no timing is asserted).
+ * each kind of tool result, the "with atlatl" arm as `install <client>` writes
+ * it, and one real session per arm and client on the small scenario, whose
+ * sizes are deterministic (no timing is asserted).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { estimateCallResultTokens } from "@atlatl/lro/mcp";
+import { installThreshold } from "atlatl-proxy/install";
 import { describe, expect, it } from "vitest";
-import { type Arm, SCENARIOS, type Scenario } from "../src/token-economy.js";
+import {
+  type Arm,
+  type BenchClient,
+  offloadsFor,
+  SCENARIOS,
+  type Scenario,
+} from "../src/token-economy.js";
 import { type AgentTask, type Message, nextStep } from "../src/token-economy-agent.js";
 import { claudeBin, runClaudeSession } from "../src/token-economy-claude.js";
 import { codexBin, codexOutput, runCodexSession } from "../src/token-economy-codex.js";
@@ -93,20 +102,49 @@ describe("token-economy agent policy", () => {
 const small = SCENARIOS.find((s) => s.tool === "small_report") as Scenario;
 const SMALL_TEXT = JSON.stringify((DATASETS.small_report as () => unknown)());
 
+describe("token-economy: the with-atlatl arm is what install writes", () => {
+  it("runs atlatl-proxy and atlatl serve with the client's measured threshold", () => {
+    for (const [client, threshold] of [
+      ["claude-code", 12_500],
+      ["codex", 2_800],
+    ] as const) {
+      expect(installThreshold(client)).toBe(threshold);
+      for (const s of SCENARIOS) {
+        const { args } = s.server("atlatl", "/tmp/dir", client);
+        const at = args.indexOf("--threshold");
+        expect(args[at + 1], `${client}: ${s.name}`).toBe(String(threshold));
+        expect(s.server("alone", "/tmp/dir", client).args, s.name).not.toContain("--threshold");
+      }
+    }
+  });
+
+  it("keeps the medium result (~2k o200k) inline for both clients, where the specification's 1600 offloaded it", async () => {
+    const medium = JSON.stringify((DATASETS.medium_report as () => unknown)());
+    for (const client of ["claude-code", "codex"] as const) {
+      expect(await offloadsFor(client, medium), client).toBe(false);
+    }
+    expect(
+      await estimateCallResultTokens({ content: [{ type: "text", text: medium }] }, 1600),
+    ).toBeGreaterThan(1600);
+  });
+});
+
 /** One session per arm of the small scenario with `run`; the tool's text as each arm's model saw it. */
 async function smallInBothArms(
+  client: BenchClient,
   bin: string,
   run: typeof runClaudeSession,
   output: (result: string) => string,
 ): Promise<void> {
   // The fixture's data is seeded: the same size on every run.
   expect([SMALL_TEXT.length, o200k(SMALL_TEXT)]).toEqual([410, 135]);
+  const toolBytes: number[] = [];
   for (const arm of ["alone", "atlatl"] as Arm[]) {
     const dir = mkdtempSync(join(tmpdir(), "atlatl-token-economy-test-"));
     try {
       const session = await run(
         bin,
-        small.server(arm, dir),
+        small.server(arm, dir, client),
         {
           tool: `mcp__${SERVER_NAME}__${small.tool}`,
           input: small.input(dir),
@@ -123,10 +161,14 @@ async function smallInBothArms(
       expect(f.firstResultChars4, arm).toBe(Math.ceil(f.firstResult.length / 4));
       expect(f.serverToolBytes, arm).toBeGreaterThan(0);
       expect(f.correct, `${arm}: ${f.answer}`).toBe(true);
+      toolBytes.push(f.toolBytes);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   }
+  // A client with a shell, jq on PATH (the agent's recipes need it): lro_extract is
+  // not listed, nor resources, so atlatl-proxy adds no tool-definition bytes.
+  expect(toolBytes[1]).toBe(toolBytes[0]);
 }
 
 const CLAUDE = claudeBin();
@@ -138,7 +180,7 @@ describe("token-economy: the small scenario, alone and through atlatl-proxy", ()
     "Claude Code: two requests per arm, the upstream's text in both, the right answer",
     async () => {
       expect(CLAUDE, "no Claude Code CLI (see .ci/run)").toBeDefined();
-      await smallInBothArms(CLAUDE as string, runClaudeSession, (r) => r);
+      await smallInBothArms("claude-code", CLAUDE as string, runClaudeSession, (r) => r);
     },
     60_000,
   );
@@ -147,7 +189,7 @@ describe("token-economy: the small scenario, alone and through atlatl-proxy", ()
     "Codex: two requests per arm, the upstream's text in both, the right answer",
     async () => {
       expect(CODEX, "no Codex CLI (see .ci/run)").toBeDefined();
-      await smallInBothArms(CODEX as string, runCodexSession, codexOutput);
+      await smallInBothArms("codex", CODEX as string, runCodexSession, codexOutput);
     },
     60_000,
   );

@@ -24,6 +24,8 @@ export {
 export {
   DEFAULT_OFFLOAD_CONFIG,
   defaultOutputDir,
+  EXTRACT_TOOL_MODES,
+  type ExtractToolMode,
   type LoadOffloadConfigOptions,
   loadOffloadConfig,
   OFFLOAD_CONFIG_KEYS,

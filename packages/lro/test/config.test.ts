@@ -41,10 +41,12 @@ describe("loadOffloadConfig", () => {
       ttlSeconds: 3600,
       outputDir: join(tmpdir(), `atlatl-${process.getuid?.()}`),
       maxRecords: 100_000,
+      extractTool: "auto",
       sources: undefined,
       entries: undefined,
     });
     expect(Object.values(c.sources)).toEqual([
+      "default",
       "default",
       "default",
       "default",
@@ -89,6 +91,7 @@ path = "/elsewhere.db"
       ttlSeconds: "option",
       outputDir: `file ${file}`,
       maxRecords: "env ATLATL_PROMPT__OFFLOAD__MAX_RECORDS",
+      extractTool: "default",
     });
     expect(c.entries.map((e) => [e.key, e.env, e.source])).toEqual([
       ["prompt.offload.enabled", "ATLATL_PROMPT__OFFLOAD__ENABLED", `file ${file}`],
@@ -104,6 +107,7 @@ path = "/elsewhere.db"
         "ATLATL_PROMPT__OFFLOAD__MAX_RECORDS",
         "env ATLATL_PROMPT__OFFLOAD__MAX_RECORDS",
       ],
+      ["prompt.offload.extract_tool", "ATLATL_PROMPT__OFFLOAD__EXTRACT_TOOL", "default"],
     ]);
   });
 

@@ -407,14 +407,20 @@ describe("atlatl-proxy install|uninstall <client>", () => {
     expect(readFileSync(path, "utf8")).toBe(original[".codeium/windsurf/mcp_config.json"]);
   });
 
-  it("install writes --resources / --no-resources when asked, and nothing more by default (every client's threshold is the specification's until the bench measures one)", () => {
+  it("install writes the client's measured threshold (none where it is the specification's), and --resources / --no-resources when asked", () => {
     const path = join(home.dir, "resources.json");
     const text = '{ "mcpServers": { "fs": { "command": "fs-mcp", "args": ["/src"] } } }\n';
     writeFileSync(path, text);
     const entry = () => JSON.parse(readFileSync(path, "utf8")).mcpServers.fs;
-    for (const client of ["claude-code", "cursor"]) {
+    // CLIENT_ECONOMY: Claude Code's measured 12,500; Cursor unmeasured, the default 1600.
+    for (const [client, threshold] of [
+      ["claude-code", 12_500],
+      ["cursor", undefined],
+    ] as const) {
       expect(proxyCli("install", client, "--config", path, "--no-permissions").status).toBe(0);
-      expect(entry().args).not.toContain("--threshold");
+      expect(readWrappedCommandLine(entry().command, entry().args)?.options.thresholdTokens).toBe(
+        threshold,
+      );
       expect(entry().args.filter((a: string) => a.endsWith("resources"))).toEqual([]);
       expect(proxyCli("uninstall", client, "--config", path, "--no-permissions").status).toBe(0);
     }
@@ -426,7 +432,11 @@ describe("atlatl-proxy install|uninstall <client>", () => {
       const line = readWrappedCommandLine(entry().command, entry().args);
       expect(line).toEqual({
         target: { kind: "stdio", command: "fs-mcp", args: ["/src"] },
-        options: { resources, outputDir: expect.stringMatching(/atlatl-/) },
+        options: {
+          resources,
+          thresholdTokens: 12_500,
+          outputDir: expect.stringMatching(/atlatl-/),
+        },
       });
       const again = proxyCli("install", "claude-code", "--config", path, flag);
       expect(again.stdout).toContain("already wrapped");
@@ -626,7 +636,10 @@ describe("atlatl-proxy install|uninstall <client>", () => {
         for (const name of Object.keys(entries)) {
           expect(out, out).toMatch(new RegExp(`^${name}: .*atlatl-proxy\\.js.*Connected`, "m"));
         }
-        expect(out, out).toMatch(/^shared: atlatl-proxy -- .*env-server\.mjs.*Connected/m);
+        // Claude Code's measured threshold (CLIENT_ECONOMY) is written too.
+        expect(out, out).toMatch(
+          /^shared: atlatl-proxy --threshold 12500 -- .*env-server\.mjs.*Connected/m,
+        );
       } finally {
         claudeHome.remove();
       }

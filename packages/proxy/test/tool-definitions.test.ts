@@ -9,7 +9,7 @@
  * pass. SDK clients named as the real ones name themselves at `initialize`.
  */
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadTokenizer } from "@atlatl/lro";
@@ -43,10 +43,25 @@ const args = (...more: string[]) => ["--output-dir", out.dir, ...more];
 const LRO_EXTRACT = { bytes: 844, o200k: 212 };
 const BUDGET_BYTES = 1000;
 
+/**
+ * A PATH whose one directory holds an executable `jq` (`withJq`) or nothing:
+ * the proxy's `auto` decision looks for the jq CLI there.
+ */
+function pathDir(withJq: boolean): string {
+  const dir = join(out.dir, withJq ? "bin-jq" : "bin-empty");
+  mkdirSync(dir, { recursive: true });
+  if (withJq) {
+    writeFileSync(join(dir, "jq"), "#!/bin/sh\n");
+    chmodSync(join(dir, "jq"), 0o755);
+  }
+  return dir;
+}
+
 describe("tool definitions the proxy adds", () => {
   it("is lro_extract alone, and it is small", async () => {
     const d = await direct([ENV_SERVER], undefined, ENV);
-    const p = await proxiedAs("claude-code", [ENV_SERVER], args(), ENV);
+    // A client not known to have a shell is given lro_extract.
+    const p = await proxied([ENV_SERVER], args(), undefined, ENV);
     try {
       const upstream = new Set((await d.client.listTools()).tools.map((t) => t.name));
       const added = (await p.client.listTools()).tools.filter((t) => !upstream.has(t.name));
@@ -65,14 +80,65 @@ describe("tool definitions the proxy adds", () => {
   });
 });
 
+describe("lro_extract per client (prompt.offload.extract_tool)", () => {
+  /** A result of 10 tokens, offloaded at --threshold 1: its descriptor's guidance. */
+  const LONG = { FIXTURE_TOKEN: "a-token-of-forty-characters-for-the-test" };
+  async function seen(clientName: string, withJq: boolean, ...more: string[]) {
+    const p = await proxiedAs(clientName, [ENV_SERVER], args("--threshold", "1", ...more), {
+      ...LONG,
+      PATH: pathDir(withJq),
+    });
+    try {
+      const tools = (await p.client.listTools()).tools.map((t) => t.name);
+      const r = await p.client.callTool({ name: "token", arguments: {} });
+      const text = (r.content as { type: string; text?: string }[])
+        .map((b) => b.text ?? "")
+        .join("\n");
+      const { guidance } = JSON.parse(text) as { guidance: string };
+      const subscribeError = await p.client.subscribeResource({ uri: "file:///x" }).then(
+        () => "",
+        (err: Error) => err.message,
+      );
+      return { tools, guidance, subscribeError };
+    } finally {
+      await p.close();
+    }
+  }
+
+  it("a client with a shell and jq on PATH gets none (0 bytes added), and guidance for its shell", async () => {
+    for (const name of ["claude-code", "codex-mcp-client", "gemini-cli-mcp-client-srv"]) {
+      const { tools, guidance, subscribeError } = await seen(name, true);
+      expect(tools, name).toEqual(["token"]);
+      expect(subscribeError, name).toMatch(/offload files are read with a shell\)/);
+      expect(guidance, name).not.toContain("lro_extract");
+      expect(guidance, name).toContain("In a shell");
+    }
+  });
+
+  it("is listed, and named by the guidance, without jq on PATH, for other clients, or when forced", async () => {
+    for (const [name, withJq, ...flags] of [
+      ["claude-code", false],
+      ["claude-ai", true],
+      ["claude-code", true, "--extract-tool"],
+    ] as const) {
+      const { tools, guidance } = await seen(name, withJq, ...flags);
+      expect(tools, name).toEqual(["token", "lro_extract"]);
+      expect(guidance, name).toContain("`lro_extract`(file_path=");
+    }
+    const off = await seen("claude-ai", true, "--no-extract-tool");
+    expect(off.tools).toEqual(["token"]);
+    expect(off.guidance).not.toContain("lro_extract");
+  });
+});
+
 describe("offload files as resources", () => {
   it("a client with a shell (Claude Code, Codex, Gemini CLI) gets no resources capability", async () => {
     for (const name of ["claude-code", "codex-mcp-client", "gemini-cli-mcp-client-srv"]) {
-      const p = await proxiedAs(name, [ENV_SERVER], args(), ENV);
+      // Without jq on PATH: lro_extract still reads the files.
+      const p = await proxiedAs(name, [ENV_SERVER], args(), { ...ENV, PATH: pathDir(false) });
       try {
         expect(p.client.getServerCapabilities()?.resources, name).toBeUndefined();
         expect(p.client.getServerCapabilities()?.tools, name).toBeDefined();
-        // lro_extract still reads the files.
         expect((await p.client.listTools()).tools.map((t) => t.name)).toContain("lro_extract");
         // Nothing answers for resources, offload files included.
         const uri = "atlatl://offload/atlatl-x-01.jsonl";

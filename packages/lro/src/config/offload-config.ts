@@ -37,7 +37,17 @@ export interface OffloadConfig {
    * A result set with more is offloaded capped, and its descriptor says so.
    */
   maxRecords?: number | undefined;
+  /**
+   * List the extraction tool (`lro_extract`): `auto` (default) leaves it out for
+   * a client whose agent reads the files with its own shell; see
+   * `extract_tool` below.
+   */
+  extractTool?: ExtractToolMode | undefined;
 }
+
+/** `prompt.offload.extract_tool`: decided per client (`auto`), or forced. */
+export const EXTRACT_TOOL_MODES = ["auto", "on", "off"] as const;
+export type ExtractToolMode = (typeof EXTRACT_TOOL_MODES)[number];
 
 /** Defaults of the specification. */
 export const DEFAULT_OFFLOAD_CONFIG: Readonly<
@@ -47,6 +57,7 @@ export const DEFAULT_OFFLOAD_CONFIG: Readonly<
   thresholdTokens: 1600,
   ttlSeconds: 3600,
   maxRecords: 100_000,
+  extractTool: "auto",
 };
 
 /**
@@ -97,6 +108,16 @@ export const OFFLOAD_CONFIG_KEYS = {
     min: 1,
     default: DEFAULT_OFFLOAD_CONFIG.maxRecords,
     description: "Most records in one offload file; larger result sets are capped, and say so",
+  },
+  extract_tool: {
+    type: "string",
+    default: DEFAULT_OFFLOAD_CONFIG.extractTool,
+    check: (v: string) =>
+      (EXTRACT_TOOL_MODES as readonly string[]).includes(v)
+        ? undefined
+        : `one of ${EXTRACT_TOOL_MODES.join(", ")}`,
+    description:
+      "List lro_extract: auto (not to a client with a shell on this machine and jq on PATH: Claude Code, Codex, Gemini CLI over stdio), on or off",
   },
 } satisfies ConfigSectionSpec;
 
@@ -173,6 +194,7 @@ export function loadOffloadConfig(options: LoadOffloadConfigOptions = {}): Resol
       ttl_seconds: o.ttlSeconds,
       output_dir: o.outputDir,
       max_records: o.maxRecords,
+      extract_tool: o.extractTool,
     },
   });
   const v = resolved.values;
@@ -184,12 +206,15 @@ export function loadOffloadConfig(options: LoadOffloadConfigOptions = {}): Resol
     outputDir: v.output_dir,
     ...(o.filePrefix !== undefined ? { filePrefix: o.filePrefix } : {}),
     maxRecords: v.max_records,
+    // Checked by the key's `check` above.
+    extractTool: v.extract_tool as ExtractToolMode,
     sources: {
       enabled: s.enabled,
       thresholdTokens: s.threshold_tokens,
       ttlSeconds: s.ttl_seconds,
       outputDir: s.output_dir,
       maxRecords: s.max_records,
+      extractTool: s.extract_tool,
     },
     entries: resolved.entries,
   };

@@ -112,10 +112,16 @@ function declare(
   }
 }
 
-/** Serve `tool` (and the upstream's tools) on `server`; returns the unmount function. */
+/**
+ * Serve `tool` (and the upstream's tools) on `server`; returns the unmount
+ * function. Without `tool` (a client that is not given `lro_extract`), the
+ * upstream's alone, through the same handlers.
+ */
 export function mountTools(
   server: LowLevelServer,
-  tool: { definition: ToolLike; call(args: unknown, extra?: unknown): Promise<AnyCallToolResult> },
+  tool:
+    | { definition: ToolLike; call(args: unknown, extra?: unknown): Promise<AnyCallToolResult> }
+    | undefined,
   upstream: ToolsUpstream = {},
 ): () => void {
   declare(server, { tools: {} });
@@ -127,11 +133,11 @@ export function mountTools(
     const page = upstream.listTools
       ? await upstream.listTools(request as ListToolsRequest, extra)
       : { tools: [] };
-    if (page.nextCursor) return page;
+    if (page.nextCursor || !tool) return page;
     return { ...page, tools: [...page.tools, tool.definition] };
   });
   handle(server, "tools/call", async (request, extra) => {
-    if (request.params.name === tool.definition.name) {
+    if (tool && request.params.name === tool.definition.name) {
       return project(await tool.call(request.params.arguments, extra));
     }
     if (upstream.callTool) return project(await upstream.callTool(request, extra));

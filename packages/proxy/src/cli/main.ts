@@ -35,6 +35,8 @@ interface CliOptions {
   upstreamProtocol?: string;
   /** `--resources` / `--no-resources`; absent: the config's (`auto` by default). */
   resources?: boolean;
+  /** `--extract-tool` / `--no-extract-tool`; absent: the config's (`auto` by default). */
+  extractTool?: boolean;
 }
 
 const program = new Command()
@@ -65,6 +67,11 @@ const program = new Command()
     "serve offload files as MCP resources to any client (default: not to clients that read them with a shell)",
   )
   .option("--no-resources", "never serve offload files as MCP resources")
+  .option(
+    "--extract-tool",
+    "list lro_extract to any client (default: not to clients that run the jq recipes in their own shell)",
+  )
+  .option("--no-extract-tool", "never list lro_extract")
   .option("--timeout <seconds>", "upstream request timeout", positiveInt("--timeout"))
   .addOption(
     new Option(
@@ -114,6 +121,7 @@ async function main(): Promise<void> {
         ...(opts.outputDir !== undefined ? { outputDir: opts.outputDir } : {}),
         ...(opts.ttl !== undefined ? { ttlSeconds: opts.ttl } : {}),
         ...(opts.offload === false ? { enabled: false } : {}),
+        ...(opts.extractTool !== undefined ? { extractTool: opts.extractTool ? "on" : "off" } : {}),
       },
     });
   } catch (err) {

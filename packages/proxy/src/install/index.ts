@@ -3,15 +3,21 @@
  * proxy's `install <client>` wraps each configured server; the atlatl server's
  * `atlatl install <client>` adds itself with {@link planAddServer}. Both share
  * the clients' locations, the formats (jsonc-parser, toml-patch), each one's
- * record of its own change, the backups and the atomic write. Only what those
- * two commands call is exported, and the client table's rule for offload
- * resources, which `atlatl serve` applies to its descriptors' resource links;
- * the formats, records, backups and diff stay inside.
+ * record of its own change, the backups and the atomic write, and the
+ * per-client economy (`client-economy.ts`: the threshold install writes,
+ * whether `atlatl serve` lists `lro_extract` and gives its descriptors resource
+ * links). Only what those two commands call is exported; the formats, records,
+ * backups and diff stay inside.
  */
 export {
+  CLIENT_ECONOMY,
+  type ExtractToolFacts,
+  installThreshold,
+  listsExtractTool,
   type OffloadResourcesMode,
   servesOffloadResources,
 } from "../config/client-economy.js";
+export { jqOnPath } from "../config/jq-on-path.js";
 export { carryOut, type Run, type Written } from "./apply.js";
 export { planGrantDirectory, planRevokeDirectory } from "./claude-permissions.js";
 export {

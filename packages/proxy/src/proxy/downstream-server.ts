@@ -182,7 +182,7 @@ export function buildDownstreamServer(
         if (!capabilities.resources) {
           throw rpcError(
             METHOD_NOT_FOUND,
-            `atlatl-proxy: ${request.method}: this server has no resources (offload files are read with a shell or ${engine.extractToolName})`,
+            `atlatl-proxy: ${request.method}: this server has no resources (offload files are read with a shell${engine.extractToolListed ? ` or ${engine.extractToolName}` : ""})`,
           );
         }
         if (!capabilities.resources.subscribe) {

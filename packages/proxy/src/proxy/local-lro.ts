@@ -17,6 +17,7 @@ import {
   registerOffloadResources,
   respond,
   type ToolsUpstream,
+  toolErrorResult,
 } from "@atlatl/lro/mcp";
 import { type OffloadConfig, Offloader } from "@atlatl/lro/node";
 import {
@@ -49,6 +50,12 @@ interface ProxyEngineOptions {
   extractToolName: string;
   /** URI prefix of offload resources (`atlatl://offload/` unless it clashes). */
   resourcePrefix: string;
+  /**
+   * List the extraction tool (default true; `listsExtractTool`). Without it
+   * the descriptors' guidance is the shell's (the offloader is never told of a
+   * tool), and the tool is not served.
+   */
+  extractTool?: boolean;
   events?: LroEvents;
 }
 
@@ -84,6 +91,8 @@ function asLroHooks(upstream: EngineUpstream): {
 export interface ProxyEngine {
   readonly config: OffloadConfig;
   readonly extractToolName: string;
+  /** Whether the extraction tool is listed (`ProxyEngineOptions.extractTool`). */
+  readonly extractToolListed: boolean;
   /**
    * Serve `lro_extract` and, unless `options.resources` is false, the offload
    * resources on `server` (before it is connected), beside `upstream`'s;
@@ -108,11 +117,14 @@ export async function createProxyEngine(options: ProxyEngineOptions): Promise<Pr
   const names = { resourcePrefix: options.resourcePrefix };
   // The tool's one registration, on a server of its own that is never
   // connected; `mount` serves its definition and call on the real ones.
-  const extract = registerLroExtract(
-    new Server({ name: "atlatl-proxy", version: "0.1.0" }, { capabilities: {} }),
-    { offloader, names, toolName: options.extractToolName },
-  );
-  const tool = { definition: extract.definition, call: extract.call };
+  const extract =
+    options.extractTool !== false
+      ? registerLroExtract(
+          new Server({ name: "atlatl-proxy", version: "0.1.0" }, { capabilities: {} }),
+          { offloader, names, toolName: options.extractToolName },
+        )
+      : undefined;
+  const tool = extract && { definition: extract.definition, call: extract.call };
   // Attachments (images, blobs) are offload files too: the one sweeper deletes
   // them. Started now, not at the first offload: files of an earlier run go too.
   const sweeper = offloader.startSweeper();
@@ -121,6 +133,7 @@ export async function createProxyEngine(options: ProxyEngineOptions): Promise<Pr
   return {
     config,
     extractToolName: options.extractToolName,
+    extractToolListed: extract !== undefined,
 
     mount(server, upstream = {}, mountOptions = {}) {
       const hooks = asLroHooks(upstream);
@@ -154,6 +167,12 @@ export async function createProxyEngine(options: ProxyEngineOptions): Promise<Pr
     },
 
     async callExtract(args) {
+      if (!extract) {
+        return toolErrorResult({
+          code: "NOT_FOUND",
+          message: `${options.extractToolName} is not listed to this client (prompt.offload.extract_tool); run the descriptor's jq recipes in a shell`,
+        }) as CallToolResult;
+      }
       return (await extract.call(args ?? {})) as CallToolResult;
     },
 
@@ -164,7 +183,7 @@ export async function createProxyEngine(options: ProxyEngineOptions): Promise<Pr
     async close() {
       sweeper.stop();
       for (const unmount of [...mounted]) unmount();
-      await extract.close();
+      await extract?.close();
     },
   };
 }

@@ -20,7 +20,8 @@ import type {
 } from "@modelcontextprotocol/client";
 import type { Transport } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
-import { servesOffloadResources } from "../config/client-economy.js";
+import { listsExtractTool, servesOffloadResources } from "../config/client-economy.js";
+import { jqOnPath } from "../config/jq-on-path.js";
 import type { ProxyConfig } from "../config/proxy-config.js";
 import { connectUpstream, type UpstreamTransportKind } from "../upstream/connect.js";
 import { describeTarget, type UpstreamTarget } from "../upstream/target.js";
@@ -83,7 +84,7 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
   const upstreamCaps = (upstream.getServerCapabilities() ?? {}) as ServerCapabilities;
   const upstreamInfo = upstream.getServerVersion();
 
-  const engine = await engineBeside(upstream, upstreamCaps, config);
+  const engine = await engineBeside(upstream, upstreamCaps, config, facts.clientInfo?.name);
 
   const calls = upstreamCalls({ upstream, upstreamEra, target, config, downstream, bridge, log });
   const deps: DownstreamDeps = {
@@ -186,6 +187,7 @@ async function engineBeside(
   upstream: Client,
   upstreamCaps: ServerCapabilities,
   config: ProxyConfig,
+  clientName: string | undefined,
 ) {
   // Our names must not shadow the upstream's.
   const toolNames = upstreamCaps.tools
@@ -204,6 +206,11 @@ async function engineBeside(
     config: config.offload,
     extractToolName: extractToolName(new Set(toolNames)),
     resourcePrefix: resourcePrefix(uris),
+    // The proxy runs on the client's machine (stdio): its files are the client's to read.
+    extractTool: listsExtractTool(config.offload.extractTool ?? "auto", clientName, {
+      filesLocal: true,
+      jq: jqOnPath(),
+    }),
   });
 }
 

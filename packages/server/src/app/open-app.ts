@@ -1,5 +1,7 @@
 import { LroEvents } from "@atlatl/lro";
-import { localOffloadStore, Offloader, type OffloadStore } from "@atlatl/lro/node";
+import { Offloader } from "@atlatl/lro/node";
+import type { CallToolResult } from "@modelcontextprotocol/server";
+import type pg from "pg";
 import {
   loadServerConfig,
   type ServerConfig,
@@ -7,9 +9,15 @@ import {
 } from "../config/server-config.js";
 import type { MemoryEmbeddings } from "../embeddings/memory-embeddings.js";
 import { openEmbeddings } from "../embeddings/open-embeddings.js";
+import { createTaskStore } from "../mcp/tasks/create-task-store.js";
+import type { TaskStore } from "../mcp/tasks/task-store.js";
 import { createOffloadStore } from "../offload-store/create-offload-store.js";
+import {
+  localServedStore,
+  type ServedOffloadStore,
+} from "../offload-store/served-offload-store.js";
 import { createServices, type Services } from "../services/create-services.js";
-import { openStore } from "../store/open-store.js";
+import { openStore, openStorePool } from "../store/open-store.js";
 import type { MemoryStore } from "../store/store.js";
 
 /** Everything a command needs: configuration, store, services and the LRO engine. */
@@ -24,10 +32,13 @@ export interface App {
    * principal's offloader to it (`Principals`); the stdio server's own
    * offloader stays local, its files readable by its one client only.
    */
-  offloadStore: OffloadStore;
+  offloadStore: ServedOffloadStore;
   /** Hybrid recall's vectors and endpoint (`[embeddings]`); null when recall is lexical. */
   embeddings: MemoryEmbeddings | null;
+  /** The server's MCP tasks, kept where the offload files are (`createTaskStore`). */
+  taskStore: TaskStore<CallToolResult>;
   events: LroEvents;
+  /** Close the stores, then end the instance's PostgreSQL pool. */
   close(): Promise<void>;
 }
 
@@ -48,46 +59,57 @@ interface OpenAppOptions extends ServerConfigOverrides {
   resetEmbeddings?: boolean;
 }
 
-/** Resolve the configuration, open the store (migrating it) and build the services. */
+/**
+ * Resolve the configuration, open the stores (the memory store migrated) and
+ * build the services. On PostgreSQL the memory, offload and task stores share
+ * the instance's one pool (`[store] pool_size` connections).
+ */
 export async function openApp(options: OpenAppOptions = {}): Promise<App> {
   const config = loadServerConfig(options, options.env ?? process.env);
-  const store = await openStore(config.store, { readOnly: options.readOnlyStore });
-  let embeddings: MemoryEmbeddings | null;
+  const pool = await openStorePool(config.store);
+  const opened: { close(): Promise<void> }[] = [];
   try {
-    embeddings = await openEmbeddings(config.embeddings, store, {
+    const store = await openStore(config.store, { readOnly: options.readOnlyStore, pool });
+    opened.push(store);
+    const embeddings = await openEmbeddings(config.embeddings, store, {
       readOnly: options.readOnlyStore === true,
       reset: options.resetEmbeddings === true,
     });
+    const offloadStore = options.sharedOffloads
+      ? await createOffloadStore(config.offloadStore, { pool })
+      : localServedStore;
+    opened.push(offloadStore);
+    const taskStore = await createTaskStore({
+      offloadStore,
+      offloadTtlSeconds: config.offload.ttlSeconds,
+    });
+    opened.push(taskStore);
+    const events = new LroEvents(options.logEvents === false ? { sink: null } : {});
+    // The CLI's transports sweep the directory themselves (stdio's sweeper, HTTP's principal sweeper).
+    const offloader = new Offloader({ config: config.offload, events, sweep: false });
+    let closed: Promise<void> | undefined;
+    return {
+      config,
+      store,
+      services: createServices(store, { embeddings: embeddings ?? undefined }),
+      embeddings,
+      offloader,
+      offloadStore,
+      taskStore,
+      events,
+      close: () => {
+        closed ??= closeAll(opened, pool);
+        return closed;
+      },
+    };
   } catch (err) {
-    await store.close();
+    await closeAll(opened, pool);
     throw err;
   }
-  const events = new LroEvents(options.logEvents === false ? { sink: null } : {});
-  // The CLI's transports sweep the directory themselves (stdio's sweeper, HTTP's principal sweeper).
-  const offloader = new Offloader({ config: config.offload, events, sweep: false });
-  let offloadStore: OffloadStore = localOffloadStore;
-  if (options.sharedOffloads) {
-    try {
-      offloadStore = await createOffloadStore(config.offloadStore, {
-        url: config.store.url,
-        timeouts: config.store.timeouts,
-      });
-    } catch (err) {
-      await store.close();
-      throw err;
-    }
-  }
-  return {
-    config,
-    store,
-    services: createServices(store, { embeddings: embeddings ?? undefined }),
-    embeddings,
-    offloader,
-    offloadStore,
-    events,
-    close: async () => {
-      await offloadStore.close();
-      await store.close();
-    },
-  };
+}
+
+/** Close what was opened, the last first, then end the pool they share. */
+async function closeAll(opened: { close(): Promise<void> }[], pool: pg.Pool | undefined) {
+  for (const part of [...opened].reverse()) await part.close().catch(() => undefined);
+  await pool?.end().catch(() => undefined);
 }

@@ -52,6 +52,11 @@ program
   .option("--ttl <seconds>", "lifetime of offload files", ttlFlag)
   .option("--no-offload", "disable Large Result Offloading (inline results with cursors)")
   .option(
+    "--extract-tool",
+    "list lro_extract to any client (default: not to a stdio client that runs the jq recipes in its own shell)",
+  )
+  .option("--no-extract-tool", "never list lro_extract")
+  .option(
     "--http",
     "serve MCP over Streamable HTTP at /mcp, plus REST under /v1 (see docs/remote.md)",
   )

@@ -25,11 +25,13 @@ import {
   type RawMessage,
   rawMessage,
 } from "@atlatl/lro/node";
-import { initializeClientInfo } from "../mcp/raw-message.js";
+import { initializeClientInfo, openingClientName } from "../mcp/raw-message.js";
 
 interface RequestGateHooks {
   /** The connection opened with a 2025-era `initialize`: its `clientInfo`, every key kept. */
   onInitialize(clientInfo: Record<string, unknown>): void;
+  /** The `clientInfo.name` of the connection's opening message, of either era, if any. */
+  onClientName?(name: string): void;
   /** A request refused here: its answer, for the transport to send. */
   refuse(response: JsonRpcErrorResponse<string | number>): void;
   /** A notification dropped here (it cannot be answered), and why. */
@@ -52,6 +54,8 @@ export function gateRequests(hooks: RequestGateHooks): Transform {
 
   /** The generation an opening message picks, as the SDK's stdio entry reads it. */
   const opened = (message: RawMessage): Phase => {
+    const name = openingClientName(message);
+    if (name !== undefined) hooks.onClientName?.(name);
     const claim = claimedRevision(message);
     if (claim === undefined) {
       // `initialize`, or a message without a claim: the 2025 era.

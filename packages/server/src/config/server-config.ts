@@ -13,6 +13,7 @@ import {
 import envPaths from "env-paths";
 import {
   DEFAULT_CONNECT_TIMEOUT_SECONDS,
+  DEFAULT_POOL_SIZE,
   DEFAULT_STATEMENT_TIMEOUT_SECONDS,
   type PostgresTimeouts,
 } from "../store/postgres/pool-timeouts.js";
@@ -59,6 +60,14 @@ const STORE_KEYS = {
     description:
       "PostgreSQL: longest a statement (or a streamed read) may take before the request fails UNAVAILABLE",
   },
+  pool_size: {
+    type: "integer",
+    min: 1,
+    max: 1000,
+    default: DEFAULT_POOL_SIZE,
+    description:
+      "PostgreSQL: connections of the instance's one pool (memories, shared offload files and tasks)",
+  },
 } as const;
 
 /** What `store.url` must be. */
@@ -87,8 +96,10 @@ interface StoreConfig {
   backend: "sqlite" | "postgres";
   path: string;
   url: string | null;
-  /** PostgreSQL's connect and statement bounds (every pool of the process). */
+  /** PostgreSQL's connect and statement bounds (every connection of the instance's pool). */
   timeouts: PostgresTimeouts;
+  /** PostgreSQL: connections of the instance's one pool (`[store] pool_size`). */
+  poolSize: number;
 }
 
 /** Flags and constructor options that override every other source. */
@@ -165,6 +176,7 @@ export function loadServerConfig(
         connectTimeoutMs: store.values.connect_timeout_seconds * 1000,
         statementTimeoutMs: store.values.statement_timeout_seconds * 1000,
       },
+      poolSize: store.values.pool_size,
     },
     offload: offloadConfigOf(offload),
     entries: [

@@ -3,7 +3,6 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import type { App } from "../app/open-app.js";
 import { createSharedExtraction } from "../mcp/shared-extraction.js";
-import { createTaskStore } from "../mcp/tasks/create-task-store.js";
 import { createHttpApp, insecureBindMessage, MCP_PATH } from "./create-http-app.js";
 import type { HttpConfig } from "./http-config.js";
 import { LegacySessions } from "./mcp/legacy-sessions.js";
@@ -43,13 +42,8 @@ export async function startHttpServer(app: App, http: HttpConfig): Promise<Runni
     events: app.events,
     offloadStore: app.offloadStore,
   });
-  // Shared with the offload files: a task's handle is good wherever its file is.
-  const tasks = await createTaskStore({
-    shared: app.offloadStore.kind === "postgres",
-    url: app.config.store.url,
-    timeouts: app.config.store.timeouts,
-    offloadTtlSeconds: app.config.offload.ttlSeconds,
-  });
+  // Kept where the offload files are: a task's handle is good wherever its file is.
+  const tasks = app.taskStore;
   const servers = new PrincipalServers({
     app,
     tasks,

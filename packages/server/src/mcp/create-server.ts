@@ -13,7 +13,12 @@ import {
   ResourceTemplate,
   type ServerOptions,
 } from "@modelcontextprotocol/server";
-import { type OffloadResourcesMode, servesOffloadResources } from "atlatl-proxy/install";
+import {
+  jqOnPath,
+  listsExtractTool,
+  type OffloadResourcesMode,
+  servesOffloadResources,
+} from "atlatl-proxy/install";
 import type { Services } from "../services/create-services.js";
 import { ATLATL_VERSION } from "../version.js";
 import {
@@ -23,14 +28,14 @@ import {
   type ToolCallContext,
 } from "./client-facts.js";
 import { callLogListener } from "./lro-logging.js";
-import { progressDone } from "./progress.js";
+import { withProgress } from "./progress.js";
 import { atlatlPrompts, type RegisterPrompts } from "./prompts.js";
 import { foreignFilesNotFound } from "./session-files.js";
 import type { SharedExtraction } from "./shared-extraction.js";
-import { TaskTable } from "./tasks/memory/task-table.js";
+import { TaskTable } from "./tasks/memory/memory-task-store.js";
 import { discardOffloads, type ToolTasks } from "./tasks/task-call.js";
 import { mountTaskMethods } from "./tasks/task-methods.js";
-import { TASK_MAX_TTL_MS, type TaskStore } from "./tasks/task-store.js";
+import { maxTaskTtlMs, type TaskStore } from "./tasks/task-store.js";
 import type { ToolContext } from "./tool-context.js";
 import { compose, withToolErrors } from "./tool-middleware.js";
 import { ToolRegistry } from "./tool-registry.js";
@@ -68,10 +73,13 @@ const CACHE_HINTS: NonNullable<ServerOptions["cacheHints"]> = {
   "resources/templates/list": OFFLOAD_LIST_CACHE,
 };
 
-const INSTRUCTIONS = `atlatl is a memory server (MIF memories: semantic, episodic, procedural).
+/** The server's instructions; they name `lro_extract` only where it is listed. */
+function instructions(extractTool: boolean): string {
+  return `atlatl is a memory server (MIF memories: semantic, episodic, procedural).
 Read tools (recall_memories, search_memories, list_memories, inject_context) return small results inline.
 Large results are offloaded: you get {"offloaded": true, "file_path": ..., "summary", "line_schema", "jq_recipes", "guidance"}.
-Query the file with a shell (tail -n +2 FILE | jq ...) or with the lro_extract tool; it is also readable as an MCP resource.`;
+Query the file with a shell (tail -n +2 FILE | jq ...)${extractTool ? " or with the lro_extract tool" : ""}; it is also readable as an MCP resource.`;
+}
 
 export interface AtlatlServer {
   server: McpServer;
@@ -110,6 +118,16 @@ export interface AtlatlServerDeps {
    * layer (stdio, an HTTP session): its `clientInfo.proxy`, which the SDK drops.
    */
   initialize?: InitializeFacts;
+  /**
+   * The offload files are on the client's machine (stdio): `lro_extract` may
+   * be left out for a client that runs the recipes in its own shell
+   * (`prompt.offload.extract_tool = "auto"`). Default false (HTTP: the client
+   * may be remote, and a principal's sessions share one offloader, whose
+   * guidance names the tool).
+   */
+  filesLocal?: boolean;
+  /** The client's `clientInfo.name` from the connection's opening message (stdio), of either era. */
+  clientName?: string | undefined;
   /**
    * The task table this server's tasks live in and the owner they belong to
    * (a process-wide table keyed by principal). Default: a table of this
@@ -157,14 +175,8 @@ function negotiatedOffload(
           }
         : AUTO_POLICY,
   });
-  return (next) => {
-    const respond = lro(next);
-    return async (...args) => {
-      const result = await respond(...args);
-      await progressDone(args);
-      return result;
-    };
-  };
+  // Progress outside LRO: `done` once the response is ready, whatever it became.
+  return (next) => withProgress(lro(next));
 }
 
 /** What every server instance of one principal shares: built once, mounted per instance. */
@@ -223,10 +235,20 @@ function sharedParts(deps: AtlatlServerDeps): SharedParts {
  * a modern HTTP request gets an instance of its own.
  */
 export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
+  const lroEnabled = deps.offloader.config.enabled;
+  const filesLocal = deps.filesLocal === true;
+  const extractTool =
+    lroEnabled &&
+    listsExtractTool(deps.offloader.config.extractTool ?? "auto", deps.clientName, {
+      filesLocal,
+      jq: filesLocal && jqOnPath(),
+    });
+  // The offloader's guidance names the tool only where it is listed.
+  if (!extractTool) deps.offloader.nativeExtraction = false;
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
     {
-      instructions: INSTRUCTIONS,
+      instructions: instructions(extractTool),
       // No `tools` here: McpServer would install its own tools handlers; the
       // ToolRegistry (or lro_extract beside it) serves them (mounted below).
       capabilities: {
@@ -243,12 +265,11 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
   );
   server.server.registerCapabilities({ tools: {} });
   const shared = sharedParts(deps);
-  const lroEnabled = deps.offloader.config.enabled;
   // A task's result names its offload file: it is kept no longer than the file.
   const table =
     deps.tasks?.table ??
     new TaskTable<CallToolResult>({
-      maxTtlMs: Math.min(TASK_MAX_TTL_MS, deps.offloader.config.ttlSeconds * 1000),
+      maxTtlMs: maxTaskTtlMs(deps.offloader.config.ttlSeconds),
     });
   const owner = deps.tasks?.owner ?? deps.principal ?? "local";
   const tasks: ToolTasks = {
@@ -261,8 +282,17 @@ export function createAtlatlServer(deps: AtlatlServerDeps): AtlatlServer {
 
   const closers: (() => Promise<void>)[] = [];
   if (!deps.tasks) closers.push(async () => await table.close());
-  if (!lroEnabled) shared.tools.mount(server.server, tasks, deps.initialize);
-  if (lroEnabled) {
+  if (!extractTool) shared.tools.mount(server.server, tasks, deps.initialize);
+  if (lroEnabled && !extractTool) {
+    const resources = registerOffloadResources(server, {
+      ResourceTemplate,
+      config: deps.offloader.config,
+      events: deps.offloader.events,
+      store: deps.offloader.store,
+    });
+    closers.push(async () => resources.close());
+  }
+  if (extractTool) {
     const dir = deps.offloader.config.outputDir;
     // lro_extract on the low-level server, atlatl's tools served beside it.
     const extract = registerLroExtract(server.server, {

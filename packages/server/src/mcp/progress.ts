@@ -1,19 +1,25 @@
 /**
- * Progress notifications of a read tool call, when the client sent a progress
- * token. Each says what has actually happened, never what is about to: the
+ * Progress of a read tool call, as the `withProgress` middleware (`(next) =>
+ * handler`, composed once per read tool with the LRO middleware) makes it.
+ * It reaches the call when the client sent a progress token, or when the call
+ * runs as a task: then the same messages go into the task's `statusMessage`
+ * (the request was answered with the task, so there is no request left to
+ * notify). Each says what has actually happened, never what is about to: the
  * ranked read reports when it asks the store and how many matches came back
  * (`readProgress`, handed to `RecallService.read` / `SearchService.read`),
- * and the call ends with `done` once the response is ready (`progressDone`).
- * A call running as a task reports the same messages into its task's
- * `statusMessage` (`reportToTask`): its request was answered with the task,
- * so there is no request left to notify.
+ * and the middleware ends the call with `done` once the response is ready.
+ * What a call reports travels in its handler context, nowhere else.
  */
 import type { ServerContext } from "@modelcontextprotocol/server";
 import type { ReadProgress } from "../services/ranked-read.js";
 
 /** What a call's progress needs of its handler context (`ServerContext`). */
-interface ProgressExtra {
+export interface ProgressContext {
   mcpReq?: Partial<Pick<ServerContext["mcpReq"], "_meta" | "notify">>;
+  /** Set by a task's context (`task-call.ts`): where its work's status goes. */
+  readonly taskStatus?: ((message: string) => void) | undefined;
+  /** Set by {@link withProgress}: the call's progress. */
+  readonly progress?: CallProgress | undefined;
 }
 
 /** A call whose client asked for progress: its token and the request's `notify`. */
@@ -49,31 +55,34 @@ class CallProgress {
   }
 }
 
-const calls = new WeakMap<object, CallProgress>();
-const taskSinks = new WeakMap<object, (message: string) => void>();
-
-/** Report the progress of the call whose `extra` this is to `sink` (its task's status). */
-export function reportToTask(extra: object, sink: (message: string) => void): void {
-  taskSinks.set(extra, sink);
+/** The progress of the call whose context is `ctx`, when the client asked for it or it is a task. */
+function progressOf(ctx: ProgressContext): CallProgress | undefined {
+  const progressToken = ctx.mcpReq?._meta?.progressToken;
+  const notify =
+    progressToken !== undefined && typeof ctx.mcpReq?.notify === "function"
+      ? { progressToken, notify: ctx.mcpReq.notify }
+      : undefined;
+  if (!notify && !ctx.taskStatus) return undefined;
+  return new CallProgress(notify, ctx.taskStatus);
 }
 
-/** The progress of the call whose `extra` this is, when the client asked for progress or it is a task. */
-function callProgress(extra: unknown): CallProgress | undefined {
-  if (typeof extra !== "object" || extra === null) return undefined;
-  const e = extra as ProgressExtra;
-  const progressToken = e.mcpReq?._meta?.progressToken;
-  const notify =
-    progressToken !== undefined && typeof e.mcpReq?.notify === "function"
-      ? { progressToken, notify: e.mcpReq.notify }
-      : undefined;
-  const task = taskSinks.get(e);
-  if (!notify && !task) return undefined;
-  let call = calls.get(e);
-  if (!call) {
-    call = new CallProgress(notify, task);
-    calls.set(e, call);
-  }
-  return call;
+/**
+ * The progress middleware: the handler gets its context with the call's
+ * progress (`readProgress` reads it), and the call ends with `done` once the
+ * response is ready. A call nobody follows passes through untouched.
+ */
+export function withProgress<A extends unknown[], R>(
+  next: (...args: A) => Promise<R>,
+): (...args: A) => Promise<R> {
+  return async (...args) => {
+    const ctx = args.at(-1);
+    if (typeof ctx !== "object" || ctx === null) return next(...args);
+    const progress = progressOf(ctx as ProgressContext);
+    if (!progress) return next(...args);
+    const result = await next(...([...args.slice(0, -1), { ...ctx, progress }] as A));
+    await progress.send("done", true);
+    return result;
+  };
 }
 
 /** The message of one step of a ranked read. */
@@ -89,17 +98,12 @@ export function readProgressMessage(p: ReadProgress): string {
 }
 
 /**
- * The listener a read tool hands to its ranked read (`extra` is the SDK's
- * handler context, `ServerContext`, the handler's last argument); undefined when the client did
- * not ask for progress and the call is no task.
+ * The listener a read tool hands to its ranked read (`ctx`: the handler
+ * context {@link withProgress} passed on); undefined when the client did not
+ * ask for progress and the call is no task.
  */
-export function readProgress(extra: unknown): ((p: ReadProgress) => void) | undefined {
-  const call = callProgress(extra);
+export function readProgress(ctx: ProgressContext): ((p: ReadProgress) => void) | undefined {
+  const call = ctx.progress;
   if (!call) return undefined;
   return (p) => void call.send(readProgressMessage(p));
-}
-
-/** The last notification of a call (`args`: the handler's arguments, `extra` last). */
-export async function progressDone(args: readonly unknown[]): Promise<void> {
-  await callProgress(args[args.length - 1])?.send("done", true);
 }

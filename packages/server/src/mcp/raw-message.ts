@@ -14,3 +14,13 @@ export function initializeClientInfo(message: RawMessage): Record<string, unknow
   const facts = clientFacts(message);
   return facts?.era === "legacy" ? facts.clientInfo : undefined;
 }
+
+/**
+ * The `clientInfo.name` a connection's opening message gives: a 2025
+ * `initialize`'s, or a 2026-07-28 request's envelope's (Claude Code 2.1.328
+ * opens with `server/discover`).
+ */
+export function openingClientName(message: RawMessage): string | undefined {
+  const name = clientFacts(message)?.clientInfo?.name;
+  return typeof name === "string" ? name : undefined;
+}

@@ -1,49 +1,43 @@
 /**
  * The offload store factory: `offload_store.backend` picks the local file
- * system (the default: one instance, nothing shared) or PostgreSQL (the
- * memory database: every instance of a scaled-out server reads every
- * instance's offload files). The PostgreSQL driver is imported only when chosen.
+ * system (the default: nothing shared) or PostgreSQL (the memory database, on
+ * the instance's one pool: every instance of a scaled-out server reads every
+ * instance's offload files). The PostgreSQL implementation is imported only
+ * when chosen.
  */
-import { localOffloadStore, type OffloadStore, redactUrl } from "@atlatl/lro/node";
+import { LroError } from "@atlatl/lro";
 import type pg from "pg";
 import type { OffloadStoreConfig } from "../config/offload-store-config.js";
-import type { PostgresTimeouts } from "../store/postgres/pool-timeouts.js";
+import { localServedStore, type ServedOffloadStore } from "./served-offload-store.js";
 
 /** Options of {@link createOffloadStore}. */
 export interface CreateOffloadStoreOptions {
-  /** The memory store's PostgreSQL URL (the shared store's database). */
-  url?: string | null | undefined;
-  /** The connect and statement bounds of the pool opened from `url` (`[store]`). */
-  timeouts?: PostgresTimeouts | undefined;
-  /** A pool to use instead of opening one from `url` (the caller ends it). */
+  /** The instance's PostgreSQL pool (`openStorePool`): required by `backend = "postgres"`. */
   pool?: pg.Pool | undefined;
-  /** A schema to create the tables in (tests isolate by schema; default the URL's search_path). */
-  schema?: string | undefined;
   /** Clock, epoch ms. */
   now?: () => number;
 }
 
-/** Connections of the store's own pool: offload transfers never starve memory queries. */
-const POOL_SIZE = 4;
-
 /**
- * The configured offload store, its tables created when missing. Throws
- * `LroError` `OFFLOAD_STORE_FAILED` when PostgreSQL cannot be reached.
+ * The configured offload store, its tables created when missing. Fails with
+ * a `StoreError` when they cannot be, and `OFFLOAD_STORE_FAILED` when
+ * PostgreSQL is asked for without a pool (a SQLite store).
  */
 export async function createOffloadStore(
   config: OffloadStoreConfig,
   options: CreateOffloadStoreOptions = {},
-): Promise<OffloadStore> {
-  if (config.backend === "local") return localOffloadStore;
+): Promise<ServedOffloadStore> {
+  if (config.backend === "local") return localServedStore;
+  if (!options.pool) {
+    throw new LroError(
+      "OFFLOAD_STORE_FAILED",
+      'offload_store.backend = "postgres" keeps the files in the memory database: set store.url to a postgres:// URL',
+    );
+  }
   const { openPostgresOffloadStore } = await import("./postgres/open-postgres-offload-store.js");
-  const url = options.url ?? "";
   return openPostgresOffloadStore({
-    ...(options.pool
-      ? { pool: options.pool }
-      : { url, maxConnections: POOL_SIZE, timeouts: options.timeouts }),
+    pool: options.pool,
     quotaBytes: config.quotaBytes,
-    describe: redactUrl(url),
-    ...(options.schema ? { schema: options.schema } : {}),
     ...(options.now ? { now: options.now } : {}),
   });
 }

@@ -3,6 +3,7 @@
  * PostgreSQL, otherwise the SQLite file at `path`. Each backend is imported
  * only when chosen, so a SQLite user never loads the PostgreSQL driver.
  */
+import type pg from "pg";
 import type { PostgresTimeouts } from "./postgres/pool-timeouts.js";
 import type { MemoryStore } from "./store.js";
 
@@ -13,6 +14,8 @@ export interface OpenStoreConfig {
   url?: string | null | undefined;
   /** PostgreSQL's connect and statement bounds (default `DEFAULT_POSTGRES_TIMEOUTS`). */
   timeouts?: PostgresTimeouts | undefined;
+  /** PostgreSQL: connections of the instance's one pool (default `DEFAULT_POOL_SIZE`). */
+  poolSize?: number | undefined;
 }
 
 export interface OpenStoreOptions {
@@ -23,6 +26,27 @@ export interface OpenStoreOptions {
    * written. Commands that write create and migrate.
    */
   readOnly?: boolean | undefined;
+  /**
+   * PostgreSQL: the instance's pool ({@link openStorePool}), shared with its
+   * offload and task stores; the caller ends it. Default: a pool of the
+   * store's own, ended when it closes.
+   */
+  pool?: pg.Pool | undefined;
+}
+
+/**
+ * The one PostgreSQL pool of an instance (its memory, offload and task stores
+ * share it), or undefined for SQLite. Fails with `OPEN_FAILED` (the URL's
+ * passwords masked) when the database cannot be reached.
+ */
+export async function openStorePool(config: OpenStoreConfig): Promise<pg.Pool | undefined> {
+  if (!config.url) return undefined;
+  const { openPostgresPool } = await import("./postgres/postgres-pool.js");
+  return openPostgresPool({
+    url: config.url,
+    maxConnections: config.poolSize,
+    timeouts: config.timeouts,
+  });
 }
 
 /** Open the configured store (migrating its schema unless read-only). Fails with a `StoreError`. */
@@ -33,9 +57,10 @@ export async function openStore(
   if (config.url) {
     const { openPostgresStore } = await import("./postgres/open-postgres.js");
     return openPostgresStore({
-      url: config.url,
+      ...(options.pool
+        ? { pool: options.pool }
+        : { url: config.url, timeouts: config.timeouts, maxConnections: config.poolSize }),
       readOnly: options.readOnly,
-      timeouts: config.timeouts,
     });
   }
   const { openSqliteStore } = await import("./sqlite/open-sqlite.js");

@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import type { OpenStoreConfig } from "../../src/store/open-store.js";
 import { openPostgresStore } from "../../src/store/postgres/open-postgres.js";
+import { openPostgresPool } from "../../src/store/postgres/postgres-pool.js";
 import { PostgresMemoryStore } from "../../src/store/postgres/postgres-store.js";
 import { openSqliteStore } from "../../src/store/sqlite/open-sqlite.js";
 import { SqliteMemoryStore } from "../../src/store/sqlite/sqlite-store.js";
@@ -49,6 +50,37 @@ export function pgUrl(): string {
 /** A fresh schema name; each PostgreSQL test store lives in its own schema. */
 export function freshSchema(): string {
   return `t_${randomBytes(6).toString("hex")}`;
+}
+
+/**
+ * An instance's pool on `schema` (created if missing), as `openApp` opens it,
+ * and `close` to end it after the stores on it: `store.close` then ends the
+ * pool too, as closing an app does.
+ */
+export async function instancePool(
+  schema: string,
+  options: { applicationName?: string; maxConnections?: number } = {},
+) {
+  const url = new URL(pgUrl());
+  if (options.applicationName) url.searchParams.set("application_name", options.applicationName);
+  const pool = await openPostgresPool({
+    url: url.toString(),
+    schema,
+    createSchema: true,
+    maxConnections: options.maxConnections,
+  });
+  return {
+    pool,
+    /** `store` whose `close` also ends the pool. */
+    closing<S extends { close(): Promise<void> }>(store: S): S {
+      const close = store.close.bind(store);
+      store.close = async () => {
+        await close();
+        await pool.end();
+      };
+      return store;
+    },
+  };
 }
 
 /** Drop `schema` and everything in it. */

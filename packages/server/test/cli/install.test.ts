@@ -104,7 +104,8 @@ describe("atlatl install <client>", () => {
       expect(settings.permissions.additionalDirectories).toEqual([dir]);
       const doc = JSON.parse(readFileSync(join(own, ".claude.json"), "utf8"));
       const entry = doc.mcpServers.atlatl as { command: string; args: string[] };
-      expect(entry.args.slice(-3)).toEqual(["serve", "--output-dir", dir]);
+      // Claude Code's measured threshold (CLIENT_ECONOMY) follows the directory.
+      expect(entry.args.slice(-5)).toEqual(["serve", "--output-dir", dir, "--threshold", "12500"]);
 
       // Started as the Inspector or an SDK stdio client starts it: no TMPDIR.
       const start = async () => {
@@ -161,8 +162,19 @@ describe("atlatl install <client>", () => {
     expect(after).toContain("# my settings");
     const servers = parseToml(after).mcp_servers as Record<string, { args: string[] }>;
     expect(Object.keys(servers)).toEqual(["files", "atlatl"]);
+    // Codex's measured threshold, below its ~12,000-character cut.
+    expect(servers.atlatl?.args.slice(-2)).toEqual(["--threshold", "2800"]);
     expect(atlatl("uninstall", "codex").status).toBe(0);
     expect(readFileSync(path, "utf8")).toBe(text);
+  });
+
+  it("writes no threshold for a client nothing was measured for (the specification's default)", () => {
+    expect(atlatl("install", "cursor").status).toBe(0);
+    const doc = JSON.parse(readFileSync(join(home, ".cursor", "mcp.json"), "utf8"));
+    const entry = doc.mcpServers.atlatl as { args: string[] };
+    expect(entry.args).not.toContain("--threshold");
+    expect(entry.args.slice(-3, -1)).toEqual(["serve", "--output-dir"]);
+    expect(atlatl("uninstall", "cursor").status).toBe(0);
   });
 
   it("refuses to replace a server of that name that is not atlatl", () => {

@@ -39,6 +39,8 @@ export async function startServer(
     backend?: TestBackend;
     /** Store arguments to use instead of a fresh store (a second server on the same database). */
     storeArgs?: string[];
+    /** The `clientInfo.name` the client sends at `initialize` (default `atlatl-e2e`). */
+    clientName?: string;
   } = {},
 ): Promise<RunningServer> {
   const dir = mkdtempSync(join(tmpdir(), "atlatl-e2e-"));
@@ -68,7 +70,7 @@ export async function startServer(
   transport.stderr?.on("data", (chunk: Buffer) => {
     err += chunk.toString();
   });
-  const client = new Client({ name: "atlatl-e2e", version: "1.0.0" });
+  const client = new Client({ name: options.clientName ?? "atlatl-e2e", version: "1.0.0" });
   await client.connect(transport);
   return {
     client,

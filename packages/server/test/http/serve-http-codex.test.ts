@@ -15,6 +15,7 @@ import { homedir, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { jqOnPath } from "atlatl-proxy/install";
 import { parse as parseToml } from "smol-toml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SERVER_NAME } from "../../src/mcp/create-server.js";
@@ -128,10 +129,11 @@ async function askCodex(
 }
 
 /** Codex connected: the server's own name, every tool, and the seeded store behind them. */
-function expectConnected(view: CodexView): void {
+/** `tools`: what Codex should see (default every tool, as over HTTP). */
+function expectConnected(view: CodexView, tools: readonly string[] = ATLATL_TOOLS): void {
   expect(view.status.toolsError ?? null, view.status.toolsError ?? "").toBeNull();
   expect(view.status.serverInfo?.name).toBe(SERVER_NAME);
-  expect(Object.keys(view.status.tools).sort()).toEqual([...ATLATL_TOOLS].sort());
+  expect(Object.keys(view.status.tools).sort()).toEqual([...tools].sort());
   // The seeded store: an empty one (another HOME's, a fresh database) lists none.
   const listed = JSON.parse(view.listed ?? "null") as { total: number; records: unknown[] };
   expect(listed.total).toBeGreaterThan(0);
@@ -168,10 +170,20 @@ describe("Codex with the README's configurations", () => {
       const entry = parseToml(readFileSync(join(codexHome, "config.toml"), "utf8")) as {
         mcp_servers: { atlatl: { command: string; args: string[] } };
       };
-      // `serve`, with the offload directory install created and named.
-      expect(entry.mcp_servers.atlatl.args.slice(-3, -1)).toEqual(["serve", "--output-dir"]);
+      // `serve`, with the offload directory install created and named, and Codex's measured threshold.
+      expect(entry.mcp_servers.atlatl.args.slice(-5)).toEqual([
+        "serve",
+        "--output-dir",
+        expect.any(String),
+        "--threshold",
+        "2800",
+      ]);
 
-      expectConnected(await askCodex(env, user));
+      // Over stdio, with jq on PATH, Codex runs the recipes in its shell: no lro_extract.
+      const stdioTools = jqOnPath(env)
+        ? ATLATL_TOOLS.filter((t) => t !== "lro_extract")
+        : ATLATL_TOOLS;
+      expectConnected(await askCodex(env, user), stdioTools);
     },
     120_000,
   );

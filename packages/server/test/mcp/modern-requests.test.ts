@@ -13,7 +13,7 @@ import { Offloader } from "@atlatl/lro/node";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LIST_TTL_MS } from "../../src/mcp/create-server.js";
-import { TaskTable } from "../../src/mcp/tasks/memory/task-table.js";
+import { TaskTable } from "../../src/mcp/tasks/memory/memory-task-store.js";
 import { createServices, type Services } from "../../src/services/create-services.js";
 import type { MemoryStore } from "../../src/store/store.js";
 import { BACKENDS } from "../backends/backends.js";

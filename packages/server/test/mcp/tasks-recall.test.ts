@@ -35,7 +35,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type AtlatlServer, createAtlatlServer } from "../../src/mcp/create-server.js";
-import { TaskTable } from "../../src/mcp/tasks/memory/task-table.js";
+import { TaskTable } from "../../src/mcp/tasks/memory/memory-task-store.js";
 import { createServices } from "../../src/services/create-services.js";
 import type { MemoryStore } from "../../src/store/store.js";
 import { BACKENDS } from "../backends/backends.js";
@@ -286,7 +286,8 @@ describe("task-augmented recall_memories and inject_context", () => {
     let seen: string[] = [];
     while (Date.now() < end) {
       seen = readdirSync(dir);
-      if (seen.length === 0 && table.get("session-a", task.taskId)?.status === "cancelled") break;
+      if (seen.length === 0 && (await table.get("session-a", task.taskId))?.status === "cancelled")
+        break;
       await sleep(20);
     }
     expect(seen).toEqual([]);

@@ -1,13 +1,13 @@
 /**
  * The task table's own rules, on an injected clock: a finished task is kept
  * its TTL counted from its end and never past it (whatever its timer does); a
- * working task never expires; requested TTLs are bounded; an owner keeps at
+ * working task never expires; an owner keeps at
  * most its maximum of tasks, losing its oldest finished ones first; closing
  * the table cancels the working tasks and wakes whoever waits on them.
  */
 import { setImmediate as turn } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { TaskTable } from "../../src/mcp/tasks/memory/task-table.js";
+import { TaskTable } from "../../src/mcp/tasks/memory/memory-task-store.js";
 import type { TaskOutcome } from "../../src/mcp/tasks/task-store.js";
 
 const done = (value: string): TaskOutcome<string> => ({ kind: "result", value, failed: false });
@@ -30,62 +30,55 @@ describe("TaskTable", () => {
     const gate = new Promise<void>((r) => {
       finish = r;
     });
-    const task = table.start("o", 1_000, async () => {
+    const task = await table.start("o", 1_000, async () => {
       await gate;
       return done("v");
     });
     clock.advance(60_000); // far past the TTL, still working
-    expect(table.get("o", task.taskId)?.status).toBe("working");
+    expect((await table.get("o", task.taskId))?.status).toBe("working");
     finish();
     const ended = await table.settled("o", task.taskId);
     expect(ended?.status).toBe("completed");
     expect(ended?.outcome).toEqual(done("v"));
     clock.advance(999);
-    expect(table.get("o", task.taskId)?.status).toBe("completed");
+    expect((await table.get("o", task.taskId))?.status).toBe("completed");
     clock.advance(1);
-    expect(table.get("o", task.taskId)).toBeUndefined();
-    expect(table.list("o")).toEqual([]);
-    table.close();
-  });
-
-  it("bounds requested TTLs and gives the default when none is asked", () => {
-    const table = new TaskTable<string>({ defaultTtlMs: 5_000, maxTtlMs: 60_000 });
-    expect(table.ttlFor(undefined)).toBe(5_000);
-    expect(table.ttlFor(3_600_000)).toBe(60_000);
-    expect(table.ttlFor(-5)).toBe(0);
+    expect(await table.get("o", task.taskId)).toBeUndefined();
+    expect(await table.list("o")).toEqual([]);
+    await table.close();
   });
 
   it("keeps an owner's newest tasks, dropping its oldest finished ones first", async () => {
     const table = new TaskTable<string>({ maxKeptPerOwner: 3 });
     const never = new Promise<TaskOutcome<string>>(() => {});
-    const working = table.start("o", undefined, () => never);
-    const first = table.start("o", undefined, async () => done("1"));
-    const second = table.start("o", undefined, async () => done("2"));
+    const working = await table.start("o", undefined, () => never);
+    const first = await table.start("o", undefined, async () => done("1"));
+    const second = await table.start("o", undefined, async () => done("2"));
     await table.settled("o", second.taskId);
-    const third = table.start("o", undefined, async () => done("3"));
-    const other = table.start("p", undefined, async () => done("p"));
-    expect(table.list("o").map((t) => t.taskId)).toEqual([
+    const third = await table.start("o", undefined, async () => done("3"));
+    const other = await table.start("p", undefined, async () => done("p"));
+    expect((await table.list("o")).map((t) => t.taskId)).toEqual([
       working.taskId,
       second.taskId,
       third.taskId,
     ]);
-    expect(table.get("o", first.taskId)).toBeUndefined();
-    expect(table.list("p").map((t) => t.taskId)).toEqual([other.taskId]);
-    table.close();
+    expect(await table.get("o", first.taskId)).toBeUndefined();
+    expect((await table.list("p")).map((t) => t.taskId)).toEqual([other.taskId]);
+    await table.close();
   });
 
   it("cancels working tasks on close, aborting their work and waking their waiters", async () => {
     const table = new TaskTable<string>();
     let signal: AbortSignal | undefined;
-    const task = table.start("o", undefined, (run) => {
+    const task = await table.start("o", undefined, (run) => {
       signal = run.signal;
       return new Promise<TaskOutcome<string>>(() => {});
     });
     await turn();
     const waiting = table.settled("o", task.taskId);
-    table.close();
+    await table.close();
     expect((await waiting)?.status).toBe("cancelled");
     expect(signal?.aborted).toBe(true);
-    expect(table.get("o", task.taskId)).toBeUndefined();
+    expect(await table.get("o", task.taskId)).toBeUndefined();
   });
 });

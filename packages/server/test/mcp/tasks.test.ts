@@ -22,7 +22,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { TaskTable } from "../../src/mcp/tasks/memory/task-table.js";
+import { TaskTable } from "../../src/mcp/tasks/memory/memory-task-store.js";
 import { mountTaskMethods } from "../../src/mcp/tasks/task-methods.js";
 import { ToolRegistry } from "../../src/mcp/tool-registry.js";
 
@@ -127,7 +127,7 @@ describe("ToolRegistry task tools", () => {
     expect((noTask as ProtocolError).code).toBe(ProtocolErrorCode.MethodNotFound);
     // Once one has ended, the owner may start another.
     release();
-    for (const t of table.list("owner")) await table.settled("owner", t.taskId);
+    for (const t of await table.list("owner")) await table.settled("owner", t.taskId);
     expect((await asTask("echo", "4")).task.status).toBe("working");
   });
 });

@@ -13,13 +13,12 @@ import { ulid } from "ulid";
 import { describe, expect, it } from "vitest";
 import { offloadStoreContract } from "../../../lro/test/offload-store/offload-store.contract.js";
 import { createOffloadStore } from "../../src/offload-store/create-offload-store.js";
-import { dropSchema, freshSchema, PG_ENABLED, pgUrl } from "../backends/backends.js";
+import { dropSchema, freshSchema, instancePool, PG_ENABLED, pgUrl } from "../backends/backends.js";
 
-/** The store on a fresh schema, with its own pool (as each instance has). */
+/** The store on a fresh schema, on a pool of its own (as each instance has). */
 async function openOn(schema: string, quotaBytes: number, applicationName?: string) {
-  const url = new URL(pgUrl());
-  if (applicationName) url.searchParams.set("application_name", applicationName);
-  return createOffloadStore({ backend: "postgres", quotaBytes }, { url: url.toString(), schema });
+  const { pool, closing } = await instancePool(schema, applicationName ? { applicationName } : {});
+  return closing(await createOffloadStore({ backend: "postgres", quotaBytes }, { pool }));
 }
 
 describe.runIf(PG_ENABLED)("postgres offload store", () => {

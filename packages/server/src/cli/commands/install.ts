@@ -12,6 +12,7 @@ import {
   clientNamed,
   currentClientEnv,
   type FilePlan,
+  installThreshold,
   isAtlatlServer,
   planAddServer,
   planGrantDirectory,
@@ -50,6 +51,8 @@ function request(
 ): ServerEntryRequest {
   // This package's bin, started by this node: clients start servers without the user's PATH.
   const bin = fileURLToPath(new URL("../../../bin/atlatl.js", import.meta.url));
+  // The client's measured threshold (`CLIENT_ECONOMY`), where it is not the specification's.
+  const threshold = installThreshold(client.name);
   return {
     client,
     where: currentClientEnv(),
@@ -57,7 +60,14 @@ function request(
     name: SERVER_ENTRY_NAME,
     command: process.execPath,
     // The offload directory by name: a client that drops TMPDIR must not move it from the one granted.
-    args: [bin, ...globalArgs(cmd), "serve", "--output-dir", outputDir],
+    args: [
+      bin,
+      ...globalArgs(cmd),
+      "serve",
+      "--output-dir",
+      outputDir,
+      ...(threshold !== undefined ? ["--threshold", String(threshold)] : []),
+    ],
     isOurs: (entry) => isAtlatlServer(entry.command, entry.args),
   };
 }

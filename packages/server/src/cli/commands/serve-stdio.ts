@@ -13,6 +13,9 @@ import { createAtlatlServer } from "../../mcp/create-server.js";
 import { createSharedExtraction } from "../../mcp/shared-extraction.js";
 import { gateRequests } from "../request-gate.js";
 
+/** Whose the tasks of the stdio connection are: its one client's. */
+const STDIO_OWNER = "local";
+
 /** Largest stdio message served: the SDK transport's own buffer limit. */
 const MAX_MESSAGE_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE;
 
@@ -71,9 +74,13 @@ export function serveStdioApp(app: App): void {
   // The connection's raw messages, read where we hold them: the `initialize` as
   // sent (its clientInfo.proxy) and each 2026-07-28 request's revision.
   const initialize: InitializeFacts = {};
+  let clientName: string | undefined;
   const gate = gateRequests({
     onInitialize: (clientInfo) => {
       initialize.clientInfo = clientInfo;
+    },
+    onClientName: (name) => {
+      clientName = name;
     },
     refuse: (response) => void transport.send(response).catch(() => {}),
     dropped: (why) => process.stderr.write(`atlatl: dropped a stdio notification (${why})\n`),
@@ -82,7 +89,13 @@ export function serveStdioApp(app: App): void {
     process.stdin.pipe(frameStdioLines(MAX_MESSAGE_BYTES, onOversized)).pipe(gate),
     process.stdout,
   );
-  const served = serveStdio(() => createAtlatlServer({ ...app, extraction, initialize }).server, {
+  // The process's task store (`App.taskStore`): the connection's client owns its tasks.
+  const tasks = { table: app.taskStore, owner: STDIO_OWNER };
+  // Over stdio the offload files are on the client's machine (`filesLocal`);
+  // the client's name is read per server, after the opening message set it.
+  const server = () =>
+    createAtlatlServer({ ...app, tasks, extraction, initialize, filesLocal: true, clientName });
+  const served = serveStdio(() => server().server, {
     transport,
     // A closed stdout is the client going away: the stdout handler above ends quietly.
     onerror: (err) => {

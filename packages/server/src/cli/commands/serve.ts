@@ -11,6 +11,8 @@ interface ServeOptions {
   ttl?: number;
   /** commander's `--no-offload`: false when given. */
   offload: boolean;
+  /** `--extract-tool` / `--no-extract-tool`; absent: the config's (`auto` by default). */
+  extractTool?: boolean;
   /** `--http` (with `--host`, `--port`): Streamable HTTP instead of stdio. */
   http?: boolean;
   host?: string;
@@ -26,6 +28,7 @@ export async function runServe(opts: ServeOptions, cmd: Command): Promise<void> 
       ...(opts.outputDir !== undefined ? { outputDir: opts.outputDir } : {}),
       ...(opts.ttl !== undefined ? { ttlSeconds: opts.ttl } : {}),
       ...(opts.offload === false ? { enabled: false } : {}),
+      ...(opts.extractTool !== undefined ? { extractTool: opts.extractTool ? "on" : "off" } : {}),
     },
     sharedOffloads: opts.http === true,
   });

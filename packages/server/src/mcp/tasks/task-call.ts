@@ -1,10 +1,10 @@
 /**
  * A `tools/call` that runs as a task: the call is answered with the task
  * before its tool runs; the tool then runs detached with the task's own
- * signal, reports its progress into the task's status (`reportToTask`), and
- * its `CallToolResult` becomes the task's outcome (`failed` when the result
- * is an `isError` one; the 2026-07-28 view shows that as `completed`, see
- * `task-wire.ts`). What a cancelled call still wrote (its offload files) is
+ * signal, reports its progress into the task's status (`taskStatus`, read by
+ * the progress middleware), and its `CallToolResult` becomes the task's
+ * outcome (`failed` when the result is an `isError` one; the 2026-07-28 view
+ * shows that as `completed`, see `task-wire.ts`). What a cancelled call still wrote (its offload files) is
  * removed by `discard`.
  *
  * Whether a call is a task: on 2026-07-28 when the request's envelope
@@ -23,7 +23,7 @@ import {
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import { isModernRequest, requestDeclaresExtension } from "../client-facts.js";
-import { reportToTask } from "../progress.js";
+import type { ProgressContext } from "../progress.js";
 import { TaskLimitError, type TaskRun, type TaskSnapshot, type TaskStore } from "./task-store.js";
 import { modernTask, wireTask } from "./task-wire.js";
 
@@ -56,17 +56,17 @@ export function taskRequestOf(params: { task?: unknown }, ctx: ServerContext): T
 const silent = async () => {};
 
 /**
- * The context the detached tool gets: the task's signal; no progress token,
- * notifications or log of a request long answered (the task's status says
- * how far it got).
+ * The context the detached tool gets: the task's signal and status; no
+ * progress token, notifications or log of a request long answered (the
+ * task's status says how far it got).
  */
 function taskContext<C extends ServerContext>(ctx: C, run: TaskRun): C {
   const { progressToken: _answered, ...meta } = ctx.mcpReq._meta ?? {};
-  const detached: C = {
+  const detached: C & ProgressContext = {
     ...ctx,
     mcpReq: { ...ctx.mcpReq, signal: run.signal, _meta: meta, notify: silent, log: silent },
+    taskStatus: (message) => run.progress(message),
   };
-  reportToTask(detached, (message) => run.progress(message));
   return detached;
 }
 

@@ -2,9 +2,10 @@
  * The seam of MCP Tasks: where a server's tasks live. `memory/` keeps them in
  * the process (the default: one instance); `postgres/` keeps them in the
  * shared PostgreSQL database (`[offload_store] backend = "postgres"`), so any
- * instance answers for a task another instance runs. Each method may answer
- * at once or later (callers await); a task belongs to an owner (its
- * principal) and is visible to that owner only.
+ * instance answers for a task another instance runs. Every method is async
+ * (one interface for both); a task belongs to an owner (its principal) and is
+ * visible to that owner only. Options, defaults and the TTL rule are here,
+ * read by both.
  */
 import { CodedError } from "@atlatl/lro";
 
@@ -63,6 +64,44 @@ export const TASK_MAX_KEPT = 256;
 /** The polling interval suggested to clients. */
 export const TASK_POLL_INTERVAL_MS = 1000;
 
+/** What every task store is told; each unset option takes its `TASK_*` default above. */
+export interface TaskStoreOptions {
+  /** How long a finished task is kept when the client asks no TTL. */
+  defaultTtlMs?: number | undefined;
+  /** Requested TTLs above it are lowered to it. */
+  maxTtlMs?: number | undefined;
+  maxRunningPerOwner?: number | undefined;
+  maxKeptPerOwner?: number | undefined;
+  pollIntervalMs?: number | undefined;
+}
+
+/** {@link TaskStoreOptions} with every default applied. */
+export type TaskStoreSettings = { readonly [K in keyof TaskStoreOptions]-?: number };
+
+/** `options` with the defaults applied (the one place they are). */
+export function taskStoreSettings(options: TaskStoreOptions = {}): TaskStoreSettings {
+  return {
+    defaultTtlMs: options.defaultTtlMs ?? TASK_TTL_MS,
+    maxTtlMs: options.maxTtlMs ?? TASK_MAX_TTL_MS,
+    maxRunningPerOwner: options.maxRunningPerOwner ?? TASK_MAX_RUNNING,
+    maxKeptPerOwner: options.maxKeptPerOwner ?? TASK_MAX_KEPT,
+    pollIntervalMs: options.pollIntervalMs ?? TASK_POLL_INTERVAL_MS,
+  };
+}
+
+/** The TTL a task gets when `requested` is asked (undefined: the default), within 0 and the maximum. */
+export function ttlFor(settings: TaskStoreSettings, requested: number | undefined): number {
+  return Math.max(0, Math.min(requested ?? settings.defaultTtlMs, settings.maxTtlMs));
+}
+
+/**
+ * The longest a task of a server whose offload files live `offloadTtlSeconds`
+ * is kept: a task's result names its offload file, so it goes no later.
+ */
+export function maxTaskTtlMs(offloadTtlSeconds: number): number {
+  return Math.min(TASK_MAX_TTL_MS, offloadTtlSeconds * 1000);
+}
+
 /** Why a task cannot be created: its owner has its maximum of tasks working. */
 export class TaskLimitError extends CodedError<"BUSY"> {
   constructor(readonly limit: number) {
@@ -93,7 +132,7 @@ export type TaskDiscard<R> = (outcome: TaskOutcome<R>) => Promise<void>;
 export interface TaskStore<R = unknown> {
   /**
    * Create a working task of `owner`, durably, and start `work` after it is
-   * created (the caller answers with the task first). Throws
+   * created (the caller answers with the task first). Rejects with
    * {@link TaskLimitError} when the owner has its maximum of tasks working.
    */
   start(
@@ -101,24 +140,22 @@ export interface TaskStore<R = unknown> {
     requestedTtlMs: number | undefined,
     work: TaskWork<R>,
     discard?: TaskDiscard<R>,
-  ): TaskSnapshot<R> | Promise<TaskSnapshot<R>>;
+  ): Promise<TaskSnapshot<R>>;
   /** `owner`'s task `taskId`, or undefined (unknown, another owner's, or expired). */
-  get(owner: string, taskId: string): Awaitable<TaskSnapshot<R> | undefined>;
+  get(owner: string, taskId: string): Promise<TaskSnapshot<R> | undefined>;
   /** `owner`'s tasks, oldest first. */
-  list(owner: string): Awaitable<TaskSnapshot<R>[]>;
+  list(owner: string): Promise<TaskSnapshot<R>[]>;
   /**
    * Cancel `owner`'s working task (`cancelled` at once, its work aborted);
    * undefined when not the owner's; a finished task is returned unchanged.
    */
-  cancel(owner: string, taskId: string): Awaitable<TaskSnapshot<R> | undefined>;
+  cancel(owner: string, taskId: string): Promise<TaskSnapshot<R> | undefined>;
   /** `owner`'s task once it has ended, or undefined; rejects when `signal` aborts first. */
   settled(
     owner: string,
     taskId: string,
     signal?: AbortSignal,
   ): Promise<TaskSnapshot<R> | undefined>;
-  /** Cancel the working tasks this process runs (shutdown). */
-  close(): void | Promise<void>;
+  /** Cancel the working tasks this process runs (shutdown); a second call does nothing. */
+  close(): Promise<void>;
 }
-
-type Awaitable<T> = T | Promise<T>;

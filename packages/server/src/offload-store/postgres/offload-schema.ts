@@ -7,7 +7,7 @@
  * rather than large objects: a row delete (the sweep's `DELETE ... RETURNING`)
  * cascades to them, where large objects would need their own unlink.
  */
-import type { PoolClient } from "pg";
+import type pg from "pg";
 import { ensureTables } from "../../store/postgres/ensure-tables.js";
 
 /** Bytes per chunk row: the size the materializer reads files in. */
@@ -42,6 +42,6 @@ ALTER TABLE offload_chunks ALTER COLUMN data SET STORAGE EXTERNAL;
 `;
 
 /** Create the tables when missing (idempotent; serialized across instances). */
-export function ensureOffloadSchema(client: PoolClient): Promise<void> {
-  return ensureTables(client, "offload", DDL);
+export function ensureOffloadSchema(pool: pg.Pool): Promise<void> {
+  return ensureTables(pool, "offload", DDL);
 }

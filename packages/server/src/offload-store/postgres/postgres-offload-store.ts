@@ -20,14 +20,17 @@ import { LroError } from "@atlatl/lro";
 import {
   OFFLOAD_STORE_LIST_LIMIT,
   type OffloadPublication,
-  type OffloadStore,
   type StoredOffloadFile,
   type StoredOffloadInfo,
   type StoredOffloadKey,
   type SweptOffload,
 } from "@atlatl/lro/node";
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import type pg from "pg";
 import { OFFLOAD_STORE_SECTION } from "../../config/offload-store-config.js";
+import { openPostgresTaskStore } from "../../mcp/tasks/postgres/open-postgres-task-store.js";
+import type { TaskStore, TaskStoreOptions } from "../../mcp/tasks/task-store.js";
+import type { ServedOffloadStore } from "../served-offload-store.js";
 import { OFFLOAD_CHUNK_BYTES } from "./offload-schema.js";
 
 /** The quota setting, named by every refusal. */
@@ -42,8 +45,6 @@ export interface PostgresOffloadStoreOptions {
   quotaBytes: number;
   /** Clock, epoch ms (what "live" means for the quota). */
   now?: () => number;
-  /** End the pool on close (it was opened for this store). */
-  ownsPool?: boolean;
 }
 
 function storeFailed(what: string, err: unknown): LroError {
@@ -82,7 +83,7 @@ async function* rechunk(
 }
 
 /** Offload files in PostgreSQL tables (see the module comment). */
-export class PostgresOffloadStore implements OffloadStore {
+export class PostgresOffloadStore implements ServedOffloadStore {
   readonly kind = "postgres";
   readonly shared = true;
   private readonly now: () => number;
@@ -288,7 +289,11 @@ export class PostgresOffloadStore implements OffloadStore {
     }
   }
 
-  async close(): Promise<void> {
-    if (this.options.ownsPool) await this.pool.end();
+  /** Tasks in the same database: any instance answers for a task another runs. */
+  openTaskStore(options: TaskStoreOptions): Promise<TaskStore<CallToolResult>> {
+    return openPostgresTaskStore<CallToolResult>({ pool: this.pool, ...options });
   }
+
+  /** The pool is the instance's: its opener ends it. */
+  async close(): Promise<void> {}
 }

@@ -1,9 +1,18 @@
 /**
- * How long a PostgreSQL connection and a statement may take, for every pool
- * of the process (memory, offload and task stores): a database that stops
- * answering (a partition, a stalled host) fails each request within these
- * bounds with `UNAVAILABLE` instead of holding it for good.
+ * The settings of an instance's PostgreSQL pool, free of the driver (the
+ * configuration reads them without loading it): how many connections, and how
+ * long a connection and a statement may take. A database that stops answering
+ * (a partition, a stalled host) fails each request within these bounds with
+ * `UNAVAILABLE` instead of holding it for good.
  */
+
+/**
+ * Connections of an instance's pool unless `[store] pool_size` says otherwise:
+ * room for the memory reads (streamed ones hold a connection to their end),
+ * offload publishes and task writes of one busy instance at once.
+ */
+export const DEFAULT_POOL_SIZE = 16;
+
 export interface PostgresTimeouts {
   /** Opening a connection, or waiting for a pooled one (`[store] connect_timeout_seconds`). */
   connectTimeoutMs: number;

@@ -63,7 +63,11 @@ export class PostgresMemoryStore implements MemoryStore {
 
   private readonly ranked: RankedReader;
 
-  constructor(private readonly pool: pg.Pool) {
+  constructor(
+    private readonly pool: pg.Pool,
+    /** `ownsPool`: end the pool on close (it was opened for this store alone). */
+    private readonly options: { ownsPool?: boolean } = {},
+  ) {
     this.ranked = new RankedReader({
       run: (context, fn) => this.run(context, fn),
       rows: (sql, params) => this.rows(sql, params),
@@ -360,7 +364,7 @@ export class PostgresMemoryStore implements MemoryStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.pool.end();
+    if (this.options.ownsPool) await this.pool.end();
   }
 }
 

@@ -74,9 +74,9 @@ export class PostgresVectorIndex implements VectorIndex {
       // Only a store about to create its vector table may install pgvector.
       const pgvector =
         options.reset || (await this.space()) === null ? await this.tryPgvector() : false;
+      await ensureTables(this.pool, "vectors", SPACE_TABLE);
       const client = await this.pool.connect();
       try {
-        await ensureTables(client, "vectors", SPACE_TABLE);
         await client.query("BEGIN");
         try {
           await client.query(

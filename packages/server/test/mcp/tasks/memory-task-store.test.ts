@@ -1,5 +1,5 @@
 /** The task store contract on the in-memory table (the default, one instance). */
-import { TaskTable } from "../../../src/mcp/tasks/memory/task-table.js";
+import { TaskTable } from "../../../src/mcp/tasks/memory/memory-task-store.js";
 import { taskStoreContract } from "./task-store.contract.js";
 
 taskStoreContract({

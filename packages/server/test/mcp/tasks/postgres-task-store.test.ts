@@ -2,18 +2,30 @@
  * The task store contract on PostgreSQL (each test in a schema of its own,
  * a second store on the same schema as the other instance), and the sweep:
  * an expired finished task is deleted once across instances; a working task
- * whose instance stopped beating (killed) is failed when read. Declared when
+ * whose instance stopped beating (killed) is failed when read; every time of
+ * a row is the database's, whatever the instance's clock says. Declared when
  * `ATLATL_TEST_PG_URL` is set or CI requires it: on CI without the URL these
  * tests fail.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { describe, expect, it } from "vitest";
+import pg from "pg";
+import { describe, expect, it, vi } from "vitest";
 import { openPostgresTaskStore } from "../../../src/mcp/tasks/postgres/open-postgres-task-store.js";
-import { dropSchema, freshSchema, PG_ENABLED, pgUrl } from "../../backends/backends.js";
-import { type TaskStoreOptions, taskStoreContract } from "./task-store.contract.js";
+import type { TaskStoreOptions } from "../../../src/mcp/tasks/task-store.js";
+import {
+  dropSchema,
+  freshSchema,
+  instancePool,
+  PG_ENABLED,
+  pgUrl,
+} from "../../backends/backends.js";
+import { taskStoreContract } from "./task-store.contract.js";
 
-const openOn = (schema: string, options: TaskStoreOptions & { lostAfterMs?: number } = {}) =>
-  openPostgresTaskStore<string>({ url: pgUrl(), schema, sweep: false, ...options });
+/** The store on `schema`, on a pool of its own (as each instance has). */
+async function openOn(schema: string, options: TaskStoreOptions & { lostAfterMs?: number } = {}) {
+  const { pool, closing } = await instancePool(schema);
+  return closing(await openPostgresTaskStore<string>({ pool, sweep: false, ...options }));
+}
 
 describe.runIf(PG_ENABLED)("postgres task store", () => {
   taskStoreContract({
@@ -93,6 +105,37 @@ describe.runIf(PG_ENABLED)("postgres task store", () => {
       await dead.close();
       await alive.close();
       await reader.close();
+      await dropSchema(schema);
+    }
+  });
+
+  it("postgres: a task's times are the database's clock, not the instance's (one an hour ahead)", async () => {
+    const schema = freshSchema();
+    const store = await openOn(schema);
+    const db = new pg.Client({ connectionString: pgUrl() });
+    await db.connect();
+    try {
+      const dbNow = async () =>
+        (await db.query<{ ms: string }>("SELECT extract(epoch FROM now()) * 1000 AS ms")).rows[0]
+          ?.ms;
+      const before = Math.floor(Number(await dbNow()));
+      vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 3_600_000 });
+      const task = await store.start("alice", undefined, async () => ({
+        kind: "result",
+        value: "v",
+        failed: false,
+      }));
+      const ended = await store.settled("alice", task.taskId);
+      vi.useRealTimers();
+      const after = Number(await dbNow());
+      expect(task.createdAt).toBeGreaterThanOrEqual(before);
+      expect(task.createdAt).toBeLessThanOrEqual(after);
+      expect(ended?.endedAt).toBeGreaterThanOrEqual(task.createdAt);
+      expect(ended?.endedAt).toBeLessThanOrEqual(after);
+    } finally {
+      vi.useRealTimers();
+      await db.end();
+      await store.close();
       await dropSchema(schema);
     }
   });

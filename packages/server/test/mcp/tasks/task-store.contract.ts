@@ -3,8 +3,9 @@
  * table and by PostgreSQL: a task is created working and readable at once;
  * its progress and outcome are read back (an error as the same JSON-RPC
  * error); another owner sees nothing; cancelling aborts the work and drops
- * (discards) what it still produced; a finished task goes after its TTL; an
- * owner's working tasks are bounded. A shared store (`again`: a second
+ * (discards) what it still produced; a finished task goes after its TTL,
+ * which is bounded (the configured maximum, at least 0); an owner's working
+ * tasks are bounded. A shared store (`again`: a second
  * instance on the same data) also answers for, and cancels, the other
  * instance's tasks.
  */
@@ -18,13 +19,8 @@ import {
   type TaskOutcome,
   type TaskRun,
   type TaskStore,
+  type TaskStoreOptions,
 } from "../../../src/mcp/tasks/task-store.js";
-
-export interface TaskStoreOptions {
-  maxRunningPerOwner?: number;
-  maxKeptPerOwner?: number;
-  pollIntervalMs?: number;
-}
 
 export interface OpenedTaskStore {
   store: TaskStore<string>;
@@ -163,6 +159,15 @@ export function taskStoreContract(c: TaskStoreContract): void {
       expect((await store.get("alice", long.taskId))?.ttlMs).toBe(TASK_MAX_TTL_MS);
       const plain = await store.start("alice", undefined, async () => done("plain"));
       expect((await store.get("alice", plain.taskId))?.ttlMs).toBe(TASK_TTL_MS);
+    });
+
+    it(`${c.name}: requested TTLs are bounded by the configured maximum and at 0; none asked, the configured default`, async () => {
+      const { store } = await open({ defaultTtlMs: 5_000, maxTtlMs: 60_000 });
+      const ttlOf = async (requested: number | undefined) =>
+        (await store.start("alice", requested, async () => done("t"))).ttlMs;
+      expect(await ttlOf(undefined)).toBe(5_000);
+      expect(await ttlOf(3_600_000)).toBe(60_000);
+      expect(await ttlOf(-5)).toBe(0);
     });
 
     it(`${c.name}: an owner's working tasks are bounded; another owner's are not`, async () => {

@@ -25,22 +25,20 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import type pg from "pg";
-import type { TaskTableOptions } from "../memory/task-table.js";
 import {
   endOf,
   isTerminal,
-  TASK_MAX_KEPT,
-  TASK_MAX_RUNNING,
-  TASK_MAX_TTL_MS,
-  TASK_POLL_INTERVAL_MS,
-  TASK_TTL_MS,
   type TaskDiscard,
   TaskLimitError,
   type TaskOutcome,
   type TaskRun,
   type TaskSnapshot,
   type TaskStore,
+  type TaskStoreOptions,
+  type TaskStoreSettings,
   type TaskWork,
+  taskStoreSettings,
+  ttlFor,
 } from "../task-store.js";
 import { outcomeJson, snapshotOf, TASK_COLUMNS, type TaskRow } from "./task-rows.js";
 
@@ -49,10 +47,8 @@ export const TASK_LOST_AFTER_MS = 30_000;
 /** How often each instance deletes expired finished tasks. */
 export const TASK_SWEEP_INTERVAL_MS = 60_000;
 
-/** Options of {@link PostgresTaskStore}: the memory table's, without its clock. */
-export type PostgresTaskStoreOptions = Omit<TaskTableOptions, "now"> & {
-  /** End the pool on close (the store opened it). */
-  ownsPool?: boolean;
+/** Options of {@link PostgresTaskStore}: every task store's, and how lost tasks and sweeps go. */
+export type PostgresTaskStoreOptions = TaskStoreOptions & {
   /** Default {@link TASK_LOST_AFTER_MS}. */
   lostAfterMs?: number;
   /** Sweep every {@link TASK_SWEEP_INTERVAL_MS} (default true). */
@@ -73,29 +69,20 @@ const ENDED_NOW =
 /** See the module comment. */
 export class PostgresTaskStore<R = unknown> implements TaskStore<R> {
   private readonly running = new Map<string, Running>();
-  private readonly o: Required<Omit<PostgresTaskStoreOptions, "ownsPool" | "sweep">>;
+  private readonly settings: TaskStoreSettings;
+  private readonly lostAfterMs: number;
   private readonly sweeper: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly pool: pg.Pool,
-    private readonly options: PostgresTaskStoreOptions = {},
+    options: PostgresTaskStoreOptions = {},
   ) {
-    this.o = {
-      defaultTtlMs: options.defaultTtlMs ?? TASK_TTL_MS,
-      maxTtlMs: options.maxTtlMs ?? TASK_MAX_TTL_MS,
-      maxRunningPerOwner: options.maxRunningPerOwner ?? TASK_MAX_RUNNING,
-      maxKeptPerOwner: options.maxKeptPerOwner ?? TASK_MAX_KEPT,
-      pollIntervalMs: options.pollIntervalMs ?? TASK_POLL_INTERVAL_MS,
-      lostAfterMs: options.lostAfterMs ?? TASK_LOST_AFTER_MS,
-    };
+    this.settings = taskStoreSettings(options);
+    this.lostAfterMs = options.lostAfterMs ?? TASK_LOST_AFTER_MS;
     if (options.sweep !== false) {
       this.sweeper = setInterval(() => void this.sweep().catch(() => 0), TASK_SWEEP_INTERVAL_MS);
       this.sweeper.unref();
     }
-  }
-
-  ttlFor(requested: number | undefined): number {
-    return Math.max(0, Math.min(requested ?? this.o.defaultTtlMs, this.o.maxTtlMs));
   }
 
   async start(
@@ -105,15 +92,15 @@ export class PostgresTaskStore<R = unknown> implements TaskStore<R> {
     discard?: TaskDiscard<R>,
   ): Promise<TaskSnapshot<R>> {
     const mine = [...this.running.values()].filter((r) => r.owner === owner).length;
-    if (mine >= this.o.maxRunningPerOwner) throw new TaskLimitError(mine);
+    if (mine >= this.settings.maxRunningPerOwner) throw new TaskLimitError(mine);
     // Room first: a failure here leaves no task behind.
     await this.evictOver(owner);
-    const now = new Date();
+    // The database's clock, as every later write of the row: one clock for every instance.
     const { rows } = await this.pool.query<TaskRow>(
       `INSERT INTO mcp_tasks (principal, task_id, status, status_message, created_at, updated_at,
          heartbeat_at, ttl_ms, poll_ms)
-       VALUES ($1, $2, 'working', 'queued', $3, $3, $3, $4, $5) RETURNING ${TASK_COLUMNS}`,
-      [owner, randomUUID(), now, this.ttlFor(requestedTtlMs), this.o.pollIntervalMs],
+       VALUES ($1, $2, 'working', 'queued', now(), now(), now(), $3, $4) RETURNING ${TASK_COLUMNS}`,
+      [owner, randomUUID(), ttlFor(this.settings, requestedTtlMs), this.settings.pollIntervalMs],
     );
     const task = snapshotOf<R>(rows[0] as TaskRow);
     let end = () => {};
@@ -193,8 +180,8 @@ export class PostgresTaskStore<R = unknown> implements TaskStore<R> {
         )
         .catch(() => undefined);
     }
+    // The pool is the instance's: its opener ends it.
     this.running.clear();
-    if (this.options.ownsPool) await this.pool.end();
   }
 
   private async run(
@@ -206,7 +193,7 @@ export class PostgresTaskStore<R = unknown> implements TaskStore<R> {
     const { owner, controller } = running;
     const watch = setInterval(
       () => void this.watch(owner, taskId, controller),
-      this.o.pollIntervalMs,
+      this.settings.pollIntervalMs,
     );
     watch.unref();
     let writes = Promise.resolve();
@@ -295,7 +282,7 @@ export class PostgresTaskStore<R = unknown> implements TaskStore<R> {
       `UPDATE mcp_tasks SET status = 'failed', status_message = $4, outcome = $5::jsonb, ${ENDED_NOW}
        WHERE principal = $1 AND ($2::text IS NULL OR task_id = $2) AND status = 'working'
          AND heartbeat_at < now() - $3 * interval '1 millisecond'`,
-      [owner, taskId, this.o.lostAfterMs, LOST, outcomeJson({ kind: "error", error: lostError() })],
+      [owner, taskId, this.lostAfterMs, LOST, outcomeJson({ kind: "error", error: lostError() })],
     );
   }
 
@@ -306,7 +293,7 @@ export class PostgresTaskStore<R = unknown> implements TaskStore<R> {
          SELECT task_id FROM mcp_tasks WHERE principal = $1 AND status <> 'working'
          ORDER BY created_at, task_id
          LIMIT greatest(0, (SELECT count(*) FROM mcp_tasks WHERE principal = $1) + 1 - $2))`,
-      [owner, this.o.maxKeptPerOwner],
+      [owner, this.settings.maxKeptPerOwner],
     );
   }
 }

@@ -20,7 +20,7 @@ export interface TaskRow {
   created_at: Date;
   updated_at: Date;
   ended_at: Date | null;
-  ttl_ms: string;
+  ttl_ms: number;
   poll_ms: number;
   outcome: StoredOutcome | null;
 }
@@ -66,7 +66,7 @@ export function snapshotOf<R>(row: TaskRow): TaskSnapshot<R> {
     ...(row.status_message !== null ? { statusMessage: row.status_message } : {}),
     createdAt: row.created_at.getTime(),
     lastUpdatedAt: row.updated_at.getTime(),
-    ttlMs: Number(row.ttl_ms),
+    ttlMs: row.ttl_ms,
     pollIntervalMs: row.poll_ms,
     ...(row.ended_at !== null ? { endedAt: row.ended_at.getTime() } : {}),
     ...(outcome ? { outcome } : {}),

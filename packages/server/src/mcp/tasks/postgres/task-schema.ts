@@ -2,11 +2,10 @@
  * The shared task table (`mcp_tasks`), beside the memories and the offload
  * files in the same database and schema. One row per task: whose it is, its
  * status and message, its timestamps, TTL and poll interval, and its outcome
- * as JSON once it has one. Rows are written with the answering instance's
- * clock; instances are expected to agree on the time (NTP), as they do for
- * the offload files' expiry.
+ * as JSON once it has one. Every timestamp is the database's `now()`, so
+ * instances whose clocks differ still agree on a task's times and expiry.
  */
-import type { PoolClient } from "pg";
+import type pg from "pg";
 import { ensureTables } from "../../../store/postgres/ensure-tables.js";
 
 const DDL = `
@@ -33,6 +32,6 @@ CREATE INDEX IF NOT EXISTS mcp_tasks_expiry ON mcp_tasks (expires_at);
 `;
 
 /** Create the table when missing (idempotent; serialized across instances). */
-export function ensureTaskSchema(client: PoolClient): Promise<void> {
-  return ensureTables(client, "tasks", DDL);
+export function ensureTaskSchema(pool: pg.Pool): Promise<void> {
+  return ensureTables(pool, "tasks", DDL);
 }

@@ -3,8 +3,7 @@
  * the table is ours on every protocol generation (the 2025-11-25 wire form is
  * `task-wire.ts`; the `io.modelcontextprotocol/tasks` extension can read the
  * same records). A task belongs to an owner (a key the server chooses: its
- * session today, the authenticated principal later) and is visible to that
- * owner only. Its work runs detached, on the event-loop turn after the task
+ * principal) and is visible to that owner only. Its work runs detached, on the event-loop turn after the task
  * was created, with its own `AbortController` (never the request's signal: the
  * request is answered at once). A working task never expires; a finished one
  * is kept `ttlMs` counted from the moment it ended. The in-process
@@ -14,27 +13,22 @@ import { randomUUID } from "node:crypto";
 import {
   endOf,
   isTerminal,
-  TASK_MAX_KEPT,
-  TASK_MAX_RUNNING,
-  TASK_MAX_TTL_MS,
-  TASK_POLL_INTERVAL_MS,
-  TASK_TTL_MS,
   type TaskDiscard,
   TaskLimitError,
   type TaskOutcome,
   type TaskRun,
   type TaskSnapshot,
   type TaskStore,
+  type TaskStoreOptions,
+  type TaskStoreSettings,
   type TaskWork,
+  taskStoreSettings,
+  ttlFor,
 } from "../task-store.js";
 
-export interface TaskTableOptions {
-  defaultTtlMs?: number;
-  /** Requested TTLs above it are lowered to it. */
-  maxTtlMs?: number;
-  maxRunningPerOwner?: number;
-  maxKeptPerOwner?: number;
-  pollIntervalMs?: number;
+/** The options of every task store, and the table's clock (tests advance it). */
+export interface TaskTableOptions extends TaskStoreOptions {
+  /** Epoch ms (default `Date.now`). */
   now?: () => number;
 }
 
@@ -55,23 +49,12 @@ export class TaskTable<R = unknown> implements TaskStore<R> {
   private readonly entries = new Map<string, Entry<R>>();
   /** Task ids per owner, oldest first. */
   private readonly byOwner = new Map<string, string[]>();
-  private readonly o: Required<TaskTableOptions>;
+  private readonly settings: TaskStoreSettings;
+  private readonly now: () => number;
 
   constructor(options: TaskTableOptions = {}) {
-    this.o = {
-      defaultTtlMs: options.defaultTtlMs ?? TASK_TTL_MS,
-      maxTtlMs: options.maxTtlMs ?? TASK_MAX_TTL_MS,
-      maxRunningPerOwner: options.maxRunningPerOwner ?? TASK_MAX_RUNNING,
-      maxKeptPerOwner: options.maxKeptPerOwner ?? TASK_MAX_KEPT,
-      pollIntervalMs: options.pollIntervalMs ?? TASK_POLL_INTERVAL_MS,
-      now: options.now ?? Date.now,
-    };
-  }
-
-  /** The TTL a task gets when `requested` is asked (undefined: the default). */
-  ttlFor(requested: number | undefined): number {
-    const ttl = requested ?? this.o.defaultTtlMs;
-    return Math.max(0, Math.min(ttl, this.o.maxTtlMs));
+    this.settings = taskStoreSettings(options);
+    this.now = options.now ?? Date.now;
   }
 
   /**
@@ -79,16 +62,16 @@ export class TaskTable<R = unknown> implements TaskStore<R> {
    * event loop (after the caller has answered with the task). Throws
    * {@link TaskLimitError} when the owner has its maximum of tasks working.
    */
-  start(
+  async start(
     owner: string,
     requestedTtlMs: number | undefined,
     work: TaskWork<R>,
     discard?: TaskDiscard<R>,
-  ): TaskSnapshot<R> {
+  ): Promise<TaskSnapshot<R>> {
     const ids = this.byOwner.get(owner) ?? [];
     const running = ids.filter((id) => this.entries.get(id)?.record.status === "working").length;
-    if (running >= this.o.maxRunningPerOwner) throw new TaskLimitError(running);
-    const now = this.o.now();
+    if (running >= this.settings.maxRunningPerOwner) throw new TaskLimitError(running);
+    const now = this.now();
     let end = () => {};
     const ended = new Promise<void>((resolve) => {
       end = resolve;
@@ -104,8 +87,8 @@ export class TaskTable<R = unknown> implements TaskStore<R> {
         statusMessage: "queued",
         createdAt: now,
         lastUpdatedAt: now,
-        ttlMs: this.ttlFor(requestedTtlMs),
-        pollIntervalMs: this.o.pollIntervalMs,
+        ttlMs: ttlFor(this.settings, requestedTtlMs),
+        pollIntervalMs: this.settings.pollIntervalMs,
       },
     };
     const id = entry.record.taskId;
@@ -118,13 +101,13 @@ export class TaskTable<R = unknown> implements TaskStore<R> {
   }
 
   /** `owner`'s task `taskId`, or undefined (unknown, another owner's, or expired). */
-  get(owner: string, taskId: string): TaskSnapshot<R> | undefined {
+  async get(owner: string, taskId: string): Promise<TaskSnapshot<R> | undefined> {
     const entry = this.entryOf(owner, taskId);
     return entry ? { ...entry.record } : undefined;
   }
 
   /** `owner`'s tasks, oldest first. */
-  list(owner: string): TaskSnapshot<R>[] {
+  async list(owner: string): Promise<TaskSnapshot<R>[]> {
     return (this.byOwner.get(owner) ?? []).flatMap((id) => {
       const entry = this.entries.get(id);
       return entry ? [{ ...entry.record }] : [];
@@ -137,7 +120,7 @@ export class TaskTable<R = unknown> implements TaskStore<R> {
    * task is not the owner's; a finished task is returned unchanged (the caller
    * refuses it).
    */
-  cancel(owner: string, taskId: string): TaskSnapshot<R> | undefined {
+  async cancel(owner: string, taskId: string): Promise<TaskSnapshot<R> | undefined> {
     const entry = this.entryOf(owner, taskId);
     if (!entry) return undefined;
     if (!isTerminal(entry.record.status)) {
@@ -172,7 +155,7 @@ export class TaskTable<R = unknown> implements TaskStore<R> {
   }
 
   /** Abort every working task and forget every task (the table's server is closing). */
-  close(): void {
+  async close(): Promise<void> {
     for (const entry of this.entries.values()) {
       if (!isTerminal(entry.record.status)) {
         this.finish(entry, "cancelled", "the server closed", undefined);
@@ -192,7 +175,7 @@ export class TaskTable<R = unknown> implements TaskStore<R> {
       progress: (message) => {
         if (entry.record.status !== "working") return;
         entry.record.statusMessage = message;
-        entry.record.lastUpdatedAt = this.o.now();
+        entry.record.lastUpdatedAt = this.now();
       },
     };
     let outcome: TaskOutcome<R>;
@@ -216,7 +199,7 @@ export class TaskTable<R = unknown> implements TaskStore<R> {
     message: string | undefined,
     outcome: TaskOutcome<R> | undefined,
   ): void {
-    const now = this.o.now();
+    const now = this.now();
     const r = entry.record;
     r.status = status;
     r.statusMessage = message;
@@ -234,7 +217,7 @@ export class TaskTable<R = unknown> implements TaskStore<R> {
     if (!entry || entry.owner !== owner) return undefined;
     const r = entry.record;
     // The timer may lag behind the clock: an expired task is gone already.
-    if (r.endedAt !== undefined && this.o.now() >= r.endedAt + r.ttlMs) {
+    if (r.endedAt !== undefined && this.now() >= r.endedAt + r.ttlMs) {
       this.forget(taskId);
       return undefined;
     }
@@ -254,7 +237,7 @@ export class TaskTable<R = unknown> implements TaskStore<R> {
   /** Drop `owner`'s oldest finished tasks beyond the kept maximum. */
   private evictOver(owner: string): void {
     const ids = this.byOwner.get(owner) ?? [];
-    let over = ids.length - this.o.maxKeptPerOwner;
+    let over = ids.length - this.settings.maxKeptPerOwner;
     for (const id of [...ids]) {
       if (over <= 0) break;
       const status = this.entries.get(id)?.record.status;
