@@ -42,6 +42,9 @@ export const ERROR_CODES = [
   "READ_FAILED",
   "BAD_OPTIONS",
   "STORE_FAILED",
+  // Embeddings (hybrid recall).
+  "EMBEDDINGS_UNAVAILABLE",
+  "EMBEDDINGS_MISMATCH",
 ] as const;
 
 /** A code of {@link ERROR_CODES}. */

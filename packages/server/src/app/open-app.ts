@@ -7,6 +7,8 @@ import {
   type ServerConfig,
   type ServerConfigOverrides,
 } from "../config/server-config.js";
+import type { MemoryEmbeddings } from "../embeddings/memory-embeddings.js";
+import { openEmbeddings } from "../embeddings/open-embeddings.js";
 import { createTaskStore } from "../mcp/tasks/create-task-store.js";
 import type { TaskStore } from "../mcp/tasks/task-store.js";
 import { createOffloadStore } from "../offload-store/create-offload-store.js";
@@ -31,6 +33,8 @@ export interface App {
    * offloader stays local, its files readable by its one client only.
    */
   offloadStore: ServedOffloadStore;
+  /** Hybrid recall's vectors and endpoint (`[embeddings]`); null when recall is lexical. */
+  embeddings: MemoryEmbeddings | null;
   /** The server's MCP tasks, kept where the offload files are (`createTaskStore`). */
   taskStore: TaskStore<CallToolResult>;
   events: LroEvents;
@@ -51,6 +55,8 @@ interface OpenAppOptions extends ServerConfigOverrides {
    * a shared store they do not serve files from.
    */
   sharedOffloads?: boolean;
+  /** `atlatl embed --reset`: drop the store's vectors and bind it to the configured model. */
+  resetEmbeddings?: boolean;
 }
 
 /**
@@ -65,6 +71,10 @@ export async function openApp(options: OpenAppOptions = {}): Promise<App> {
   try {
     const store = await openStore(config.store, { readOnly: options.readOnlyStore, pool });
     opened.push(store);
+    const embeddings = await openEmbeddings(config.embeddings, store, {
+      readOnly: options.readOnlyStore === true,
+      reset: options.resetEmbeddings === true,
+    });
     const offloadStore = options.sharedOffloads
       ? await createOffloadStore(config.offloadStore, { pool })
       : localServedStore;
@@ -81,7 +91,8 @@ export async function openApp(options: OpenAppOptions = {}): Promise<App> {
     return {
       config,
       store,
-      services: createServices(store),
+      services: createServices(store, { embeddings: embeddings ?? undefined }),
+      embeddings,
       offloader,
       offloadStore,
       taskStore,

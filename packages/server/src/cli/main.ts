@@ -9,6 +9,7 @@ import { DEFAULT_IMPORT_BATCH_SIZE } from "../mif/import.js";
 import { ATLATL_VERSION } from "../version.js";
 import { exitQuietlyOnClosedPipe } from "./closed-pipe.js";
 import { runConfig } from "./commands/config.js";
+import { runEmbed } from "./commands/embed.js";
 import { runExport } from "./commands/export.js";
 import { runImport } from "./commands/import.js";
 import { runInstall, runUninstall } from "./commands/install.js";
@@ -111,6 +112,14 @@ program
   .requiredOption("-n, --count <n>", "how many memories", positiveInt("--count", 10_000_000))
   .option("--seed <n>", "random seed, for a reproducible corpus", (v) => Number(v), 1)
   .action(runSeed);
+
+program
+  .command("embed")
+  .description(
+    "Give every memory without a current vector one, from the [embeddings] endpoint (resumable)",
+  )
+  .option("--reset", "drop every vector first and bind the store to the configured model")
+  .action(runEmbed);
 
 function queryOptions(cmd: Command): Command {
   return cmd

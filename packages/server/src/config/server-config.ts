@@ -17,6 +17,7 @@ import {
   DEFAULT_STATEMENT_TIMEOUT_SECONDS,
   type PostgresTimeouts,
 } from "../store/postgres/pool-timeouts.js";
+import { type EmbeddingsConfig, resolveEmbeddingsConfig } from "./embeddings-config.js";
 import { type OffloadStoreConfig, resolveOffloadStoreConfig } from "./offload-store-config.js";
 
 const paths = envPaths("atlatl", { suffix: "" });
@@ -122,6 +123,8 @@ export interface ServerConfig {
   offload: OffloadConfig;
   /** Where offload files are shared between instances (`[offload_store]`). */
   offloadStore: OffloadStoreConfig;
+  /** The embeddings endpoint of hybrid recall (`[embeddings]`); null keeps recall lexical. */
+  embeddings: EmbeddingsConfig | null;
   /** Every key with its value, environment variable and source (for `atlatl config`). */
   entries: ConfigEntry[];
 }
@@ -160,9 +163,11 @@ export function loadServerConfig(
     { ...(file ? { file } : {}), env, overrides: overrides.offloadStore ?? {} },
     storeBackend,
   );
+  const embeddings = resolveEmbeddingsConfig({ ...(file ? { file } : {}), env });
   return {
     configFile,
     offloadStore: offloadStore.config,
+    embeddings: embeddings.config,
     store: {
       backend: storeBackend,
       path: store.values.path,
@@ -189,6 +194,7 @@ export function loadServerConfig(
       ),
       ...offload.entries,
       ...offloadStore.resolved.entries,
+      ...embeddings.resolved.entries,
     ],
   };
 }

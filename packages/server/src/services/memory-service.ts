@@ -18,6 +18,11 @@ const MAX_UPDATE_ATTEMPTS = 20;
 /** Options shared by the services: an injectable clock for tests. */
 export interface ServiceOptions {
   now?: () => Date;
+  /**
+   * Runs after memories are captured or updated (hybrid recall embeds them and
+   * sets their `embedding` reference, which the call then returns); must not throw.
+   */
+  afterWrite?: ((memories: readonly Memory[]) => Promise<void>) | undefined;
 }
 
 function checkId(id: unknown): string {
@@ -33,11 +38,13 @@ function checkId(id: unknown): string {
 /** Single-memory operations. Validation failures are `ServiceError` `INVALID_ARGUMENT`. */
 export class MemoryService {
   private readonly now: () => Date;
+  private readonly afterWrite: (memories: readonly Memory[]) => Promise<void>;
   constructor(
     private readonly store: MemoryStore,
     options: ServiceOptions = {},
   ) {
     this.now = options.now ?? (() => new Date());
+    this.afterWrite = options.afterWrite ?? (async () => {});
   }
 
   /**
@@ -53,6 +60,7 @@ export class MemoryService {
     } catch (err) {
       fromStoreError(err, "memory");
     }
+    await this.afterWrite([memory]);
     return memory;
   }
 
@@ -96,6 +104,7 @@ export class MemoryService {
     } catch (err) {
       fromStoreError(err, "memories");
     }
+    await this.afterWrite(batch);
     return batch;
   }
 
@@ -125,6 +134,7 @@ export class MemoryService {
         if (isStoreError(err, "CONFLICT") && attempt < MAX_UPDATE_ATTEMPTS) continue;
         fromStoreError(err, "memory");
       }
+      if (stored) await this.afterWrite([next]);
       return stored ? next : undefined;
     }
   }

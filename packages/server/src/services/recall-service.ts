@@ -51,7 +51,7 @@ import type { ServiceOptions } from "./memory-service.js";
 import { type PositionedHit, pageOf, RankedRead, type ReadOptions } from "./ranked-read.js";
 
 /** Default number of recall hits. */
-const DEFAULT_RECALL_LIMIT = 20;
+export const DEFAULT_RECALL_LIMIT = 20;
 
 /** Longest accepted query, in characters. */
 export const MAX_QUERY_CHARS = READ_LIMITS.queryChars;
@@ -97,16 +97,16 @@ export interface RecallResult<M extends Fielded<ReadFields> = Memory> {
 
 /** Ranked recall over the store. Knows nothing of offloading. */
 export class RecallService {
-  private readonly now: () => Date;
+  protected readonly now: () => Date;
   constructor(
-    private readonly store: MemoryStore,
+    protected readonly store: MemoryStore,
     options: ServiceOptions = {},
   ) {
     this.now = options.now ?? (() => new Date());
   }
 
   /** The query's words and filter, checked (throws `INVALID_ARGUMENT`). */
-  private checked(input: RecallInput): { text: string; filter: MemoryFilter } {
+  protected checked(input: RecallInput): { text: string; filter: MemoryFilter } {
     const query = input?.query ?? "";
     if (typeof query !== "string") throw invalidArgument("query", "query must be text.");
     if (query.length > MAX_QUERY_CHARS) {

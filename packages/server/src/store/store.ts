@@ -1,4 +1,5 @@
 import type { LightRecord, Memory, MemoryStatus, MemoryType } from "../model/memory.js";
+import type { VectorIndex } from "./vector-index.js";
 
 /** Filters shared by list, search and recall. All given conditions must hold. */
 export interface MemoryFilter {
@@ -268,5 +269,10 @@ export interface MemoryStore {
    * leaves it out. Everything written stays written whatever this does.
    */
   afterBulkWrite?(): Promise<void>;
+  /**
+   * The store's vectors (hybrid recall, `vector-index.ts`). Nothing is created
+   * until the index is opened, which only a configured `[embeddings]` does.
+   */
+  vectors?(): VectorIndex;
   close(): Promise<void>;
 }

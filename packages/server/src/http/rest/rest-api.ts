@@ -118,6 +118,8 @@ const STATUS_OF: Partial<Record<CodedErrorCode, { status: 404 | 409 | 503; title
   CONFLICT: { status: 409, title: "Conflict" },
   // The database is down or stalled: worth retrying, unlike a 500.
   UNAVAILABLE: { status: 503, title: "Service Unavailable" },
+  // Hybrid recall's embeddings endpoint is down or slow: as retryable.
+  EMBEDDINGS_UNAVAILABLE: { status: 503, title: "Service Unavailable" },
 };
 
 /**

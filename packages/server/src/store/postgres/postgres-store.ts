@@ -35,12 +35,14 @@ import type {
   UpsertReport,
   WholeQuery,
 } from "../store.js";
+import type { VectorIndex } from "../vector-index.js";
 import { columnsOf, filterConditions, MEMORY_COLUMNS, Params } from "./filter-sql.js";
 import { GIN_INDEXES } from "./migrations.js";
 import { pgStoreError } from "./postgres-errors.js";
 import { RankedReader } from "./ranked-reader.js";
 import { TEXT_READ_SETTINGS } from "./ranked-sql.js";
 import { CAST, type ListRow, listed, WRITE_COLUMNS, writeValues } from "./rows.js";
+import { PostgresVectorIndex } from "./vector-index.js";
 import { copyInsert, copyUpsert } from "./writer.js";
 
 /** Rows per page of {@link PostgresMemoryStore.iterate}, and rows per fetch of whole-set reads. */
@@ -350,6 +352,13 @@ export class PostgresMemoryStore implements MemoryStore {
         if ((err as { code?: string }).code !== "42501") throw err;
       }
     });
+  }
+
+  private vectorIndex: VectorIndex | undefined;
+
+  vectors(): VectorIndex {
+    this.vectorIndex ??= new PostgresVectorIndex(this.pool);
+    return this.vectorIndex;
   }
 
   async close(): Promise<void> {

@@ -25,12 +25,14 @@ import type {
   UpsertReport,
   WholeQuery,
 } from "../store.js";
+import type { VectorIndex } from "../vector-index.js";
 import { filterSql } from "./filter-sql.js";
 import { listTable } from "./list-plan.js";
 import { type NarrowRows, RankedReader } from "./ranked-reader.js";
 import { columnsOf, MEMORY_COLUMNS, rawReader } from "./rows.js";
 import { storeError } from "./sqlite-errors.js";
 import { StatementCache } from "./statements.js";
+import { SqliteVectorIndex } from "./vector-index.js";
 import { RowWriter, unchanged } from "./writer.js";
 
 /** Rows per page of {@link SqliteMemoryStore.iterate}. */
@@ -353,6 +355,15 @@ export class SqliteMemoryStore implements MemoryStore {
   private analyze(): void {
     this.db.pragma("analysis_limit = 1000");
     this.db.pragma("optimize");
+  }
+
+  private vectorIndex: VectorIndex | undefined;
+
+  vectors(): VectorIndex {
+    this.vectorIndex ??= new SqliteVectorIndex(this.db, () => {
+      this.writer.writes++;
+    });
+    return this.vectorIndex;
   }
 
   async close(): Promise<void> {
