@@ -4,6 +4,7 @@ import { lroEngineBenchmark } from "./lro-engine.js";
 import { lroExtractBenchmark } from "./lro-extract.js";
 import { offloadStoreBenchmark } from "./offload-store.js";
 import { proxyBenchmark } from "./proxy.js";
+import { recallQualityBenchmark } from "./recall-quality.js";
 import { serverBatchCaptureBenchmark } from "./server-batch-capture.js";
 import { serverHttpBenchmark } from "./server-http.js";
 import { serverImportBenchmark } from "./server-import.js";
@@ -30,4 +31,5 @@ export const benchmarks: Benchmark[] = [
   serverHttpBenchmark,
   serverBatchCaptureBenchmark,
   tokenEconomyBenchmark,
+  recallQualityBenchmark,
 ];
