@@ -63,12 +63,40 @@ export const ARMS: RecallArm[] = [
 /** The question of the issue: it must return the relevant few, the three right notes first. */
 const QUESTION = "zephyrine-question";
 
-async function scoreStore(store: MemoryStore, set: LabelledSet): Promise<Map<string, SetScore>> {
+/** Floors (percent of the best match) the sweep scores lexical recall at; 0 is no floor. */
+const SWEEP = [0, 10, 20, 30, 40, 50, 60, 70];
+
+/** Lexical recall's set scores at each floor of {@link SWEEP}. */
+async function sweep(store: MemoryStore, set: LabelledSet): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
+  for (const percent of SWEEP) {
+    const { recall } = createServices(store, { relevanceFloorPercent: percent });
+    const s = await scoreSet(set, (query) =>
+      ids(recall.read({ query }, { fields: "light" }).stream()),
+    );
+    const q = s.perQuery.find((p) => p.id === QUESTION);
+    out[`${percent}%`] = {
+      mrr: s.mrr,
+      recallAt10: s.recallAt10,
+      recall: s.recall,
+      precision: s.precision,
+      medianMatches: s.medianMatches,
+      maxMatches: s.maxMatches,
+      question: q?.matches,
+    };
+  }
+  return out;
+}
+
+async function scoreStore(
+  store: MemoryStore,
+  set: LabelledSet,
+): Promise<{ scores: Map<string, SetScore>; sweep: Record<string, unknown> }> {
   await store.upsertMany(labelledCorpus(set));
   await store.afterBulkWrite?.();
   const scores = new Map<string, SetScore>();
   for (const arm of ARMS) scores.set(arm.name, await scoreSet(set, arm.open(store)));
-  return scores;
+  return { scores, sweep: await sweep(store, set) };
 }
 
 function rows(store: string, scores: Map<string, SetScore>): BenchRow[] {
@@ -120,8 +148,8 @@ async function run(): Promise<BenchTable[]> {
     const store = await openStore({ path: join(dir, "memories.db") });
     try {
       const sqlite = await scoreStore(store, set);
-      details.sqlite = Object.fromEntries(sqlite);
-      out = rows("SQLite", sqlite);
+      details.sqlite = { arms: Object.fromEntries(sqlite.scores), sweep: sqlite.sweep };
+      out = rows("SQLite", sqlite.scores);
     } finally {
       await store.close();
     }
@@ -147,8 +175,8 @@ async function run(): Promise<BenchTable[]> {
       const store = await openStore({ path: "", url: schemaUrl.toString() });
       try {
         const postgres = await scoreStore(store, set);
-        details.postgres = Object.fromEntries(postgres);
-        out.push(...rows("PostgreSQL", postgres));
+        details.postgres = { arms: Object.fromEntries(postgres.scores), sweep: postgres.sweep };
+        out.push(...rows("PostgreSQL", postgres.scores));
       } finally {
         await store.close();
       }

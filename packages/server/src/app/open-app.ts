@@ -64,7 +64,7 @@ export async function openApp(options: OpenAppOptions = {}): Promise<App> {
   return {
     config,
     store,
-    services: createServices(store),
+    services: createServices(store, config.recall),
     offloader,
     offloadStore,
     events,

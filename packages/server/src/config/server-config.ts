@@ -16,6 +16,7 @@ import {
 } from "../store/postgres/pool-timeouts.js";
 import { redactUrl } from "../store/redact-url.js";
 import { type OffloadStoreConfig, resolveOffloadStoreConfig } from "./offload-store-config.js";
+import { type RecallConfig, resolveRecallConfig } from "./recall-config.js";
 
 const paths = envPaths("atlatl", { suffix: "" });
 
@@ -100,6 +101,8 @@ export interface ServerConfigOverrides {
   offload?: Partial<OffloadConfig> | undefined;
   /** `[offload_store]` values (tests; no flag sets them). */
   offloadStore?: { backend?: string; quota_bytes?: number } | undefined;
+  /** `[recall]` values (tests; no flag sets them). */
+  recall?: { relevance_floor_percent?: number } | undefined;
 }
 
 /** The effective configuration of the server, with where each value came from. */
@@ -110,6 +113,8 @@ export interface ServerConfig {
   offload: OffloadConfig;
   /** Where offload files are shared between instances (`[offload_store]`). */
   offloadStore: OffloadStoreConfig;
+  /** What counts as a match of recall and search (`[recall]`). */
+  recall: RecallConfig;
   /** Every key with its value, environment variable and source (for `atlatl config`). */
   entries: ConfigEntry[];
 }
@@ -148,9 +153,15 @@ export function loadServerConfig(
     { ...(file ? { file } : {}), env, overrides: overrides.offloadStore ?? {} },
     storeBackend,
   );
+  const recall = resolveRecallConfig({
+    ...(file ? { file } : {}),
+    env,
+    overrides: overrides.recall ?? {},
+  });
   return {
     configFile,
     offloadStore: offloadStore.config,
+    recall: recall.config,
     store: {
       backend: storeBackend,
       path: store.values.path,
@@ -182,6 +193,7 @@ export function loadServerConfig(
       ),
       ...offload.entries,
       ...offloadStore.resolved.entries,
+      ...recall.resolved.entries,
     ],
   };
 }

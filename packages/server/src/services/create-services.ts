@@ -22,7 +22,7 @@ export function createServices(
   return {
     memories: new MemoryService(store, options),
     recall: new RecallService(store, options),
-    search: new SearchService(store),
+    search: new SearchService(store, options),
     list: new ListService(store),
     context: new ContextService(options),
   };

@@ -18,6 +18,8 @@ const MAX_UPDATE_ATTEMPTS = 20;
 /** Options shared by the services: an injectable clock for tests. */
 export interface ServiceOptions {
   now?: () => Date;
+  /** Recall and search keep matches scoring at least this percentage of the best (see `relevance-floor.ts`). */
+  relevanceFloorPercent?: number | undefined;
 }
 
 function checkId(id: unknown): string {

@@ -17,6 +17,7 @@ import type {
   TextQuery,
   WholeQuery,
 } from "../store.js";
+import { termWeights } from "../term-coverage.js";
 import { columnsOf, Params } from "./filter-sql.js";
 import { type RankedSelect, rankedInner, rankedPage, TEXT_READ_SETTINGS } from "./ranked-sql.js";
 import { type PageRow, rankedHit, textHit } from "./rows.js";
@@ -38,7 +39,7 @@ export class RankedReader {
 
   async search(query: TextQuery): Promise<TextHit[]> {
     return this.db.run("search", async () => {
-      const select = textSelect(query);
+      const select = await this.covered(textSelect(query));
       if (!select) return [];
       const after = await this.resume("relevance", select, query.after);
       const rows = await this.page("relevance", select, after, query.limit);
@@ -48,7 +49,7 @@ export class RankedReader {
 
   async rank(query: RankQuery): Promise<RankedHit[]> {
     return this.db.run("rank", async () => {
-      const select = rankSelect(query);
+      const select = await this.covered(rankSelect(query));
       if (!select) return [];
       const after = await this.resume("score", select, query.after);
       const rows = await this.page("score", select, after, query.limit);
@@ -59,7 +60,7 @@ export class RankedReader {
   async *rankAll<F extends ReadFields = "full">(
     query: WholeQuery<RankQuery, F>,
   ): AsyncIterable<RankedHit<Fielded<F>>> {
-    const select = rankSelect(query);
+    const select = await this.db.run("rank", () => this.covered(rankSelect(query)));
     if (!select) return;
     const p = new Params();
     const text = rankedPage("score", select, undefined, undefined, p, columnsOf(query.fields));
@@ -72,7 +73,7 @@ export class RankedReader {
   async *searchAll<F extends ReadFields = "full">(
     query: WholeQuery<TextQuery, F>,
   ): AsyncIterable<TextHit<Fielded<F>>> {
-    const select = textSelect(query);
+    const select = await this.db.run("search", () => this.covered(textSelect(query)));
     if (!select) return;
     const p = new Params();
     const text = rankedPage("relevance", select, undefined, undefined, p, columnsOf(query.fields));
@@ -83,10 +84,31 @@ export class RankedReader {
   }
 
   /**
+   * `select` with the weights of its plain words (see `term-coverage.ts`):
+   * how many memories match each word, and how many there are, in one
+   * statement over the GIN index.
+   */
+  private async covered(select: RankedSelect | undefined): Promise<RankedSelect | undefined> {
+    const words = select?.text?.words;
+    if (!select?.text || !words || words.length < 2) return select;
+    const p = new Params();
+    const counts = words.map(
+      (w) =>
+        `(SELECT count(*) FROM memories WHERE fts @@ to_tsquery('atlatl'::regconfig, ${p.add(w)}))`,
+    );
+    const [row] = await this.textRead<{ n: string; hits: string[] }>(
+      `SELECT (SELECT count(*) FROM memories) AS n, ARRAY[${counts.join(", ")}] AS hits`,
+      p.values,
+    );
+    const coverage = termWeights(words, (row?.hits ?? []).map(Number), Number(row?.n ?? 0));
+    return coverage ? { ...select, text: { ...select.text, coverage } } : select;
+  }
+
+  /**
    * Where a page continues (see `resumeAfter`). ts_rank depends on the memory
-   * alone, so only an anchor that was updated or deleted moves; there is no
-   * write epoch, and anchors are re-scored on every continued page (one small
-   * indexed query).
+   * alone and coverage on word counts, so an anchor moves when it was updated
+   * or deleted, or the counts changed; there is no write epoch, and anchors are
+   * re-scored on every continued page (one small indexed query).
    */
   private resume(
     key: "relevance" | "score",
@@ -144,7 +166,9 @@ export class RankedReader {
 function textSelect(query: Omit<TextQuery, "limit" | "after">): RankedSelect | undefined {
   const text =
     query.syntax === "plain" ? plainTsQuery(query.text) : clausesTsQuery(parseQuery(query.text));
-  return text ? { text, filter: query.filter, horizon: query.horizon } : undefined;
+  return text
+    ? { text, filter: query.filter, horizon: query.horizon, minCoverage: query.minCoverage }
+    : undefined;
 }
 
 /** The ranked select of a recall; undefined for text without words (no hits). */
@@ -152,5 +176,11 @@ function rankSelect(query: Omit<RankQuery, "limit" | "after">): RankedSelect | u
   const text = query.text.trim();
   const plain = text.length > 0 ? plainTsQuery(text) : undefined;
   if (text.length > 0 && !plain) return undefined;
-  return { text: plain, filter: query.filter, horizon: query.horizon, scoring: query.scoring };
+  return {
+    text: plain,
+    filter: query.filter,
+    horizon: query.horizon,
+    scoring: query.scoring,
+    minCoverage: query.minCoverage,
+  };
 }

@@ -8,12 +8,13 @@ import { fromRow, type MemoryRow } from "../memory-row.js";
 import { parseQuery } from "../query-syntax.js";
 import { type Keyset, resumeAfter } from "../ranking.js";
 import type { RankedHit, RankPosition, RankQuery, Scoring, TextHit, TextQuery } from "../store.js";
+import { termWeights, type WeightedTerm } from "../term-coverage.js";
 import { type PrunePlan, planPrune } from "./rank-prune.js";
 import { type RankedSelect, rankedSelect } from "./ranked-sql.js";
 import { MEMORY_COLUMNS } from "./rows.js";
 import { isSqliteError } from "./sqlite-errors.js";
 import type { StatementCache } from "./statements.js";
-import { clausesToFts, plainPhrases, plainToFts, queryInvalid } from "./text-query.js";
+import { clausesToFts, plainPhrases, queryInvalid } from "./text-query.js";
 
 /** Phrase counts remembered for candidate pruning (cleared when full). */
 const HIT_CACHE_SIZE = 512;
@@ -21,6 +22,7 @@ const HIT_CACHE_SIZE = 512;
 interface RankedRow {
   seq: number;
   relevance: number;
+  coverage?: number | null;
   score?: number;
 }
 
@@ -65,6 +67,7 @@ export class RankedReader {
     return this.withMemories(rows, (memory, r) => ({
       memory,
       relevance: r.relevance,
+      ...(typeof r.coverage === "number" ? { coverage: r.coverage } : {}),
       position: { value: r.relevance, seq: r.seq, epoch },
     }));
   }
@@ -102,11 +105,29 @@ export class RankedReader {
 
   /** What `search` selects; undefined for a query without words (no hits). */
   private searchSelect(query: Omit<TextQuery, "limit" | "after">): RankedSelect | undefined {
-    const match =
-      query.syntax === "plain" ? plainToFts(query.text) : clausesToFts(parseQuery(query.text));
+    if (query.syntax === "plain") {
+      const phrases = plainPhrases(query.text);
+      if (phrases.length === 0) return undefined;
+      return {
+        match: phrases.join(" OR "),
+        filter: query.filter,
+        horizon: query.horizon,
+        minCoverage: query.minCoverage,
+        coverage: this.coverage(phrases),
+      };
+    }
+    const match = clausesToFts(parseQuery(query.text));
     return match === undefined
       ? undefined
-      : { match, filter: query.filter, horizon: query.horizon };
+      : { match, filter: query.filter, horizon: query.horizon, minCoverage: query.minCoverage };
+  }
+
+  /** The weights of a plain query's phrases (see `term-coverage.ts`). */
+  private coverage(phrases: string[]): WeightedTerm<string>[] | undefined {
+    if (phrases.length < 2) return undefined;
+    const epoch = this.epoch();
+    const hits = phrases.map((p) => this.phraseHits(p, epoch));
+    return termWeights(phrases, hits, this.rowCount(epoch));
   }
 
   /** What `rank` selects, and its phrases; undefined for text without words (no hits). */
@@ -121,6 +142,8 @@ export class RankedReader {
       filter: query.filter,
       horizon: query.horizon,
       scoring: query.scoring,
+      minCoverage: query.minCoverage,
+      coverage: this.coverage(phrases),
     };
     return { select, phrases };
   }
@@ -199,6 +222,18 @@ export class RankedReader {
       .get("SELECT value FROM store_meta WHERE key = 'epoch'")
       .pluck()
       .get() as number;
+  }
+
+  /** Memories in the store, cached per write epoch like {@link phraseHits}. */
+  private rowCount(epoch: number): number {
+    const key = `${epoch}\u0000`;
+    let n = this.hitCache.get(key);
+    if (n === undefined) {
+      n = this.statements.get("SELECT count(*) FROM memories").pluck().get() as number;
+      if (this.hitCache.size >= HIT_CACHE_SIZE) this.hitCache.clear();
+      this.hitCache.set(key, n);
+    }
+    return n;
   }
 
   /** Rows matching `phrase`, cached per write epoch (the next page asks again). */
@@ -282,7 +317,7 @@ export class RankedReader {
       keyset = ` WHERE ${key} < ? OR (${key} = ? AND seq > ?)`;
       params.push(position.value, position.value, position.seq);
     }
-    const columns = key === "score" ? "seq, relevance, score" : "seq, relevance";
+    const columns = key === "score" ? "seq, relevance, score" : "seq, relevance, coverage";
     const sql = `SELECT ${columns} FROM (${inner.sql})${keyset} ORDER BY ${key} DESC, seq ASC LIMIT ?`;
     return this.runMatch(sql, [...params, limit], text) as RankedRow[];
   }

@@ -9,6 +9,7 @@
 import { scoreSql } from "../ranking.js";
 import { whereClause } from "../sql.js";
 import type { MemoryFilter, Scoring } from "../store.js";
+import type { WeightedTerm } from "../term-coverage.js";
 import { filterSql } from "./filter-sql.js";
 
 /**
@@ -30,6 +31,10 @@ export interface RankedSelect {
   onlySeq?: number | undefined;
   /** Restrict to rows that also match this FTS5 expression (candidate pruning; bm25 still uses `match`). */
   within?: string | undefined;
+  /** Only rows whose coverage is at least this (with a MATCH and a coverage). */
+  minCoverage?: number | undefined;
+  /** Relevance is bm25 times the weight of the phrases a row matches (see `term-coverage.ts`). */
+  coverage?: readonly WeightedTerm<string>[] | undefined;
 }
 
 /**
@@ -38,7 +43,16 @@ export interface RankedSelect {
  * FTS5 once per row of a filter index would be far slower.
  */
 export function rankedSelect(options: RankedSelect): { sql: string; params: unknown[] } {
-  const relevance = options.match !== undefined ? RELEVANCE_SQL : "0.0";
+  const coverage =
+    options.match !== undefined && options.coverage
+      ? `(${options.coverage.map(coveredSql).join(" + ")})`
+      : undefined;
+  const relevance =
+    options.match === undefined
+      ? "0.0"
+      : coverage
+        ? `(${RELEVANCE_SQL} * pow(${coverage}, 2))`
+        : RELEVANCE_SQL;
   const params: unknown[] = [];
   const score = options.scoring
     ? scoreSql(
@@ -55,7 +69,7 @@ export function rankedSelect(options: RankedSelect): { sql: string; params: unkn
         },
       )
     : undefined;
-  const columns = `m.seq AS seq, ${relevance} AS relevance${score ? `, ${score} AS score` : ""}`;
+  const columns = `m.seq AS seq, ${relevance} AS relevance, ${coverage ?? "NULL"} AS coverage${score ? `, ${score} AS score` : ""}`;
   const conditions: string[] = [];
   let from = "memories m INDEXED BY memories_rank";
   if (options.match !== undefined) {
@@ -78,6 +92,10 @@ export function rankedSelect(options: RankedSelect): { sql: string; params: unkn
       conditions.push("memories_fts.rowid = CAST(? AS INTEGER)");
       params.push(options.onlySeq);
     }
+    if (coverage && options.minCoverage !== undefined) {
+      conditions.push(`${coverage} >= ?`);
+      params.push(options.minCoverage);
+    }
   } else if (options.onlySeq !== undefined) {
     conditions.push("m.seq = ?");
     params.push(options.onlySeq);
@@ -90,4 +108,14 @@ export function rankedSelect(options: RankedSelect): { sql: string; params: unkn
     params.push(options.horizon);
   }
   return { sql: `SELECT ${columns} FROM ${from}${whereClause(conditions)}`, params };
+}
+
+/**
+ * A phrase's weight when the row matches it, else 0. Inlined, not bound: the
+ * coverage expression appears several times (relevance, score, floor) and `?` binds by
+ * position. Safe: a phrase is quoted words of letters, digits and marks (see
+ * `text-query.ts`), never a `'`, and the weight is a finite number.
+ */
+function coveredSql(t: WeightedTerm<string>): string {
+  return `(CASE WHEN memories_fts.rowid IN (SELECT c.rowid FROM memories_fts AS c WHERE c.memories_fts MATCH '${t.term}') THEN ${t.weight} ELSE 0.0 END)`;
 }
