@@ -49,14 +49,7 @@ import { member, openCursor, rankPositionOf } from "./cursor-args.js";
 import { fromStoreError, invalidArgument } from "./errors.js";
 import type { ServiceOptions } from "./memory-service.js";
 import { type PositionedHit, pageOf, RankedRead, type ReadOptions } from "./ranked-read.js";
-import {
-  DEFAULT_RELEVANCE_FLOOR_PERCENT,
-  floorField,
-  floorOf,
-  minCoverage,
-  pinnedFloor,
-  streamAfter,
-} from "./relevance-floor.js";
+import { DEFAULT_RELEVANCE_FLOOR_PERCENT, floorFraction } from "./relevance-floor.js";
 
 /** Default number of recall hits. */
 export const DEFAULT_RECALL_LIMIT = 20;
@@ -106,13 +99,14 @@ export interface RecallResult<M extends Fielded<ReadFields> = Memory> {
 /** Ranked recall over the store. Knows nothing of offloading. */
 export class RecallService {
   private readonly now: () => Date;
-  private readonly floorPercent: number;
+  /** The store's relevance floor (see `relevance-floor.ts`). */
+  private readonly floor: number | undefined;
   constructor(
     private readonly store: MemoryStore,
     options: ServiceOptions = {},
   ) {
     this.now = options.now ?? (() => new Date());
-    this.floorPercent = options.relevanceFloorPercent ?? DEFAULT_RELEVANCE_FLOOR_PERCENT;
+    this.floor = floorFraction(options.relevanceFloorPercent ?? DEFAULT_RELEVANCE_FLOOR_PERCENT);
   }
 
   /** The query's words and filter, checked (throws `INVALID_ARGUMENT`). */
@@ -143,34 +137,22 @@ export class RecallService {
     const asOf = this.now().getTime();
     const scoring = { ...(text.length > 0 ? RECALL_SCORING : RECALL_SCORING_NO_TEXT), asOf };
     const store = this.store;
-    const cursorFields: Record<string, unknown> = { t: asOf };
-    const floor = floorOf(cursorFields, (horizon) =>
-      minCoverage(store, { text, syntax: "plain", filter, horizon }, this.floorPercent),
-    );
+    const floor = this.floor;
     return new RankedRead<Fielded<F>>({
       op: "recall",
       print: fingerprint({ op: "recall", query: text, filter }),
-      cursorFields,
+      cursorFields: { t: asOf },
       keep: limit + 1,
       onProgress: options.onProgress,
       signal: options.signal,
       horizon: () => store.horizon(),
-      whole: () =>
-        clamped(
-          streamAfter(floor(undefined), (min) =>
-            store.rankAll({ text, filter, scoring, fields: options.fields, minCoverage: min }),
-          ),
-        ),
-      page: async (count, horizon) => {
-        const min = await floor(horizon);
-        return (
-          await store.rank({ text, filter, scoring, limit: count, horizon, minCoverage: min })
-        ).map((h) => ({
+      whole: () => clamped(store.rankAll({ text, filter, scoring, floor, fields: options.fields })),
+      page: async (count, horizon) =>
+        (await store.rank({ text, filter, scoring, floor, limit: count, horizon })).map((h) => ({
           memory: h.memory as Fielded<F>,
           score: clamp01(h.score),
           position: h.position,
-        }));
-      },
+        })),
     });
   }
 
@@ -186,7 +168,6 @@ export class RecallService {
     const p = openCursor(cursor, "recall", print);
     const asOf = member(p, "t", "number");
     const horizon = member(p, "h", "number");
-    const min = pinnedFloor(p);
     const base = text.length > 0 ? RECALL_SCORING : RECALL_SCORING_NO_TEXT;
     let ranked: Awaited<ReturnType<MemoryStore["rank"]>>;
     try {
@@ -194,16 +175,16 @@ export class RecallService {
         text,
         filter,
         scoring: { ...base, asOf },
+        floor: this.floor,
         limit: limit + 1,
         after: rankPositionOf(p),
         horizon,
-        minCoverage: min,
       });
     } catch (err) {
       fromStoreError(err, "query");
     }
     const hits = ranked.map((h) => ({ ...h, score: clamp01(h.score) }));
-    const spec = { op: "recall" as const, print, cursorFields: { t: asOf, ...floorField(min) } };
+    const spec = { op: "recall" as const, print, cursorFields: { t: asOf } };
     const { hits: page, next_cursor } = pageOf(spec, hits, limit, horizon, false);
     return { hits: page, next_cursor };
   }

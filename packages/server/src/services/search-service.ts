@@ -28,14 +28,7 @@ import { fromStoreError, invalidArgument } from "./errors.js";
 import type { ServiceOptions } from "./memory-service.js";
 import { type PositionedHit, pageOf, RankedRead, type ReadOptions } from "./ranked-read.js";
 import { MAX_QUERY_CHARS } from "./recall-service.js";
-import {
-  DEFAULT_RELEVANCE_FLOOR_PERCENT,
-  floorField,
-  floorOf,
-  minCoverage,
-  pinnedFloor,
-  streamAfter,
-} from "./relevance-floor.js";
+import { DEFAULT_RELEVANCE_FLOOR_PERCENT, floorFraction } from "./relevance-floor.js";
 
 /** Default number of search hits. */
 export const DEFAULT_SEARCH_LIMIT = 20;
@@ -66,12 +59,13 @@ export interface SearchResult<M extends LightRecord = Memory> {
 
 /** Full-text search over the store. Knows nothing of offloading. */
 export class SearchService {
-  private readonly floorPercent: number;
+  /** The store's relevance floor (see `relevance-floor.ts`). */
+  private readonly floor: number | undefined;
   constructor(
     private readonly store: MemoryStore,
     options: Pick<ServiceOptions, "relevanceFloorPercent"> = {},
   ) {
-    this.floorPercent = options.relevanceFloorPercent ?? DEFAULT_RELEVANCE_FLOOR_PERCENT;
+    this.floor = floorFraction(options.relevanceFloorPercent ?? DEFAULT_RELEVANCE_FLOOR_PERCENT);
   }
 
   /** The query language `search` accepts, and the full-text engine behind it. */
@@ -119,47 +113,25 @@ export class SearchService {
     const { query, syntax, filter } = this.checked(input);
     const limit = checkLimit(input.limit, DEFAULT_SEARCH_LIMIT);
     const store = this.store;
-    const cursorFields: Record<string, unknown> = {};
-    const floor = floorOf(cursorFields, (horizon) =>
-      minCoverage(store, { text: query, syntax, filter, horizon }, this.floorPercent),
-    );
+    const floor = this.floor;
     return new RankedRead<Fielded<F>>({
       op: "search",
       print: fingerprint({ op: "search", query, syntax, filter }),
-      cursorFields,
+      cursorFields: {},
       keep: limit + 1,
       onProgress: options.onProgress,
       signal: options.signal,
       horizon: () => store.horizon(),
       whole: () =>
-        scored(
-          streamAfter(floor(undefined), (min) =>
-            store.searchAll({
-              text: query,
-              syntax,
-              filter,
-              fields: options.fields,
-              minCoverage: min,
-            }),
-          ),
+        scored(store.searchAll({ text: query, syntax, filter, floor, fields: options.fields })),
+      page: async (count, horizon) =>
+        (await store.search({ text: query, syntax, filter, floor, limit: count, horizon })).map(
+          (h) => ({
+            memory: h.memory as Fielded<F>,
+            score: h.relevance,
+            position: h.position,
+          }),
         ),
-      page: async (count, horizon) => {
-        const min = await floor(horizon);
-        return (
-          await store.search({
-            text: query,
-            syntax,
-            filter,
-            limit: count,
-            horizon,
-            minCoverage: min,
-          })
-        ).map((h) => ({
-          memory: h.memory as Fielded<F>,
-          score: h.relevance,
-          position: h.position,
-        }));
-      },
     });
   }
 
@@ -174,23 +146,22 @@ export class SearchService {
     const print = fingerprint({ op: "search", query, syntax, filter });
     const p = openCursor(cursor, "search", print);
     const horizon = member(p, "h", "number");
-    const min = pinnedFloor(p);
     let found: TextHit[];
     try {
       found = await this.store.search({
         text: query,
         syntax,
         filter,
+        floor: this.floor,
         limit: limit + 1,
         after: rankPositionOf(p),
         horizon,
-        minCoverage: min,
       });
     } catch (err) {
       fromStoreError(err, "query");
     }
     const hits = found.map((h) => ({ memory: h.memory, score: h.relevance, position: h.position }));
-    const spec = { op: "search" as const, print, cursorFields: floorField(min) };
+    const spec = { op: "search" as const, print, cursorFields: {} };
     const { hits: page, next_cursor } = pageOf(spec, hits, limit, horizon, false);
     return { hits: page, next_cursor };
   }

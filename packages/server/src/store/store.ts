@@ -98,20 +98,18 @@ export interface TextQuery {
   after?: RankPosition | undefined;
   /** Only memories whose sequence number is at most this (see {@link MemoryStore.horizon}). */
   horizon?: number | undefined;
-  /** Only hits whose coverage is at least this (the relevance floor, see `services/relevance-floor.ts`). */
-  minCoverage?: number | undefined;
+  /**
+   * The relevance floor, a fraction in (0, 1]: only hits whose coverage is at
+   * least this share of the best coverage among the query's hits (with its
+   * filter and horizon); see `services/relevance-floor.ts`.
+   */
+  floor?: number | undefined;
 }
 
 /** A full-text hit with the backend's raw relevance (higher is better, >= 0). */
 export interface TextHit<M extends LightRecord = Memory> {
   memory: M;
   relevance: number;
-  /**
-   * The share of a plain query's words the memory carries, weighted by rarity
-   * (see `term-coverage.ts`); absent when every hit carries them all alike
-   * (one word, or the query language).
-   */
-  coverage?: number | undefined;
   /** Where the hit stands: continue after it with `after: position` (add `previous`). */
   position: RankPosition;
 }
@@ -150,8 +148,12 @@ export interface RankQuery {
   after?: RankPosition | undefined;
   /** Only memories whose sequence number is at most this. */
   horizon?: number | undefined;
-  /** Only hits whose coverage is at least this (the relevance floor, see `services/relevance-floor.ts`). */
-  minCoverage?: number | undefined;
+  /**
+   * The relevance floor, a fraction in (0, 1]: only hits whose coverage is at
+   * least this share of the best coverage among the query's hits (with its
+   * filter and horizon); see `services/relevance-floor.ts`.
+   */
+  floor?: number | undefined;
 }
 
 /** A ranked hit: the combined score of {@link Scoring} and the raw text relevance. */

@@ -167,7 +167,7 @@ function textSelect(query: Omit<TextQuery, "limit" | "after">): RankedSelect | u
   const text =
     query.syntax === "plain" ? plainTsQuery(query.text) : clausesTsQuery(parseQuery(query.text));
   return text
-    ? { text, filter: query.filter, horizon: query.horizon, minCoverage: query.minCoverage }
+    ? { text, filter: query.filter, horizon: query.horizon, floor: query.floor }
     : undefined;
 }
 
@@ -181,6 +181,6 @@ function rankSelect(query: Omit<RankQuery, "limit" | "after">): RankedSelect | u
     filter: query.filter,
     horizon: query.horizon,
     scoring: query.scoring,
-    minCoverage: query.minCoverage,
+    floor: query.floor,
   };
 }

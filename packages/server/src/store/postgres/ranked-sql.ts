@@ -18,8 +18,12 @@ export interface RankedSelect {
   scoring?: Scoring | undefined;
   /** Only these sequence numbers (to re-score a cursor's anchors). */
   onlySeqs?: readonly number[] | undefined;
-  /** Only hits whose coverage is at least this (with a text's coverage). */
-  minCoverage?: number | undefined;
+  /**
+   * Only hits whose coverage is at least this fraction of the best coverage
+   * among the hits of the text, filter and horizon (the relevance floor, see
+   * `services/relevance-floor.ts`; with a text's coverage).
+   */
+  floor?: number | undefined;
 }
 
 /**
@@ -50,21 +54,24 @@ export function rankedInner(select: RankedSelect, p: Params): string {
   const conditions: string[] = [];
   let relevance = "0.0::float8";
   let coverage = "NULL::float8";
+  let covered = false;
   if (select.text) {
     const query = `to_tsquery('atlatl'::regconfig, ${p.add(select.text.query)})`;
     relevance = relevanceSql(query, p.add(select.text.terms));
-    const covered = select.text.coverage?.map(
+    const terms = select.text.coverage?.map(
       (t) =>
         `((m.fts @@ to_tsquery('atlatl'::regconfig, ${p.add(t.term)}))::int * ${p.add(t.weight)}::float8)`,
     );
-    if (covered) {
-      coverage = `(${covered.join(" + ")})`;
+    if (terms) {
+      covered = true;
+      coverage = `(${terms.join(" + ")})`;
       relevance = `(${relevance} * power(${coverage}, 2))`;
     }
     conditions.push(`m.fts @@ ${query}`);
   }
   conditions.push(...filterConditions(select.filter, p));
   if (select.horizon !== undefined) conditions.push(`m.seq + 0 <= ${p.add(select.horizon)}`);
+  const base = [...conditions];
   if (select.onlySeqs !== undefined)
     conditions.push(`m.seq = ANY(${p.add(select.onlySeqs)}::bigint[])`);
   const hits = `SELECT m.seq, m.confidence, m.modified_ms, ${relevance} AS relevance, ${coverage} AS coverage FROM memories m${whereClause(conditions)} OFFSET 0`;
@@ -80,9 +87,10 @@ export function rankedInner(select: RankedSelect, p: Params): string {
         },
       )
     : undefined;
+  // The best coverage among the query's rows: its conditions without the anchors' seqs.
   const floor =
-    select.text?.coverage && select.minCoverage !== undefined
-      ? ` WHERE h.coverage >= ${p.add(select.minCoverage)}::float8`
+    covered && select.floor !== undefined
+      ? ` WHERE h.coverage >= ${p.add(select.floor)}::float8 * (SELECT max(${coverage}) FROM memories m${whereClause(base)})`
       : "";
   return `SELECT h.seq, h.relevance, h.coverage${score ? `, ${score} AS score` : ""} FROM (${hits}) h${floor}`;
 }
@@ -107,5 +115,5 @@ export function rankedPage(
   }
   const cap = limit === undefined ? "" : ` LIMIT ${p.add(limit)}`;
   const extra = key === "score" ? ", r.score" : "";
-  return `SELECT r.seq, r.relevance, r.coverage${extra}, ${columns} FROM (SELECT * FROM (${inner}) s${keyset} ORDER BY s.${key} DESC, s.seq ASC${cap}) r JOIN memories m ON m.seq = r.seq ORDER BY r.${key} DESC, r.seq ASC`;
+  return `SELECT r.seq, r.relevance${extra}, ${columns} FROM (SELECT * FROM (${inner}) s${keyset} ORDER BY s.${key} DESC, s.seq ASC${cap}) r JOIN memories m ON m.seq = r.seq ORDER BY r.${key} DESC, r.seq ASC`;
 }

@@ -5,12 +5,7 @@ import type { ListedMemory, RankedHit, TextHit } from "../store.js";
 import type { WRITE_COLUMNS } from "./writer.js";
 
 /** A ranked page row: the memory columns, its seq, relevance and (rank) score. */
-export type PageRow = MemoryRow & {
-  seq: number;
-  relevance: number;
-  coverage?: number | null;
-  score?: number;
-};
+export type PageRow = MemoryRow & { seq: number; relevance: number; score?: number };
 
 /** A listed row: the memory columns, its seq and sort key. */
 export type ListRow = MemoryRow & { seq: number; sort_key: string | number };
@@ -79,7 +74,6 @@ export function textHit<M extends LightRecord>(
   return {
     memory: read(row),
     relevance: row.relevance,
-    ...(typeof row.coverage === "number" ? { coverage: row.coverage } : {}),
     position: { value: row.relevance, seq: row.seq },
   };
 }

@@ -22,7 +22,6 @@ const HIT_CACHE_SIZE = 512;
 interface RankedRow {
   seq: number;
   relevance: number;
-  coverage?: number | null;
   score?: number;
 }
 
@@ -67,7 +66,6 @@ export class RankedReader {
     return this.withMemories(rows, (memory, r) => ({
       memory,
       relevance: r.relevance,
-      ...(typeof r.coverage === "number" ? { coverage: r.coverage } : {}),
       position: { value: r.relevance, seq: r.seq, epoch },
     }));
   }
@@ -112,14 +110,14 @@ export class RankedReader {
         match: phrases.join(" OR "),
         filter: query.filter,
         horizon: query.horizon,
-        minCoverage: query.minCoverage,
+        floor: query.floor,
         coverage: this.coverage(phrases),
       };
     }
     const match = clausesToFts(parseQuery(query.text));
     return match === undefined
       ? undefined
-      : { match, filter: query.filter, horizon: query.horizon, minCoverage: query.minCoverage };
+      : { match, filter: query.filter, horizon: query.horizon, floor: query.floor };
   }
 
   /** The weights of a plain query's phrases (see `term-coverage.ts`). */
@@ -142,7 +140,7 @@ export class RankedReader {
       filter: query.filter,
       horizon: query.horizon,
       scoring: query.scoring,
-      minCoverage: query.minCoverage,
+      floor: query.floor,
       coverage: this.coverage(phrases),
     };
     return { select, phrases };
@@ -317,7 +315,7 @@ export class RankedReader {
       keyset = ` WHERE ${key} < ? OR (${key} = ? AND seq > ?)`;
       params.push(position.value, position.value, position.seq);
     }
-    const columns = key === "score" ? "seq, relevance, score" : "seq, relevance, coverage";
+    const columns = key === "score" ? "seq, relevance, score" : "seq, relevance";
     const sql = `SELECT ${columns} FROM (${inner.sql})${keyset} ORDER BY ${key} DESC, seq ASC LIMIT ?`;
     return this.runMatch(sql, [...params, limit], text) as RankedRow[];
   }

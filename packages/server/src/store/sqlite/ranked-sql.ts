@@ -31,8 +31,12 @@ export interface RankedSelect {
   onlySeq?: number | undefined;
   /** Restrict to rows that also match this FTS5 expression (candidate pruning; bm25 still uses `match`). */
   within?: string | undefined;
-  /** Only rows whose coverage is at least this (with a MATCH and a coverage). */
-  minCoverage?: number | undefined;
+  /**
+   * Only rows whose coverage is at least this fraction of the best coverage
+   * among the rows of the MATCH, filter and horizon (the relevance floor, see
+   * `services/relevance-floor.ts`; with a MATCH and a coverage).
+   */
+  floor?: number | undefined;
   /** Relevance is bm25 times the weight of the phrases a row matches (see `term-coverage.ts`). */
   coverage?: readonly WeightedTerm<string>[] | undefined;
 }
@@ -71,12 +75,27 @@ export function rankedSelect(options: RankedSelect): { sql: string; params: unkn
     : undefined;
   const columns = `m.seq AS seq, ${relevance} AS relevance, ${coverage ?? "NULL"} AS coverage${score ? `, ${score} AS score` : ""}`;
   const conditions: string[] = [];
-  let from = "memories m INDEXED BY memories_rank";
+  const from =
+    options.match !== undefined
+      ? "memories_fts CROSS JOIN memories m INDEXED BY memories_rank ON m.seq = memories_fts.rowid"
+      : "memories m INDEXED BY memories_rank";
+  // The rows of the query: MATCH, filter and horizon (the floor's best is among them).
+  const base: string[] = [];
+  const baseParams: unknown[] = [];
   if (options.match !== undefined) {
-    from =
-      "memories_fts CROSS JOIN memories m INDEXED BY memories_rank ON m.seq = memories_fts.rowid";
-    conditions.push("memories_fts MATCH ?");
-    params.push(options.match);
+    base.push("memories_fts MATCH ?");
+    baseParams.push(options.match);
+  }
+  const filter = filterSql(options.filter);
+  base.push(...filter.where);
+  baseParams.push(...filter.params);
+  if (options.horizon !== undefined) {
+    base.push("m.seq <= ?");
+    baseParams.push(options.horizon);
+  }
+  conditions.push(...base);
+  params.push(...baseParams);
+  if (options.match !== undefined) {
     if (options.within !== undefined) {
       // The unary + keeps the IN list away from FTS5's rowid lookup (one seek
       // per value); as a plain filter it is a hash probe per match, and bm25
@@ -92,20 +111,16 @@ export function rankedSelect(options: RankedSelect): { sql: string; params: unkn
       conditions.push("memories_fts.rowid = CAST(? AS INTEGER)");
       params.push(options.onlySeq);
     }
-    if (coverage && options.minCoverage !== undefined) {
-      conditions.push(`${coverage} >= ?`);
-      params.push(options.minCoverage);
+    if (coverage && options.floor !== undefined) {
+      // One scalar subquery, run once: the best coverage among the query's rows.
+      conditions.push(
+        `${coverage} >= ? * (SELECT max(${coverage}) FROM ${from}${whereClause(base)})`,
+      );
+      params.push(options.floor, ...baseParams);
     }
   } else if (options.onlySeq !== undefined) {
     conditions.push("m.seq = ?");
     params.push(options.onlySeq);
-  }
-  const filter = filterSql(options.filter);
-  conditions.push(...filter.where);
-  params.push(...filter.params);
-  if (options.horizon !== undefined) {
-    conditions.push("m.seq <= ?");
-    params.push(options.horizon);
   }
   return { sql: `SELECT ${columns} FROM ${from}${whereClause(conditions)}`, params };
 }
