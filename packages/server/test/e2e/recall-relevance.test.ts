@@ -73,6 +73,25 @@ describe.each(BACKENDS)("recall returns the relevant few ($name)", (backend) => 
     ).toEqual([...notes].sort());
   });
 
+  it("with the floor off (ATLATL_RECALL__RELEVANCE_FLOOR_PERCENT=0) the question matches every memory sharing a word", async () => {
+    const unfloored = await startServer({
+      storeArgs: s.storeArgs,
+      env: { ATLATL_RECALL__RELEVANCE_FLOOR_PERCENT: "0" },
+    });
+    try {
+      const body = jsonOf<{ count?: number; summary?: { count: number } }>(
+        await call(unfloored.client, "recall_memories", {
+          query: "which note mentions the zephyrine valve?",
+          limit: 50,
+          detail: "light",
+        }),
+      );
+      expect(body.summary?.count ?? body.count).toBeGreaterThan(200);
+    } finally {
+      await unfloored.close();
+    }
+  });
+
   it("the punctuated forms find the same three notes first", async () => {
     const notes = [...answers("zephyrine-hyphen")].sort();
     for (const query of ["zephyrine-valve", "valve (zephyrine)"]) {
