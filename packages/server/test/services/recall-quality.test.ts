@@ -4,7 +4,7 @@
  * both backends, at the server's default relevance floor: what
  * `npm run bench recall-quality` measures, held as deterministic bounds.
  * Without the floor the question matches 276 memories and the median query
- * over 200 (precision 0.23).
+ * over 200 (precision 0.23); see docs/recall-quality.md.
  */
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -47,9 +47,9 @@ describe.each(BACKENDS)("recall quality on the labelled set ($name)", (backend) 
   it("ranks an answer first and finds the answers in the first ten", () => {
     expect(score.queries).toBe(set.queries.length);
     expect(score.mrr).toBeGreaterThanOrEqual(0.8);
-    expect(score.recallAt10).toBeGreaterThanOrEqual(0.8);
-    // The floor loses no answer the words can find (0.94 and 0.90 without it).
-    expect(score.recall).toBeGreaterThanOrEqual(0.89);
+    expect(score.recallAt10).toBeGreaterThanOrEqual(0.9);
+    // The floor loses no answer the words find (1.00 on SQLite, 0.96 on PostgreSQL without it).
+    expect(score.recall).toBeGreaterThanOrEqual(0.95);
   });
 
   it("matches the relevant few, not every memory sharing a word", () => {

@@ -47,10 +47,9 @@ export interface RankedSelect {
  * FTS5 once per row of a filter index would be far slower.
  */
 export function rankedSelect(options: RankedSelect): { sql: string; params: unknown[] } {
-  const coverage =
-    options.match !== undefined && options.coverage
-      ? `(${options.coverage.map(coveredSql).join(" + ")})`
-      : undefined;
+  const covered =
+    options.match !== undefined && options.coverage ? coverageTable(options.coverage) : undefined;
+  const coverage = covered ? "c.coverage" : undefined;
   const relevance =
     options.match === undefined
       ? "0.0"
@@ -75,26 +74,27 @@ export function rankedSelect(options: RankedSelect): { sql: string; params: unkn
     : undefined;
   const columns = `m.seq AS seq, ${relevance} AS relevance, ${coverage ?? "NULL"} AS coverage${score ? `, ${score} AS score` : ""}`;
   const conditions: string[] = [];
-  const from =
+  let from =
     options.match !== undefined
       ? "memories_fts CROSS JOIN memories m INDEXED BY memories_rank ON m.seq = memories_fts.rowid"
       : "memories m INDEXED BY memories_rank";
-  // The rows of the query: MATCH, filter and horizon (the floor's best is among them).
-  const base: string[] = [];
-  const baseParams: unknown[] = [];
+  if (covered) from += " CROSS JOIN c ON c.cid = memories_fts.rowid";
   if (options.match !== undefined) {
-    base.push("memories_fts MATCH ?");
-    baseParams.push(options.match);
+    conditions.push("memories_fts MATCH ?");
+    params.push(options.match);
   }
+  // The filter and horizon (the floor's best is among the rows that pass them).
+  const kept: string[] = [];
+  const keptParams: unknown[] = [];
   const filter = filterSql(options.filter);
-  base.push(...filter.where);
-  baseParams.push(...filter.params);
+  kept.push(...filter.where);
+  keptParams.push(...filter.params);
   if (options.horizon !== undefined) {
-    base.push("m.seq <= ?");
-    baseParams.push(options.horizon);
+    kept.push("m.seq <= ?");
+    keptParams.push(options.horizon);
   }
-  conditions.push(...base);
-  params.push(...baseParams);
+  conditions.push(...kept);
+  params.push(...keptParams);
   if (options.match !== undefined) {
     if (options.within !== undefined) {
       // The unary + keeps the IN list away from FTS5's rowid lookup (one seek
@@ -111,26 +111,35 @@ export function rankedSelect(options: RankedSelect): { sql: string; params: unkn
       conditions.push("memories_fts.rowid = CAST(? AS INTEGER)");
       params.push(options.onlySeq);
     }
-    if (coverage && options.floor !== undefined) {
-      // One scalar subquery, run once: the best coverage among the query's rows.
+    if (covered && options.floor !== undefined) {
+      // One scalar subquery, run once: the best coverage among the query's rows
+      // (every row of the coverage table matches the query's OR of its phrases).
       conditions.push(
-        `${coverage} >= ? * (SELECT max(${coverage}) FROM ${from}${whereClause(base)})`,
+        `c.coverage >= ? * (SELECT max(best.coverage) FROM c AS best CROSS JOIN memories m INDEXED BY memories_rank ON m.seq = best.cid${whereClause(kept)})`,
       );
-      params.push(options.floor, ...baseParams);
+      params.push(options.floor, ...keptParams);
     }
   } else if (options.onlySeq !== undefined) {
     conditions.push("m.seq = ?");
     params.push(options.onlySeq);
   }
-  return { sql: `SELECT ${columns} FROM ${from}${whereClause(conditions)}`, params };
+  const select = `SELECT ${columns} FROM ${from}${whereClause(conditions)}`;
+  return { sql: covered ? `WITH c AS MATERIALIZED ${covered} ${select}` : select, params };
 }
 
 /**
- * A phrase's weight when the row matches it, else 0. Inlined, not bound: the
- * coverage expression appears several times (relevance, score, floor) and `?` binds by
- * position. Safe: a phrase is quoted words of letters, digits and marks (see
- * `text-query.ts`), never a `'`, and the weight is a finite number.
+ * The coverage of every row matching any of the phrases (`cid`, `coverage`):
+ * each phrase's matches read once from the index, their weights summed per
+ * row, materialized once per statement (the rows and the floor's best read
+ * it). Inlined, not bound: `?` binds by position and the table precedes the
+ * scoring's parameters. Safe: a phrase is quoted words of letters,
+ * digits and marks (see `text-query.ts`), never a `'`, and a weight is a
+ * finite number.
  */
-function coveredSql(t: WeightedTerm<string>): string {
-  return `(CASE WHEN memories_fts.rowid IN (SELECT c.rowid FROM memories_fts AS c WHERE c.memories_fts MATCH '${t.term}') THEN ${t.weight} ELSE 0.0 END)`;
+function coverageTable(terms: readonly WeightedTerm<string>[]): string {
+  const parts = terms.map(
+    (t) =>
+      `SELECT rowid AS cid, ${t.weight} AS w FROM memories_fts WHERE memories_fts MATCH '${t.term}'`,
+  );
+  return `(SELECT cid, sum(w) AS coverage FROM (${parts.join(" UNION ALL ")}) GROUP BY cid)`;
 }
