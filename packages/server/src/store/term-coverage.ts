@@ -46,3 +46,39 @@ export function termWeights<T>(
   const total = weighted.reduce((a, w) => a + w.weight, 0);
   return weighted.map((w) => ({ term: w.term, weight: w.weight / total }));
 }
+
+/** Most terms whose combinations {@link combinationsByWeight} yields (2^8 - 1 at worst); longer queries scan their hits. */
+export const MAX_COMBINED_TERMS = 8;
+
+/**
+ * Every combination of the terms with its weight, heaviest first: the best
+ * coverage any hit has is the weight of the first combination some memory
+ * (of the query's filter and horizon) carries all of, so the usual answer (a
+ * memory carries every word) takes one existence check. Nothing beyond
+ * {@link MAX_COMBINED_TERMS} terms.
+ */
+export function* combinationsByWeight<T>(
+  weights: readonly WeightedTerm<T>[],
+): Generator<{ terms: T[]; weight: number }> {
+  if (weights.length > MAX_COMBINED_TERMS) return;
+  const combos: { mask: number; weight: number }[] = [];
+  for (let mask = 1; mask < 1 << weights.length; mask++) {
+    let weight = 0;
+    weights.forEach((w, i) => {
+      if (mask & (1 << i)) weight += w.weight;
+    });
+    combos.push({ mask, weight });
+  }
+  combos.sort((a, b) => b.weight - a.weight || a.mask - b.mask);
+  for (const { mask, weight } of combos) {
+    yield { terms: weights.filter((_, i) => mask & (1 << i)).map((w) => w.term), weight };
+  }
+}
+
+/**
+ * The smallest coverage a hit keeps: `floor` of the best coverage, less a
+ * hair so the best hit itself passes whatever order its weights were summed in.
+ */
+export function minCoverage(floor: number, best: number): number {
+  return floor * best - 1e-9;
+}

@@ -7,10 +7,23 @@ import type { Memory } from "../../model/memory.js";
 import { fromRow, type MemoryRow } from "../memory-row.js";
 import { parseQuery } from "../query-syntax.js";
 import { type Keyset, resumeAfter } from "../ranking.js";
-import type { RankedHit, RankPosition, RankQuery, Scoring, TextHit, TextQuery } from "../store.js";
-import { termWeights, type WeightedTerm } from "../term-coverage.js";
+import type {
+  MemoryFilter,
+  RankedHit,
+  RankPosition,
+  RankQuery,
+  Scoring,
+  TextHit,
+  TextQuery,
+} from "../store.js";
+import {
+  combinationsByWeight,
+  minCoverage,
+  termWeights,
+  type WeightedTerm,
+} from "../term-coverage.js";
 import { type PrunePlan, planPrune } from "./rank-prune.js";
-import { type RankedSelect, rankedSelect } from "./ranked-sql.js";
+import { bestCoverageSelect, existsSelect, type RankedSelect, rankedSelect } from "./ranked-sql.js";
 import { MEMORY_COLUMNS } from "./rows.js";
 import { isSqliteError } from "./sqlite-errors.js";
 import type { StatementCache } from "./statements.js";
@@ -106,18 +119,47 @@ export class RankedReader {
     if (query.syntax === "plain") {
       const phrases = plainPhrases(query.text);
       if (phrases.length === 0) return undefined;
+      const coverage = this.coverage(phrases);
       return {
         match: phrases.join(" OR "),
         filter: query.filter,
         horizon: query.horizon,
-        floor: query.floor,
-        coverage: this.coverage(phrases),
+        coverage,
+        minCoverage: this.minCoverage(coverage, query),
       };
     }
     const match = clausesToFts(parseQuery(query.text));
     return match === undefined
       ? undefined
-      : { match, filter: query.filter, horizon: query.horizon, floor: query.floor };
+      : { match, filter: query.filter, horizon: query.horizon };
+  }
+
+  /** The floor's smallest coverage for `query` (see `term-coverage.ts`), if it has a floor. */
+  private minCoverage(
+    coverage: WeightedTerm<string>[] | undefined,
+    query: {
+      floor?: number | undefined;
+      filter?: MemoryFilter | undefined;
+      horizon?: number | undefined;
+    },
+  ): number | undefined {
+    if (!coverage || query.floor === undefined) return undefined;
+    let best: number | undefined;
+    for (const { terms, weight } of combinationsByWeight(coverage)) {
+      const s = existsSelect(terms.join(" AND "), query.filter, query.horizon);
+      if (this.statements.get(s.sql).get(...s.params) !== undefined) {
+        best = weight;
+        break;
+      }
+    }
+    if (best === undefined) {
+      const s = bestCoverageSelect(coverage, query.filter, query.horizon);
+      best = this.statements
+        .get(s.sql)
+        .pluck()
+        .get(...s.params) as number;
+    }
+    return minCoverage(query.floor, best);
   }
 
   /** The weights of a plain query's phrases (see `term-coverage.ts`). */
@@ -135,13 +177,14 @@ export class RankedReader {
     const text = query.text.trim();
     const phrases = text.length > 0 ? plainPhrases(text) : [];
     if (text.length > 0 && phrases.length === 0) return undefined;
+    const coverage = this.coverage(phrases);
     const select: RankedSelect = {
       match: phrases.length > 0 ? phrases.join(" OR ") : undefined,
       filter: query.filter,
       horizon: query.horizon,
       scoring: query.scoring,
-      floor: query.floor,
-      coverage: this.coverage(phrases),
+      coverage,
+      minCoverage: this.minCoverage(coverage, query),
     };
     return { select, phrases };
   }

@@ -31,12 +31,8 @@ export interface RankedSelect {
   onlySeq?: number | undefined;
   /** Restrict to rows that also match this FTS5 expression (candidate pruning; bm25 still uses `match`). */
   within?: string | undefined;
-  /**
-   * Only rows whose coverage is at least this fraction of the best coverage
-   * among the rows of the MATCH, filter and horizon (the relevance floor, see
-   * `services/relevance-floor.ts`; with a MATCH and a coverage).
-   */
-  floor?: number | undefined;
+  /** Only rows whose coverage is at least this (the relevance floor; with a MATCH and a coverage). */
+  minCoverage?: number | undefined;
   /** Relevance is bm25 times the weight of the phrases a row matches (see `term-coverage.ts`). */
   coverage?: readonly WeightedTerm<string>[] | undefined;
 }
@@ -48,7 +44,9 @@ export interface RankedSelect {
  */
 export function rankedSelect(options: RankedSelect): { sql: string; params: unknown[] } {
   const covered =
-    options.match !== undefined && options.coverage ? coverageTable(options.coverage) : undefined;
+    options.match !== undefined && options.coverage
+      ? coverageTable(options.coverage, options.within)
+      : undefined;
   const coverage = covered ? "c.coverage" : undefined;
   const relevance =
     options.match === undefined
@@ -83,18 +81,9 @@ export function rankedSelect(options: RankedSelect): { sql: string; params: unkn
     conditions.push("memories_fts MATCH ?");
     params.push(options.match);
   }
-  // The filter and horizon (the floor's best is among the rows that pass them).
-  const kept: string[] = [];
-  const keptParams: unknown[] = [];
-  const filter = filterSql(options.filter);
-  kept.push(...filter.where);
-  keptParams.push(...filter.params);
-  if (options.horizon !== undefined) {
-    kept.push("m.seq <= ?");
-    keptParams.push(options.horizon);
-  }
-  conditions.push(...kept);
-  params.push(...keptParams);
+  const kept = keptSql(options.filter, options.horizon);
+  conditions.push(...kept.where);
+  params.push(...kept.params);
   if (options.match !== undefined) {
     if (options.within !== undefined) {
       // The unary + keeps the IN list away from FTS5's rowid lookup (one seek
@@ -111,13 +100,9 @@ export function rankedSelect(options: RankedSelect): { sql: string; params: unkn
       conditions.push("memories_fts.rowid = CAST(? AS INTEGER)");
       params.push(options.onlySeq);
     }
-    if (covered && options.floor !== undefined) {
-      // One scalar subquery, run once: the best coverage among the query's rows
-      // (every row of the coverage table matches the query's OR of its phrases).
-      conditions.push(
-        `c.coverage >= ? * (SELECT max(best.coverage) FROM c AS best CROSS JOIN memories m INDEXED BY memories_rank ON m.seq = best.cid${whereClause(kept)})`,
-      );
-      params.push(options.floor, ...keptParams);
+    if (covered && options.minCoverage !== undefined) {
+      conditions.push("c.coverage >= ?");
+      params.push(options.minCoverage);
     }
   } else if (options.onlySeq !== undefined) {
     conditions.push("m.seq = ?");
@@ -129,17 +114,58 @@ export function rankedSelect(options: RankedSelect): { sql: string; params: unkn
 
 /**
  * The coverage of every row matching any of the phrases (`cid`, `coverage`):
- * each phrase's matches read once from the index, their weights summed per
- * row, materialized once per statement (the rows and the floor's best read
- * it). Inlined, not bound: `?` binds by position and the table precedes the
- * scoring's parameters. Safe: a phrase is quoted words of letters,
+ * each phrase's matches read once from the index (only those also in the
+ * pruned candidates `within`, when given), their weights summed per row,
+ * materialized once per statement. Inlined, not bound: `?` binds by position
+ * and the table precedes the scoring's parameters. Safe: a phrase is quoted words of letters,
  * digits and marks (see `text-query.ts`), never a `'`, and a weight is a
  * finite number.
  */
-function coverageTable(terms: readonly WeightedTerm<string>[]): string {
+function coverageTable(terms: readonly WeightedTerm<string>[], within?: string): string {
   const parts = terms.map(
     (t) =>
-      `SELECT rowid AS cid, ${t.weight} AS w FROM memories_fts WHERE memories_fts MATCH '${t.term}'`,
+      `SELECT rowid AS cid, ${t.weight} AS w FROM memories_fts WHERE memories_fts MATCH '${within === undefined ? t.term : `(${t.term}) AND (${within})`}'`,
   );
   return `(SELECT cid, sum(w) AS coverage FROM (${parts.join(" UNION ALL ")}) GROUP BY cid)`;
+}
+
+/** The filter and horizon conditions of a ranked select, and their parameters. */
+function keptSql(
+  filter: MemoryFilter | undefined,
+  horizon: number | undefined,
+): { where: string[]; params: unknown[] } {
+  const f = filterSql(filter);
+  const where = [...f.where];
+  const params = [...f.params];
+  if (horizon !== undefined) {
+    where.push("m.seq <= ?");
+    params.push(horizon);
+  }
+  return { where, params };
+}
+
+/** Whether some memory of the filter and horizon matches `match` (one row at most). */
+export function existsSelect(
+  match: string,
+  filter: MemoryFilter | undefined,
+  horizon: number | undefined,
+): { sql: string; params: unknown[] } {
+  const kept = keptSql(filter, horizon);
+  return {
+    sql: `SELECT 1 FROM memories_fts CROSS JOIN memories m INDEXED BY memories_rank ON m.seq = memories_fts.rowid${whereClause(["memories_fts MATCH ?", ...kept.where])} LIMIT 1`,
+    params: [match, ...kept.params],
+  };
+}
+
+/** The best coverage among the memories of the filter and horizon (a scan of every match). */
+export function bestCoverageSelect(
+  coverage: readonly WeightedTerm<string>[],
+  filter: MemoryFilter | undefined,
+  horizon: number | undefined,
+): { sql: string; params: unknown[] } {
+  const kept = keptSql(filter, horizon);
+  return {
+    sql: `SELECT coalesce(max(c.coverage), 0) FROM ${coverageTable(coverage)} c CROSS JOIN memories m INDEXED BY memories_rank ON m.seq = c.cid${whereClause(kept.where)}`,
+    params: kept.params,
+  };
 }
