@@ -17,9 +17,16 @@ import type {
   TextQuery,
   WholeQuery,
 } from "../store.js";
-import { termWeights } from "../term-coverage.js";
+import { combinationsByWeight, minCoverage, termWeights } from "../term-coverage.js";
 import { columnsOf, Params } from "./filter-sql.js";
-import { type RankedSelect, rankedInner, rankedPage, TEXT_READ_SETTINGS } from "./ranked-sql.js";
+import {
+  bestCoverageSql,
+  existsSql,
+  type RankedSelect,
+  rankedInner,
+  rankedPage,
+  TEXT_READ_SETTINGS,
+} from "./ranked-sql.js";
 import { type PageRow, rankedHit, textHit } from "./rows.js";
 import { clausesTsQuery, plainTsQuery } from "./text-query.js";
 
@@ -101,7 +108,22 @@ export class RankedReader {
       p.values,
     );
     const coverage = termWeights(words, (row?.hits ?? []).map(Number), Number(row?.n ?? 0));
-    return coverage ? { ...select, text: { ...select.text, coverage } } : select;
+    if (!coverage) return select;
+    const covered = { ...select, text: { ...select.text, coverage } };
+    if (select.floor === undefined) return covered;
+    return { ...covered, minCoverage: minCoverage(select.floor, await this.bestCoverage(covered)) };
+  }
+
+  /** The best coverage among the hits of `select` (see `combinationsByWeight`). */
+  private async bestCoverage(select: RankedSelect): Promise<number> {
+    for (const { terms, weight } of combinationsByWeight(select.text?.coverage ?? [])) {
+      const p = new Params();
+      const rows = await this.textRead(existsSql(terms, select, p), p.values);
+      if (rows.length > 0) return weight;
+    }
+    const p = new Params();
+    const [row] = await this.textRead<{ best: number }>(bestCoverageSql(select, p), p.values);
+    return Number(row?.best ?? 0);
   }
 
   /**

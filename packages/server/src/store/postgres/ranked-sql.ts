@@ -18,11 +18,9 @@ export interface RankedSelect {
   scoring?: Scoring | undefined;
   /** Only these sequence numbers (to re-score a cursor's anchors). */
   onlySeqs?: readonly number[] | undefined;
-  /**
-   * Only hits whose coverage is at least this fraction of the best coverage
-   * among the hits of the text, filter and horizon (the relevance floor, see
-   * `services/relevance-floor.ts`; with a text's coverage).
-   */
+  /** Only hits whose coverage is at least this (the relevance floor; with a text's coverage). */
+  minCoverage?: number | undefined;
+  /** The relevance floor (see `RankQuery.floor`), which {@link RankedSelect.minCoverage} is resolved from. */
   floor?: number | undefined;
 }
 
@@ -71,7 +69,6 @@ export function rankedInner(select: RankedSelect, p: Params): string {
   }
   conditions.push(...filterConditions(select.filter, p));
   if (select.horizon !== undefined) conditions.push(`m.seq + 0 <= ${p.add(select.horizon)}`);
-  const base = [...conditions];
   if (select.onlySeqs !== undefined)
     conditions.push(`m.seq = ANY(${p.add(select.onlySeqs)}::bigint[])`);
   const hits = `SELECT m.seq, m.confidence, m.modified_ms, ${relevance} AS relevance, ${coverage} AS coverage FROM memories m${whereClause(conditions)} OFFSET 0`;
@@ -87,10 +84,9 @@ export function rankedInner(select: RankedSelect, p: Params): string {
         },
       )
     : undefined;
-  // The best coverage among the query's rows: its conditions without the anchors' seqs.
   const floor =
-    covered && select.floor !== undefined
-      ? ` WHERE h.coverage >= ${p.add(select.floor)}::float8 * (SELECT max(${coverage}) FROM memories m${whereClause(base)})`
+    covered && select.minCoverage !== undefined
+      ? ` WHERE h.coverage >= ${p.add(select.minCoverage)}::float8`
       : "";
   return `SELECT h.seq, h.relevance, h.coverage${score ? `, ${score} AS score` : ""} FROM (${hits}) h${floor}`;
 }
@@ -116,4 +112,27 @@ export function rankedPage(
   const cap = limit === undefined ? "" : ` LIMIT ${p.add(limit)}`;
   const extra = key === "score" ? ", r.score" : "";
   return `SELECT r.seq, r.relevance${extra}, ${columns} FROM (SELECT * FROM (${inner}) s${keyset} ORDER BY s.${key} DESC, s.seq ASC${cap}) r JOIN memories m ON m.seq = r.seq ORDER BY r.${key} DESC, r.seq ASC`;
+}
+
+/**
+ * Whether some memory of the filter and horizon matches every word of
+ * `words` (`to_tsquery` texts), one row at most.
+ */
+export function existsSql(
+  words: readonly string[],
+  select: Pick<RankedSelect, "filter" | "horizon">,
+  p: Params,
+): string {
+  const query = words.map((w) => `(${w})`).join(" & ");
+  const conditions = [
+    `m.fts @@ to_tsquery('atlatl'::regconfig, ${p.add(query)})`,
+    ...filterConditions(select.filter, p),
+  ];
+  if (select.horizon !== undefined) conditions.push(`m.seq + 0 <= ${p.add(select.horizon)}`);
+  return `SELECT 1 FROM memories m${whereClause(conditions)} LIMIT 1`;
+}
+
+/** The best coverage among the hits of `select` (a scan of every hit). */
+export function bestCoverageSql(select: RankedSelect, p: Params): string {
+  return `SELECT coalesce(max(h.coverage), 0) AS best FROM (${rankedInner({ ...select, minCoverage: undefined, scoring: undefined }, p)}) h`;
 }
