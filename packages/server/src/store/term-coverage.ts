@@ -2,7 +2,8 @@
  * Coverage of a plain query (recall, and search with `syntax: "plain"`),
  * for both backends: how much of the query's significant words a memory
  * carries, each word weighted by its rarity (BM25's IDF,
- * ln(1 + (N - n + 0.5) / (n + 0.5)) for n of N memories), as a share of
+ * ln(1 + (N - n + 0.5) / (n + 0.5)) for n of N memories, N the largest
+ * sequence number: the row count when nothing was deleted), as a share of
  * all the words that match anything, in (0, 1].
  *
  * A plain query's words are OR-ed, so a question matches every memory that

@@ -54,7 +54,7 @@ describe("rank with candidate pruning", () => {
     const count = db
       .prepare("SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?")
       .pluck();
-    const rows = db.prepare("SELECT count(*) FROM memories").pluck().get() as number;
+    const rows = db.prepare("SELECT coalesce(max(seq), 0) FROM memories").pluck().get() as number;
     return termWeights(
       phrases,
       phrases.map((p) => count.get(p) as number),

@@ -265,12 +265,12 @@ export class RankedReader {
       .get() as number;
   }
 
-  /** Memories in the store, cached per write epoch like {@link phraseHits}. */
+  /** Memories in the store at most (the largest sequence number, as on PostgreSQL), cached per write epoch like {@link phraseHits}. */
   private rowCount(epoch: number): number {
     const key = `${epoch}\u0000`;
     let n = this.hitCache.get(key);
     if (n === undefined) {
-      n = this.statements.get("SELECT count(*) FROM memories").pluck().get() as number;
+      n = this.statements.get("SELECT coalesce(max(seq), 0) FROM memories").pluck().get() as number;
       if (this.hitCache.size >= HIT_CACHE_SIZE) this.hitCache.clear();
       this.hitCache.set(key, n);
     }
