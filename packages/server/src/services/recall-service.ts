@@ -10,7 +10,11 @@
  *         PostgreSQL: ts_rank scaled alike) squashed into [0, 1); a title hit
  *         on a rare word lands near 0.8, a single content hit near 0.5.
  *         Monotone in x, and independent of the other hits, so a score means
- *         the same on every page. More matching words rank higher.
+ *         the same on every page. x is the engine's score times the
+ *         memory's coverage squared (the share of the query's words it
+ *         carries, rarer words weighing more: `store/term-coverage.ts`), so
+ *         carrying more of the query ranks higher; memories carrying too
+ *         little of it are not matches (`relevance-floor.ts`).
  *   c   = provenance.confidence, 0.5 when unknown.
  *   age = time since `modified`, measured from the first page's clock.
  *

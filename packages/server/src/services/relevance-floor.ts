@@ -17,8 +17,9 @@
  * times the content, unsaturated, and ignores rarity), while coverage comes
  * from the same word counts on both, so one percentage keeps the same
  * memories on both stores. The best match is the one with the highest
- * coverage among the query's hits (its filter and horizon), found in the same
- * statement as the hits, so every page of a walk applies the same floor. A
+ * coverage among the query's hits (its filter and horizon), which the store
+ * finds for each read (see `combinationsByWeight`), so every page of a walk,
+ * at its pinned horizon, applies the same floor. A
  * query whose hits all carry the same share (one word, a phrase, the query
  * language's required words) has no floor: every hit carries the whole
  * query. 0 turns the floor off.

@@ -1,7 +1,9 @@
 /**
  * Search: full-text queries in the query language of `store/query-syntax.ts`
  * (words, and operators only where written; never malformed), hits with the backend's raw relevance (title weighted above tags above
- * content; higher is better, unbounded, comparable only within one query).
+ * content; higher is better, unbounded, comparable only within one query). With
+ * `syntax: "plain"` relevance and the relevance floor read coverage as recall does
+ * (see `relevance-floor.ts`).
  *
  * Pages: keyset on (relevance desc, insertion order) with a horizon, as in recall (see
  * `recall-service.ts` for what that guarantees while memories are added).
