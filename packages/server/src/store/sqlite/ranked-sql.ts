@@ -109,24 +109,34 @@ export function rankedSelect(options: RankedSelect): { sql: string; params: unkn
     params.push(options.onlySeq);
   }
   const select = `SELECT ${columns} FROM ${from}${whereClause(conditions)}`;
-  return { sql: covered ? `WITH c AS MATERIALIZED ${covered} ${select}` : select, params };
+  if (!covered) return { sql: select, params };
+  // The table comes first in the text, so its parameters bind first.
+  return {
+    sql: `WITH c AS MATERIALIZED ${covered.sql} ${select}`,
+    params: [...covered.params, ...params],
+  };
 }
 
 /**
  * The coverage of every row matching any of the phrases (`cid`, `coverage`):
  * each phrase's matches read once from the index (only those also in the
  * pruned candidates `within`, when given), their weights summed per row,
- * materialized once per statement. Inlined, not bound: `?` binds by position
- * and the table precedes the scoring's parameters. Safe: a phrase is quoted words of letters,
- * digits and marks (see `text-query.ts`), never a `'`, and a weight is a
- * finite number.
+ * materialized once per statement. Bound, so the text depends only on the
+ * number of phrases (one prepared statement per shape).
  */
-function coverageTable(terms: readonly WeightedTerm<string>[], within?: string): string {
-  const parts = terms.map(
-    (t) =>
-      `SELECT rowid AS cid, ${t.weight} AS w FROM memories_fts WHERE memories_fts MATCH '${within === undefined ? t.term : `(${t.term}) AND (${within})`}'`,
-  );
-  return `(SELECT cid, sum(w) AS coverage FROM (${parts.join(" UNION ALL ")}) GROUP BY cid)`;
+function coverageTable(
+  terms: readonly WeightedTerm<string>[],
+  within?: string,
+): { sql: string; params: unknown[] } {
+  const params: unknown[] = [];
+  const parts = terms.map((t) => {
+    params.push(t.weight, within === undefined ? t.term : `(${t.term}) AND (${within})`);
+    return "SELECT rowid AS cid, ? AS w FROM memories_fts WHERE memories_fts MATCH ?";
+  });
+  return {
+    sql: `(SELECT cid, sum(w) AS coverage FROM (${parts.join(" UNION ALL ")}) GROUP BY cid)`,
+    params,
+  };
 }
 
 /** The filter and horizon conditions of a ranked select, and their parameters. */
@@ -164,8 +174,9 @@ export function bestCoverageSelect(
   horizon: number | undefined,
 ): { sql: string; params: unknown[] } {
   const kept = keptSql(filter, horizon);
+  const table = coverageTable(coverage);
   return {
-    sql: `SELECT coalesce(max(c.coverage), 0) FROM ${coverageTable(coverage)} c CROSS JOIN memories m INDEXED BY memories_rank ON m.seq = c.cid${whereClause(kept.where)}`,
-    params: kept.params,
+    sql: `SELECT coalesce(max(c.coverage), 0) FROM ${table.sql} c CROSS JOIN memories m INDEXED BY memories_rank ON m.seq = c.cid${whereClause(kept.where)}`,
+    params: [...table.params, ...kept.params],
   };
 }
