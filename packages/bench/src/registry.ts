@@ -5,6 +5,7 @@ import { lroExtractBenchmark } from "./lro-extract.js";
 import { offloadStoreBenchmark } from "./offload-store.js";
 import { proxyBenchmark } from "./proxy.js";
 import { recallHybridBenchmark } from "./recall-hybrid.js";
+import { recallQualityBenchmark } from "./recall-quality.js";
 import { serverBatchCaptureBenchmark } from "./server-batch-capture.js";
 import { serverHttpBenchmark } from "./server-http.js";
 import { serverImportBenchmark } from "./server-import.js";
@@ -32,4 +33,5 @@ export const benchmarks: Benchmark[] = [
   serverBatchCaptureBenchmark,
   tokenEconomyBenchmark,
   recallHybridBenchmark,
+  recallQualityBenchmark,
 ];

@@ -91,7 +91,7 @@ export async function openApp(options: OpenAppOptions = {}): Promise<App> {
     return {
       config,
       store,
-      services: createServices(store, { embeddings: embeddings ?? undefined }),
+      services: createServices(store, { ...config.recall, embeddings: embeddings ?? undefined }),
       embeddings,
       offloader,
       offloadStore,

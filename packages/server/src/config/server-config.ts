@@ -19,6 +19,7 @@ import {
 } from "../store/postgres/pool-timeouts.js";
 import { type EmbeddingsConfig, resolveEmbeddingsConfig } from "./embeddings-config.js";
 import { type OffloadStoreConfig, resolveOffloadStoreConfig } from "./offload-store-config.js";
+import { type RecallConfig, resolveRecallConfig } from "./recall-config.js";
 
 const paths = envPaths("atlatl", { suffix: "" });
 
@@ -113,6 +114,8 @@ export interface ServerConfigOverrides {
   offload?: Partial<OffloadConfig> | undefined;
   /** `[offload_store]` values (tests; no flag sets them). */
   offloadStore?: { backend?: string; quota_bytes?: number } | undefined;
+  /** `[recall]` values (tests; no flag sets them). */
+  recall?: { relevance_floor_percent?: number } | undefined;
 }
 
 /** The effective configuration of the server, with where each value came from. */
@@ -125,6 +128,8 @@ export interface ServerConfig {
   offloadStore: OffloadStoreConfig;
   /** The embeddings endpoint of hybrid recall (`[embeddings]`); null keeps recall lexical. */
   embeddings: EmbeddingsConfig | null;
+  /** What counts as a match of recall and search (`[recall]`). */
+  recall: RecallConfig;
   /** Every key with its value, environment variable and source (for `atlatl config`). */
   entries: ConfigEntry[];
 }
@@ -164,10 +169,16 @@ export function loadServerConfig(
     storeBackend,
   );
   const embeddings = resolveEmbeddingsConfig({ ...(file ? { file } : {}), env });
+  const recall = resolveRecallConfig({
+    ...(file ? { file } : {}),
+    env,
+    overrides: overrides.recall ?? {},
+  });
   return {
     configFile,
     offloadStore: offloadStore.config,
     embeddings: embeddings.config,
+    recall: recall.config,
     store: {
       backend: storeBackend,
       path: store.values.path,
@@ -195,6 +206,7 @@ export function loadServerConfig(
       ...offload.entries,
       ...offloadStore.resolved.entries,
       ...embeddings.resolved.entries,
+      ...recall.resolved.entries,
     ],
   };
 }

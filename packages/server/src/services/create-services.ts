@@ -33,7 +33,7 @@ export function createServices(
     recall: embeddings
       ? new HybridRecallService(store, embeddings, options)
       : new RecallService(store, options),
-    search: new SearchService(store),
+    search: new SearchService(store, options),
     list: new ListService(store),
     context: new ContextService(options),
   };

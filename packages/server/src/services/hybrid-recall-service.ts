@@ -139,7 +139,14 @@ export class HybridRecallService extends RecallService {
     >();
     let rank = 0;
     const scoring = { ...RECALL_SCORING, asOf };
-    const lexical = this.store.rankAll({ text, filter, scoring, fields: "light", horizon });
+    const lexical = this.store.rankAll({
+      text,
+      filter,
+      scoring,
+      floor: this.floor,
+      fields: "light",
+      horizon,
+    });
     for await (const hit of lexical) {
       signal?.throwIfAborted();
       byId.set(hit.memory.id, { memory: hit.memory, seq: hit.position.seq, lexical: ++rank });

@@ -23,6 +23,8 @@ export interface ServiceOptions {
    * sets their `embedding` reference, which the call then returns); must not throw.
    */
   afterWrite?: ((memories: readonly Memory[]) => Promise<void>) | undefined;
+  /** Recall and search keep matches scoring at least this percentage of the best (see `relevance-floor.ts`). */
+  relevanceFloorPercent?: number | undefined;
 }
 
 function checkId(id: unknown): string {

@@ -10,7 +10,11 @@
  *         PostgreSQL: ts_rank scaled alike) squashed into [0, 1); a title hit
  *         on a rare word lands near 0.8, a single content hit near 0.5.
  *         Monotone in x, and independent of the other hits, so a score means
- *         the same on every page. More matching words rank higher.
+ *         the same on every page. x is the engine's score times the
+ *         memory's coverage squared (the share of the query's words it
+ *         carries, rarer words weighing more: `store/term-coverage.ts`), so
+ *         carrying more of the query ranks higher; memories carrying too
+ *         little of it are not matches (`relevance-floor.ts`).
  *   c   = provenance.confidence, 0.5 when unknown.
  *   age = time since `modified`, measured from the first page's clock.
  *
@@ -49,6 +53,7 @@ import { member, openCursor, rankPositionOf } from "./cursor-args.js";
 import { fromStoreError, invalidArgument } from "./errors.js";
 import type { ServiceOptions } from "./memory-service.js";
 import { type PositionedHit, pageOf, RankedRead, type ReadOptions } from "./ranked-read.js";
+import { DEFAULT_RELEVANCE_FLOOR_PERCENT, floorFraction } from "./relevance-floor.js";
 
 /** Default number of recall hits. */
 export const DEFAULT_RECALL_LIMIT = 20;
@@ -98,11 +103,14 @@ export interface RecallResult<M extends Fielded<ReadFields> = Memory> {
 /** Ranked recall over the store. Knows nothing of offloading. */
 export class RecallService {
   protected readonly now: () => Date;
+  /** The store's relevance floor (see `relevance-floor.ts`). */
+  protected readonly floor: number | undefined;
   constructor(
     protected readonly store: MemoryStore,
     options: ServiceOptions = {},
   ) {
     this.now = options.now ?? (() => new Date());
+    this.floor = floorFraction(options.relevanceFloorPercent ?? DEFAULT_RELEVANCE_FLOOR_PERCENT);
   }
 
   /** The query's words and filter, checked (throws `INVALID_ARGUMENT`). */
@@ -133,6 +141,7 @@ export class RecallService {
     const asOf = this.now().getTime();
     const scoring = { ...(text.length > 0 ? RECALL_SCORING : RECALL_SCORING_NO_TEXT), asOf };
     const store = this.store;
+    const floor = this.floor;
     return new RankedRead<Fielded<F>>({
       op: "recall",
       print: fingerprint({ op: "recall", query: text, filter }),
@@ -141,9 +150,9 @@ export class RecallService {
       onProgress: options.onProgress,
       signal: options.signal,
       horizon: () => store.horizon(),
-      whole: () => clamped(store.rankAll({ text, filter, scoring, fields: options.fields })),
+      whole: () => clamped(store.rankAll({ text, filter, scoring, floor, fields: options.fields })),
       page: async (count, horizon) =>
-        (await store.rank({ text, filter, scoring, limit: count, horizon })).map((h) => ({
+        (await store.rank({ text, filter, scoring, floor, limit: count, horizon })).map((h) => ({
           memory: h.memory as Fielded<F>,
           score: clamp01(h.score),
           position: h.position,
@@ -170,6 +179,7 @@ export class RecallService {
         text,
         filter,
         scoring: { ...base, asOf },
+        floor: this.floor,
         limit: limit + 1,
         after: rankPositionOf(p),
         horizon,

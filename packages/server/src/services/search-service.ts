@@ -1,7 +1,9 @@
 /**
  * Search: full-text queries in the query language of `store/query-syntax.ts`
  * (words, and operators only where written; never malformed), hits with the backend's raw relevance (title weighted above tags above
- * content; higher is better, unbounded, comparable only within one query).
+ * content; higher is better, unbounded, comparable only within one query). With
+ * `syntax: "plain"` relevance and the relevance floor read coverage as recall does
+ * (see `relevance-floor.ts`).
  *
  * Pages: keyset on (relevance desc, insertion order) with a horizon, as in recall (see
  * `recall-service.ts` for what that guarantees while memories are added).
@@ -25,8 +27,10 @@ import {
 } from "./args.js";
 import { member, openCursor, rankPositionOf } from "./cursor-args.js";
 import { fromStoreError, invalidArgument } from "./errors.js";
+import type { ServiceOptions } from "./memory-service.js";
 import { type PositionedHit, pageOf, RankedRead, type ReadOptions } from "./ranked-read.js";
 import { MAX_QUERY_CHARS } from "./recall-service.js";
+import { DEFAULT_RELEVANCE_FLOOR_PERCENT, floorFraction } from "./relevance-floor.js";
 
 /** Default number of search hits. */
 const DEFAULT_SEARCH_LIMIT = 20;
@@ -57,7 +61,14 @@ export interface SearchResult<M extends LightRecord = Memory> {
 
 /** Full-text search over the store. Knows nothing of offloading. */
 export class SearchService {
-  constructor(private readonly store: MemoryStore) {}
+  /** The store's relevance floor (see `relevance-floor.ts`). */
+  private readonly floor: number | undefined;
+  constructor(
+    private readonly store: MemoryStore,
+    options: Pick<ServiceOptions, "relevanceFloorPercent"> = {},
+  ) {
+    this.floor = floorFraction(options.relevanceFloorPercent ?? DEFAULT_RELEVANCE_FLOOR_PERCENT);
+  }
 
   /** The query language `search` accepts, and the full-text engine behind it. */
   get syntax(): { engine: string; native: boolean } & QuerySyntax {
@@ -104,6 +115,7 @@ export class SearchService {
     const { query, syntax, filter } = this.checked(input);
     const limit = checkLimit(input.limit, DEFAULT_SEARCH_LIMIT);
     const store = this.store;
+    const floor = this.floor;
     return new RankedRead<Fielded<F>>({
       op: "search",
       print: fingerprint({ op: "search", query, syntax, filter }),
@@ -112,13 +124,16 @@ export class SearchService {
       onProgress: options.onProgress,
       signal: options.signal,
       horizon: () => store.horizon(),
-      whole: () => scored(store.searchAll({ text: query, syntax, filter, fields: options.fields })),
+      whole: () =>
+        scored(store.searchAll({ text: query, syntax, filter, floor, fields: options.fields })),
       page: async (count, horizon) =>
-        (await store.search({ text: query, syntax, filter, limit: count, horizon })).map((h) => ({
-          memory: h.memory as Fielded<F>,
-          score: h.relevance,
-          position: h.position,
-        })),
+        (await store.search({ text: query, syntax, filter, floor, limit: count, horizon })).map(
+          (h) => ({
+            memory: h.memory as Fielded<F>,
+            score: h.relevance,
+            position: h.position,
+          }),
+        ),
     });
   }
 
@@ -139,6 +154,7 @@ export class SearchService {
         text: query,
         syntax,
         filter,
+        floor: this.floor,
         limit: limit + 1,
         after: rankPositionOf(p),
         horizon,

@@ -99,6 +99,12 @@ export interface TextQuery {
   after?: RankPosition | undefined;
   /** Only memories whose sequence number is at most this (see {@link MemoryStore.horizon}). */
   horizon?: number | undefined;
+  /**
+   * The relevance floor, a fraction in (0, 1]: only hits whose coverage is at
+   * least this share of the best coverage among the query's hits (with its
+   * filter and horizon); see `services/relevance-floor.ts`.
+   */
+  floor?: number | undefined;
 }
 
 /** A full-text hit with the backend's raw relevance (higher is better, >= 0). */
@@ -143,6 +149,12 @@ export interface RankQuery {
   after?: RankPosition | undefined;
   /** Only memories whose sequence number is at most this. */
   horizon?: number | undefined;
+  /**
+   * The relevance floor, a fraction in (0, 1]: only hits whose coverage is at
+   * least this share of the best coverage among the query's hits (with its
+   * filter and horizon); see `services/relevance-floor.ts`.
+   */
+  floor?: number | undefined;
 }
 
 /** A ranked hit: the combined score of {@link Scoring} and the raw text relevance. */

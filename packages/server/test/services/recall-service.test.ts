@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Memory } from "../../src/model/memory.js";
+import { createServices } from "../../src/services/create-services.js";
 import { BACKENDS } from "../backends/backends.js";
 import { makeMemory } from "../store/fixtures.js";
 import { failure, useServices } from "./helpers.js";
@@ -49,8 +50,13 @@ describe.each(BACKENDS)("RecallService ($name)", (backend) => {
 
   it("ranks the memory about the query first and leaves out unrelated ones", async () => {
     const { titled, mention, decision } = await seed();
+    // Without a relevance floor every memory sharing a word matches, best first.
+    const unfloored = createServices(ctx.store, { now: ctx.clock.now, relevanceFloorPercent: 0 });
+    const all = await unfloored.recall.recall({ query: "postgres migration" });
+    expect(all.hits.map((h) => h.memory.id)).toEqual([titled.id, decision.id, mention.id]);
+    // The floor leaves out the mention: it carries "postgres" alone, half of the query.
     const { hits, next_cursor } = await ctx.services.recall.recall({ query: "postgres migration" });
-    expect(hits.map((h) => h.memory.id)).toEqual([titled.id, decision.id, mention.id]);
+    expect(hits.map((h) => h.memory.id)).toEqual([titled.id, decision.id]);
     expect(next_cursor).toBeNull();
     for (const [i, h] of hits.entries()) {
       expect(h.score).toBeGreaterThan(0);
@@ -134,7 +140,10 @@ describe.each(BACKENDS)("RecallService ($name)", (backend) => {
       pages++;
       ctx.clock.advance(3_600_000); // later pages must not see a different recency
     } while (cursor);
-    expect(pages).toBe(5);
+    // 17 memories carry both words; the relevance floor, pinned by the cursor,
+    // leaves out the 6 with "harbour" alone on every page.
+    expect(whole).toHaveLength(17);
+    expect(pages).toBe(4);
     expect(paged).toEqual(whole);
   });
 

@@ -15,6 +15,7 @@ import { rankedSelect } from "../../src/store/sqlite/ranked-sql.js";
 import type { SqliteMemoryStore } from "../../src/store/sqlite/sqlite-store.js";
 import { plainPhrases } from "../../src/store/sqlite/text-query.js";
 import type { RankPosition, Scoring } from "../../src/store/store.js";
+import { termWeights } from "../../src/store/term-coverage.js";
 
 const QUERIES = [
   "incident auth",
@@ -47,6 +48,20 @@ describe("rank with candidate pruning", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  /** The weights of the query's words, as the store computes them (see `term-coverage.ts`). */
+  function coverage(text: string) {
+    const phrases = plainPhrases(text);
+    const count = db
+      .prepare("SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?")
+      .pluck();
+    const rows = db.prepare("SELECT coalesce(max(seq), 0) FROM memories").pluck().get() as number;
+    return termWeights(
+      phrases,
+      phrases.map((p) => count.get(p) as number),
+      rows,
+    );
+  }
+
   /** Every match scored, no pruning: the reference ranking (seq order). */
   function reference(text: string, limit: number): number[] {
     const select = rankedSelect({
@@ -54,6 +69,7 @@ describe("rank with candidate pruning", () => {
       filter: { status: "active" },
       horizon: undefined,
       scoring,
+      coverage: coverage(text),
     });
     return db
       .prepare(`SELECT seq FROM (${select.sql}) ORDER BY score DESC, seq ASC LIMIT ?`)
@@ -81,6 +97,7 @@ describe("rank with candidate pruning", () => {
       horizon: undefined,
       scoring,
       within: plan.within,
+      coverage: coverage(text),
     });
     const scores = db
       .prepare(`SELECT score FROM (${select.sql}) ORDER BY score DESC, seq ASC LIMIT ?`)

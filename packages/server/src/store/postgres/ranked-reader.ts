@@ -17,10 +17,29 @@ import type {
   TextQuery,
   WholeQuery,
 } from "../store.js";
+import { combinationsByWeight, minCoverage, termWeights } from "../term-coverage.js";
 import { columnsOf, Params } from "./filter-sql.js";
-import { type RankedSelect, rankedInner, rankedPage, TEXT_READ_SETTINGS } from "./ranked-sql.js";
+import {
+  bestCoverageSql,
+  existsSql,
+  type RankedSelect,
+  rankedInner,
+  rankedPage,
+  TEXT_READ_SETTINGS,
+} from "./ranked-sql.js";
 import { type PageRow, rankedHit, textHit } from "./rows.js";
 import { clausesTsQuery, plainTsQuery } from "./text-query.js";
+
+/**
+ * How long a word's count of memories is reused. Counting a common word reads
+ * a GIN bitmap and its heap pages (15 ms at 25,000 of 100,000 memories), and
+ * PostgreSQL has no write epoch that instances share (SQLite's counts are
+ * cached per epoch); coverage weights move slowly with the counts.
+ */
+const WORD_COUNT_TTL_MS = 30_000;
+
+/** Words whose counts are kept at most (the cache is cleared when full). */
+const WORD_COUNT_CACHE_SIZE = 512;
 
 /** What the reader needs of the store's connections. */
 export interface PgReads {
@@ -34,11 +53,14 @@ export interface PgReads {
 
 /** Ranked reads over {@link PgReads}. */
 export class RankedReader {
+  /** Memories matching each plain word, kept {@link WORD_COUNT_TTL_MS} (see `covered`). */
+  private readonly wordCounts = new Map<string, { n: number; at: number }>();
+
   constructor(private readonly db: PgReads) {}
 
   async search(query: TextQuery): Promise<TextHit[]> {
     return this.db.run("search", async () => {
-      const select = textSelect(query);
+      const select = await this.covered(textSelect(query));
       if (!select) return [];
       const after = await this.resume("relevance", select, query.after);
       const rows = await this.page("relevance", select, after, query.limit);
@@ -48,7 +70,7 @@ export class RankedReader {
 
   async rank(query: RankQuery): Promise<RankedHit[]> {
     return this.db.run("rank", async () => {
-      const select = rankSelect(query);
+      const select = await this.covered(rankSelect(query));
       if (!select) return [];
       const after = await this.resume("score", select, query.after);
       const rows = await this.page("score", select, after, query.limit);
@@ -59,7 +81,7 @@ export class RankedReader {
   async *rankAll<F extends ReadFields = "full">(
     query: WholeQuery<RankQuery, F>,
   ): AsyncIterable<RankedHit<Fielded<F>>> {
-    const select = rankSelect(query);
+    const select = await this.db.run("rank", () => this.covered(rankSelect(query)));
     if (!select) return;
     const p = new Params();
     const text = rankedPage("score", select, undefined, undefined, p, columnsOf(query.fields));
@@ -72,7 +94,7 @@ export class RankedReader {
   async *searchAll<F extends ReadFields = "full">(
     query: WholeQuery<TextQuery, F>,
   ): AsyncIterable<TextHit<Fielded<F>>> {
-    const select = textSelect(query);
+    const select = await this.db.run("search", () => this.covered(textSelect(query)));
     if (!select) return;
     const p = new Params();
     const text = rankedPage("relevance", select, undefined, undefined, p, columnsOf(query.fields));
@@ -83,10 +105,58 @@ export class RankedReader {
   }
 
   /**
+   * `select` with the weights of its plain words (see `term-coverage.ts`):
+   * how many memories match each word, and how many there are at most (the
+   * largest sequence number, as on SQLite: an index probe, where count(*)
+   * reads every row), in one statement over the GIN index.
+   */
+  private async covered(select: RankedSelect | undefined): Promise<RankedSelect | undefined> {
+    const words = select?.text?.words;
+    if (!select?.text || !words || words.length < 2) return select;
+    const now = Date.now();
+    const fresh = (w: string) => {
+      const c = this.wordCounts.get(w);
+      return c !== undefined && now - c.at < WORD_COUNT_TTL_MS ? c.n : undefined;
+    };
+    const missing = words.filter((w) => fresh(w) === undefined);
+    const p = new Params();
+    const counts = missing.map(
+      (w) =>
+        `(SELECT count(*) FROM memories WHERE fts @@ to_tsquery('atlatl'::regconfig, ${p.add(w)}))`,
+    );
+    const [row] = await this.textRead<{ n: string; hits: string[] }>(
+      `SELECT (SELECT coalesce(max(seq), 0) FROM memories) AS n, ARRAY[${counts.join(", ")}]::bigint[] AS hits`,
+      p.values,
+    );
+    if (this.wordCounts.size + missing.length > WORD_COUNT_CACHE_SIZE) this.wordCounts.clear();
+    missing.forEach((w, i) => {
+      this.wordCounts.set(w, { n: Number(row?.hits[i] ?? 0), at: now });
+    });
+    const hits = words.map((w) => this.wordCounts.get(w)?.n ?? 0);
+    const coverage = termWeights(words, hits, Number(row?.n ?? 0));
+    if (!coverage) return select;
+    const covered = { ...select, text: { ...select.text, coverage } };
+    if (select.floor === undefined) return covered;
+    return { ...covered, minCoverage: minCoverage(select.floor, await this.bestCoverage(covered)) };
+  }
+
+  /** The best coverage among the hits of `select` (see `combinationsByWeight`). */
+  private async bestCoverage(select: RankedSelect): Promise<number> {
+    for (const { terms, weight } of combinationsByWeight(select.text?.coverage ?? [])) {
+      const p = new Params();
+      const rows = await this.textRead(existsSql(terms, select, p), p.values);
+      if (rows.length > 0) return weight;
+    }
+    const p = new Params();
+    const [row] = await this.textRead<{ best: number }>(bestCoverageSql(select, p), p.values);
+    return Number(row?.best ?? 0);
+  }
+
+  /**
    * Where a page continues (see `resumeAfter`). ts_rank depends on the memory
-   * alone, so only an anchor that was updated or deleted moves; there is no
-   * write epoch, and anchors are re-scored on every continued page (one small
-   * indexed query).
+   * alone and coverage on word counts, so an anchor moves when it was updated
+   * or deleted, or the counts changed; there is no write epoch, and anchors are
+   * re-scored on every continued page (one small indexed query).
    */
   private resume(
     key: "relevance" | "score",
@@ -144,7 +214,9 @@ export class RankedReader {
 function textSelect(query: Omit<TextQuery, "limit" | "after">): RankedSelect | undefined {
   const text =
     query.syntax === "plain" ? plainTsQuery(query.text) : clausesTsQuery(parseQuery(query.text));
-  return text ? { text, filter: query.filter, horizon: query.horizon } : undefined;
+  return text
+    ? { text, filter: query.filter, horizon: query.horizon, floor: query.floor }
+    : undefined;
 }
 
 /** The ranked select of a recall; undefined for text without words (no hits). */
@@ -152,5 +224,11 @@ function rankSelect(query: Omit<RankQuery, "limit" | "after">): RankedSelect | u
   const text = query.text.trim();
   const plain = text.length > 0 ? plainTsQuery(text) : undefined;
   if (text.length > 0 && !plain) return undefined;
-  return { text: plain, filter: query.filter, horizon: query.horizon, scoring: query.scoring };
+  return {
+    text: plain,
+    filter: query.filter,
+    horizon: query.horizon,
+    scoring: query.scoring,
+    floor: query.floor,
+  };
 }

@@ -18,6 +18,10 @@ export interface RankedSelect {
   scoring?: Scoring | undefined;
   /** Only these sequence numbers (to re-score a cursor's anchors). */
   onlySeqs?: readonly number[] | undefined;
+  /** Only hits whose coverage is at least this (the relevance floor; with a text's coverage). */
+  minCoverage?: number | undefined;
+  /** The relevance floor (see `RankQuery.floor`), which {@link RankedSelect.minCoverage} is resolved from. */
+  floor?: number | undefined;
 }
 
 /**
@@ -47,16 +51,27 @@ export const TEXT_READ_SETTINGS = "SET LOCAL enable_seqscan = off";
 export function rankedInner(select: RankedSelect, p: Params): string {
   const conditions: string[] = [];
   let relevance = "0.0::float8";
+  let coverage = "NULL::float8";
+  let covered = false;
   if (select.text) {
     const query = `to_tsquery('atlatl'::regconfig, ${p.add(select.text.query)})`;
     relevance = relevanceSql(query, p.add(select.text.terms));
+    const terms = select.text.coverage?.map(
+      (t) =>
+        `((m.fts @@ to_tsquery('atlatl'::regconfig, ${p.add(t.term)}))::int * ${p.add(t.weight)}::float8)`,
+    );
+    if (terms) {
+      covered = true;
+      coverage = `(${terms.join(" + ")})`;
+      relevance = `(${relevance} * power(${coverage}, 2))`;
+    }
     conditions.push(`m.fts @@ ${query}`);
   }
   conditions.push(...filterConditions(select.filter, p));
   if (select.horizon !== undefined) conditions.push(`m.seq + 0 <= ${p.add(select.horizon)}`);
   if (select.onlySeqs !== undefined)
     conditions.push(`m.seq = ANY(${p.add(select.onlySeqs)}::bigint[])`);
-  const hits = `SELECT m.seq, m.confidence, m.modified_ms, ${relevance} AS relevance FROM memories m${whereClause(conditions)} OFFSET 0`;
+  const hits = `SELECT m.seq, m.confidence, m.modified_ms, ${relevance} AS relevance, ${coverage} AS coverage FROM memories m${whereClause(conditions)} OFFSET 0`;
   const score = select.scoring
     ? scoreSql(
         "h.relevance",
@@ -69,7 +84,11 @@ export function rankedInner(select: RankedSelect, p: Params): string {
         },
       )
     : undefined;
-  return `SELECT h.seq, h.relevance${score ? `, ${score} AS score` : ""} FROM (${hits}) h`;
+  const floor =
+    covered && select.minCoverage !== undefined
+      ? ` WHERE h.coverage >= ${p.add(select.minCoverage)}::float8`
+      : "";
+  return `SELECT h.seq, h.relevance, h.coverage${score ? `, ${score} AS score` : ""} FROM (${hits}) h${floor}`;
 }
 
 /**
@@ -93,4 +112,27 @@ export function rankedPage(
   const cap = limit === undefined ? "" : ` LIMIT ${p.add(limit)}`;
   const extra = key === "score" ? ", r.score" : "";
   return `SELECT r.seq, r.relevance${extra}, ${columns} FROM (SELECT * FROM (${inner}) s${keyset} ORDER BY s.${key} DESC, s.seq ASC${cap}) r JOIN memories m ON m.seq = r.seq ORDER BY r.${key} DESC, r.seq ASC`;
+}
+
+/**
+ * Whether some memory of the filter and horizon matches every word of
+ * `words` (`to_tsquery` texts), one row at most.
+ */
+export function existsSql(
+  words: readonly string[],
+  select: Pick<RankedSelect, "filter" | "horizon">,
+  p: Params,
+): string {
+  const query = words.map((w) => `(${w})`).join(" & ");
+  const conditions = [
+    `m.fts @@ to_tsquery('atlatl'::regconfig, ${p.add(query)})`,
+    ...filterConditions(select.filter, p),
+  ];
+  if (select.horizon !== undefined) conditions.push(`m.seq + 0 <= ${p.add(select.horizon)}`);
+  return `SELECT 1 FROM memories m${whereClause(conditions)} LIMIT 1`;
+}
+
+/** The best coverage among the hits of `select` (a scan of every hit). */
+export function bestCoverageSql(select: RankedSelect, p: Params): string {
+  return `SELECT coalesce(max(h.coverage), 0) AS best FROM (${rankedInner({ ...select, minCoverage: undefined, scoring: undefined }, p)}) h`;
 }

@@ -4,11 +4,16 @@
  */
 import { plainWords } from "../plain-words.js";
 import type { Phrase, QueryClause } from "../query-syntax.js";
+import type { WeightedTerm } from "../term-coverage.js";
 
 /** A `to_tsquery` text and the number of words relevance scales by (see {@link relevanceSql}). */
 export interface TsQuery {
   query: string;
   terms: number;
+  /** Plain words: each word's own `to_tsquery` text (for coverage, see `term-coverage.ts`). */
+  words?: string[];
+  /** Relevance is ts_rank times the weight of the words a row matches (see `term-coverage.ts`). */
+  coverage?: readonly WeightedTerm<string>[] | undefined;
 }
 
 /**
@@ -21,7 +26,7 @@ export function plainTsQuery(text: string): TsQuery | undefined {
   if (words.length === 0) return undefined;
   const parts = words.map((t) => `'${t}'`);
   if (prefixLast) parts[parts.length - 1] = `${parts[parts.length - 1]}:*`;
-  return { query: parts.join(" | "), terms: words.length };
+  return { query: parts.join(" | "), terms: words.length, words: parts };
 }
 
 /**

@@ -7,13 +7,27 @@ import type { Memory } from "../../model/memory.js";
 import { fromRow, type MemoryRow } from "../memory-row.js";
 import { parseQuery } from "../query-syntax.js";
 import { type Keyset, resumeAfter } from "../ranking.js";
-import type { RankedHit, RankPosition, RankQuery, Scoring, TextHit, TextQuery } from "../store.js";
+import type {
+  MemoryFilter,
+  RankedHit,
+  RankPosition,
+  RankQuery,
+  Scoring,
+  TextHit,
+  TextQuery,
+} from "../store.js";
+import {
+  combinationsByWeight,
+  minCoverage,
+  termWeights,
+  type WeightedTerm,
+} from "../term-coverage.js";
 import { type PrunePlan, planPrune } from "./rank-prune.js";
-import { type RankedSelect, rankedSelect } from "./ranked-sql.js";
+import { bestCoverageSelect, existsSelect, type RankedSelect, rankedSelect } from "./ranked-sql.js";
 import { MEMORY_COLUMNS } from "./rows.js";
 import { isSqliteError } from "./sqlite-errors.js";
 import type { StatementCache } from "./statements.js";
-import { clausesToFts, plainPhrases, plainToFts, queryInvalid } from "./text-query.js";
+import { clausesToFts, plainPhrases, queryInvalid } from "./text-query.js";
 
 /** Phrase counts remembered for candidate pruning (cleared when full). */
 const HIT_CACHE_SIZE = 512;
@@ -102,11 +116,58 @@ export class RankedReader {
 
   /** What `search` selects; undefined for a query without words (no hits). */
   private searchSelect(query: Omit<TextQuery, "limit" | "after">): RankedSelect | undefined {
-    const match =
-      query.syntax === "plain" ? plainToFts(query.text) : clausesToFts(parseQuery(query.text));
+    if (query.syntax === "plain") {
+      const phrases = plainPhrases(query.text);
+      if (phrases.length === 0) return undefined;
+      const coverage = this.coverage(phrases);
+      return {
+        match: phrases.join(" OR "),
+        filter: query.filter,
+        horizon: query.horizon,
+        coverage,
+        minCoverage: this.minCoverage(coverage, query),
+      };
+    }
+    const match = clausesToFts(parseQuery(query.text));
     return match === undefined
       ? undefined
       : { match, filter: query.filter, horizon: query.horizon };
+  }
+
+  /** The floor's smallest coverage for `query` (see `term-coverage.ts`), if it has a floor. */
+  private minCoverage(
+    coverage: WeightedTerm<string>[] | undefined,
+    query: {
+      floor?: number | undefined;
+      filter?: MemoryFilter | undefined;
+      horizon?: number | undefined;
+    },
+  ): number | undefined {
+    if (!coverage || query.floor === undefined) return undefined;
+    let best: number | undefined;
+    for (const { terms, weight } of combinationsByWeight(coverage)) {
+      const s = existsSelect(terms.join(" AND "), query.filter, query.horizon);
+      if (this.statements.get(s.sql).get(...s.params) !== undefined) {
+        best = weight;
+        break;
+      }
+    }
+    if (best === undefined) {
+      const s = bestCoverageSelect(coverage, query.filter, query.horizon);
+      best = this.statements
+        .get(s.sql)
+        .pluck()
+        .get(...s.params) as number;
+    }
+    return minCoverage(query.floor, best);
+  }
+
+  /** The weights of a plain query's phrases (see `term-coverage.ts`). */
+  private coverage(phrases: string[]): WeightedTerm<string>[] | undefined {
+    if (phrases.length < 2) return undefined;
+    const epoch = this.epoch();
+    const hits = phrases.map((p) => this.phraseHits(p, epoch));
+    return termWeights(phrases, hits, this.rowCount(epoch));
   }
 
   /** What `rank` selects, and its phrases; undefined for text without words (no hits). */
@@ -116,11 +177,14 @@ export class RankedReader {
     const text = query.text.trim();
     const phrases = text.length > 0 ? plainPhrases(text) : [];
     if (text.length > 0 && phrases.length === 0) return undefined;
+    const coverage = this.coverage(phrases);
     const select: RankedSelect = {
       match: phrases.length > 0 ? phrases.join(" OR ") : undefined,
       filter: query.filter,
       horizon: query.horizon,
       scoring: query.scoring,
+      coverage,
+      minCoverage: this.minCoverage(coverage, query),
     };
     return { select, phrases };
   }
@@ -199,6 +263,18 @@ export class RankedReader {
       .get("SELECT value FROM store_meta WHERE key = 'epoch'")
       .pluck()
       .get() as number;
+  }
+
+  /** Memories in the store at most (the largest sequence number, as on PostgreSQL), cached per write epoch like {@link phraseHits}. */
+  private rowCount(epoch: number): number {
+    const key = `${epoch}\u0000`;
+    let n = this.hitCache.get(key);
+    if (n === undefined) {
+      n = this.statements.get("SELECT coalesce(max(seq), 0) FROM memories").pluck().get() as number;
+      if (this.hitCache.size >= HIT_CACHE_SIZE) this.hitCache.clear();
+      this.hitCache.set(key, n);
+    }
+    return n;
   }
 
   /** Rows matching `phrase`, cached per write epoch (the next page asks again). */

@@ -9,6 +9,7 @@
 import { scoreSql } from "../ranking.js";
 import { whereClause } from "../sql.js";
 import type { MemoryFilter, Scoring } from "../store.js";
+import type { WeightedTerm } from "../term-coverage.js";
 import { filterSql } from "./filter-sql.js";
 
 /**
@@ -30,6 +31,10 @@ export interface RankedSelect {
   onlySeq?: number | undefined;
   /** Restrict to rows that also match this FTS5 expression (candidate pruning; bm25 still uses `match`). */
   within?: string | undefined;
+  /** Only rows whose coverage is at least this (the relevance floor; with a MATCH and a coverage). */
+  minCoverage?: number | undefined;
+  /** Relevance is bm25 times the weight of the phrases a row matches (see `term-coverage.ts`). */
+  coverage?: readonly WeightedTerm<string>[] | undefined;
 }
 
 /**
@@ -38,7 +43,17 @@ export interface RankedSelect {
  * FTS5 once per row of a filter index would be far slower.
  */
 export function rankedSelect(options: RankedSelect): { sql: string; params: unknown[] } {
-  const relevance = options.match !== undefined ? RELEVANCE_SQL : "0.0";
+  const covered =
+    options.match !== undefined && options.coverage
+      ? coverageTable(options.coverage, options.within)
+      : undefined;
+  const coverage = covered ? "c.coverage" : undefined;
+  const relevance =
+    options.match === undefined
+      ? "0.0"
+      : coverage
+        ? `(${RELEVANCE_SQL} * pow(${coverage}, 2))`
+        : RELEVANCE_SQL;
   const params: unknown[] = [];
   const score = options.scoring
     ? scoreSql(
@@ -55,14 +70,21 @@ export function rankedSelect(options: RankedSelect): { sql: string; params: unkn
         },
       )
     : undefined;
-  const columns = `m.seq AS seq, ${relevance} AS relevance${score ? `, ${score} AS score` : ""}`;
+  const columns = `m.seq AS seq, ${relevance} AS relevance, ${coverage ?? "NULL"} AS coverage${score ? `, ${score} AS score` : ""}`;
   const conditions: string[] = [];
-  let from = "memories m INDEXED BY memories_rank";
+  let from =
+    options.match !== undefined
+      ? "memories_fts CROSS JOIN memories m INDEXED BY memories_rank ON m.seq = memories_fts.rowid"
+      : "memories m INDEXED BY memories_rank";
+  if (covered) from += " CROSS JOIN c ON c.cid = memories_fts.rowid";
   if (options.match !== undefined) {
-    from =
-      "memories_fts CROSS JOIN memories m INDEXED BY memories_rank ON m.seq = memories_fts.rowid";
     conditions.push("memories_fts MATCH ?");
     params.push(options.match);
+  }
+  const kept = keptSql(options.filter, options.horizon);
+  conditions.push(...kept.where);
+  params.push(...kept.params);
+  if (options.match !== undefined) {
     if (options.within !== undefined) {
       // The unary + keeps the IN list away from FTS5's rowid lookup (one seek
       // per value); as a plain filter it is a hash probe per match, and bm25
@@ -78,16 +100,83 @@ export function rankedSelect(options: RankedSelect): { sql: string; params: unkn
       conditions.push("memories_fts.rowid = CAST(? AS INTEGER)");
       params.push(options.onlySeq);
     }
+    if (covered && options.minCoverage !== undefined) {
+      conditions.push("c.coverage >= ?");
+      params.push(options.minCoverage);
+    }
   } else if (options.onlySeq !== undefined) {
     conditions.push("m.seq = ?");
     params.push(options.onlySeq);
   }
-  const filter = filterSql(options.filter);
-  conditions.push(...filter.where);
-  params.push(...filter.params);
-  if (options.horizon !== undefined) {
-    conditions.push("m.seq <= ?");
-    params.push(options.horizon);
+  const select = `SELECT ${columns} FROM ${from}${whereClause(conditions)}`;
+  if (!covered) return { sql: select, params };
+  // The table comes first in the text, so its parameters bind first.
+  return {
+    sql: `WITH c AS MATERIALIZED ${covered.sql} ${select}`,
+    params: [...covered.params, ...params],
+  };
+}
+
+/**
+ * The coverage of every row matching any of the phrases (`cid`, `coverage`):
+ * each phrase's matches read once from the index (only those also in the
+ * pruned candidates `within`, when given), their weights summed per row,
+ * materialized once per statement. Bound, so the text depends only on the
+ * number of phrases (one prepared statement per shape).
+ */
+function coverageTable(
+  terms: readonly WeightedTerm<string>[],
+  within?: string,
+): { sql: string; params: unknown[] } {
+  const params: unknown[] = [];
+  const parts = terms.map((t) => {
+    params.push(t.weight, within === undefined ? t.term : `(${t.term}) AND (${within})`);
+    return "SELECT rowid AS cid, ? AS w FROM memories_fts WHERE memories_fts MATCH ?";
+  });
+  return {
+    sql: `(SELECT cid, sum(w) AS coverage FROM (${parts.join(" UNION ALL ")}) GROUP BY cid)`,
+    params,
+  };
+}
+
+/** The filter and horizon conditions of a ranked select, and their parameters. */
+function keptSql(
+  filter: MemoryFilter | undefined,
+  horizon: number | undefined,
+): { where: string[]; params: unknown[] } {
+  const f = filterSql(filter);
+  const where = [...f.where];
+  const params = [...f.params];
+  if (horizon !== undefined) {
+    where.push("m.seq <= ?");
+    params.push(horizon);
   }
-  return { sql: `SELECT ${columns} FROM ${from}${whereClause(conditions)}`, params };
+  return { where, params };
+}
+
+/** Whether some memory of the filter and horizon matches `match` (one row at most). */
+export function existsSelect(
+  match: string,
+  filter: MemoryFilter | undefined,
+  horizon: number | undefined,
+): { sql: string; params: unknown[] } {
+  const kept = keptSql(filter, horizon);
+  return {
+    sql: `SELECT 1 FROM memories_fts CROSS JOIN memories m INDEXED BY memories_rank ON m.seq = memories_fts.rowid${whereClause(["memories_fts MATCH ?", ...kept.where])} LIMIT 1`,
+    params: [match, ...kept.params],
+  };
+}
+
+/** The best coverage among the memories of the filter and horizon (a scan of every match). */
+export function bestCoverageSelect(
+  coverage: readonly WeightedTerm<string>[],
+  filter: MemoryFilter | undefined,
+  horizon: number | undefined,
+): { sql: string; params: unknown[] } {
+  const kept = keptSql(filter, horizon);
+  const table = coverageTable(coverage);
+  return {
+    sql: `SELECT coalesce(max(c.coverage), 0) FROM ${table.sql} c CROSS JOIN memories m INDEXED BY memories_rank ON m.seq = c.cid${whereClause(kept.where)}`,
+    params: [...table.params, ...kept.params],
+  };
 }
