@@ -31,7 +31,8 @@ import {
 import { type Benchmark, type BenchRow, type BenchTable, measure, type Timing } from "./harness.js";
 
 const COUNT = 5000;
-const DIMENSIONS = 384;
+/** Vector length (all-MiniLM's), of the server started and the vectors stored. */
+export const DIMENSIONS = 384;
 const QUERIES = [
   "car upkeep schedule",
   "which note mentions the cache eviction policy?",

@@ -33,6 +33,8 @@ const FULL_BATCH = 200;
 
 /** See the module comment. */
 export class HybridRecallService extends RecallService {
+  override readonly byMeaning = true;
+
   constructor(
     store: ConstructorParameters<typeof RecallService>[0],
     private readonly embeddings: MemoryEmbeddings,

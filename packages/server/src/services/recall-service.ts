@@ -102,6 +102,8 @@ export interface RecallResult<M extends Fielded<ReadFields> = Memory> {
 
 /** Ranked recall over the store. Knows nothing of offloading. */
 export class RecallService {
+  /** Whether recall also matches by meaning (hybrid, with `[embeddings]`). */
+  readonly byMeaning: boolean = false;
   protected readonly now: () => Date;
   /** The store's relevance floor (see `relevance-floor.ts`). */
   protected readonly floor: number | undefined;

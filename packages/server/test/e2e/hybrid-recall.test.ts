@@ -38,6 +38,23 @@ afterAll(async () => {
   await embeddings.close();
 });
 
+describe("recall_memories' description", () => {
+  it("says it matches by meaning with [embeddings], and not without", async () => {
+    const hybrid = await startServer({ env: embeddingsEnv(embeddings) });
+    const lexical = await startServer();
+    try {
+      const described = async (server: typeof hybrid) =>
+        (await server.client.listTools()).tools.find((t) => t.name === "recall_memories")
+          ?.description ?? "";
+      expect(await described(hybrid)).toContain("by words or meaning");
+      expect(await described(lexical)).not.toContain("meaning");
+    } finally {
+      await lexical.close();
+      await hybrid.close();
+    }
+  }, 60_000);
+});
+
 for (const backend of BACKENDS) {
   describe(`hybrid recall over stdio: ${backend.name}`, () => {
     it("recalls 'Automobile maintenance timetable' for 'car upkeep schedule', which lexical recall misses", async () => {

@@ -26,12 +26,15 @@ for (const backend of BACKENDS) {
   describe(`HybridRecallService: ${backend.name}`, () => {
     let store: MemoryStore;
     let services: ReturnType<typeof createServices>;
+    let embeddings: MemoryEmbeddings;
     beforeEach(async () => {
       store = await backend.open();
       const vectors = store.vectors?.();
       if (!vectors) throw new Error("no vectors");
       await vectors.open({ model: embedder.model, dimensions: embedder.dimensions });
-      services = createServices(store, { embeddings: new MemoryEmbeddings(vectors, embedder) });
+      embeddings = new MemoryEmbeddings(vectors, embedder);
+      // Every lexical match, so the fusion's order is seen whole; the default floor's cut is asserted below.
+      services = createServices(store, { embeddings, relevanceFloorPercent: 0 });
     });
     afterEach(async () => {
       await store.close();
@@ -62,6 +65,9 @@ for (const backend of BACKENDS) {
         both.id,
         meaning.id,
       ]);
+      // At the default relevance floor, "Car park rules" (one of three words) leaves the lexical list.
+      const floored = createServices(store, { embeddings }).recall;
+      expect(await recallIds(floored, "car maintenance schedule")).toEqual([both.id, meaning.id]);
     });
 
     it("recalls by meaning only down to the configured least similarity", async () => {

@@ -12,7 +12,9 @@ export function registerRecallMemories(ctx: ToolContext): void {
     {
       title: "Recall memories",
       description:
-        "Recall memories relevant to a query, ranked by a score in [0, 1] that combines text relevance, " +
+        // Meaning only when recall is hybrid: the services are known when the tool list is built.
+        `Recall memories relevant to a query${ctx.services.recall.byMeaning ? " by words or meaning" : ""}, ` +
+        "ranked by a score in [0, 1] that combines text relevance, " +
         "confidence and recency. When all matches together are above the offload threshold, every " +
         "match is written to a JSONL file and a descriptor (file_path, summary, schema, jq recipes) " +
         "comes back instead; otherwise a page of `limit` hits is inline, with `total` (all matches) " +
