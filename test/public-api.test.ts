@@ -142,6 +142,7 @@ const PINNED: Record<string, string[]> = {
     "describeRecipeParams",
     "encodeTextLines",
     "ensureOutputDir",
+    "ensureOutputDirAtStart",
     "envelopeFacts",
     "frameStdioLines",
     "isRequest",

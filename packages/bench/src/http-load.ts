@@ -53,7 +53,7 @@ export interface Load {
 /** Seconds of unmeasured load first: every server is measured warm (JIT, caches), the floors too. */
 const WARMUP_S = 3;
 
-export async function load(opts: autocannon.Options, warm = true): Promise<Load> {
+async function load(opts: autocannon.Options, warm = true): Promise<Load> {
   if (warm) await autocannon({ connections: CONNECTIONS, ...opts, duration: WARMUP_S });
   const r = await autocannon({ connections: CONNECTIONS, duration: DURATION_S, ...opts });
   return {

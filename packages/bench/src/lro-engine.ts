@@ -30,7 +30,7 @@ function offloaderIn(dir: string): Offloader {
  * fixture builds some with template literals, which V8 keeps as ropes that the
  * first serialization would flatten, a cost no real caller pays).
  */
-export function flatMemories(n: number): object[] {
+function flatMemories(n: number): object[] {
   return makeMemories(n).map((m) => JSON.parse(JSON.stringify(m)) as object);
 }
 

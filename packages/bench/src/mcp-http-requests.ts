@@ -7,7 +7,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import type autocannon from "autocannon";
 
-export const MCP_ACCEPT = "application/json, text/event-stream";
+const MCP_ACCEPT = "application/json, text/event-stream";
 /** The protocol revisions measured: the stateless one and the last with sessions. */
 export const MODERN = "2026-07-28";
 export const LEGACY = "2025-11-25";

@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 
 /** What {@link measurePeak} observed around one operation. */
-export interface PeakMeasurement<T> {
+interface PeakMeasurement<T> {
   value: T;
   /** Wall time of the operation, ms. */
   ms: number;

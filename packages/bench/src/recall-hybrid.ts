@@ -52,7 +52,7 @@ interface Measured {
 }
 
 /** Recall as ranked ids, best first, lexical or hybrid, over one store. */
-export interface RecallColumns {
+interface RecallColumns {
   engine: string;
   /** `atlatl embed`'s time for the store's memories. */
   backfillMs: number;
@@ -66,7 +66,7 @@ export interface RecallColumns {
  * embeddings server at `url` (backfilled here), beside lexical recall: the
  * columns a labelled-set bench compares (`recall(query) => ranked ids`).
  */
-export async function recallColumns(
+async function recallColumns(
   store: MemoryStore,
   url: string,
   dimensions = DIMENSIONS,

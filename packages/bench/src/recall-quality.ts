@@ -45,7 +45,7 @@ export interface ArmContext {
 }
 
 /** A way to recall: given a loaded store, a ranked recall to score. */
-export interface RecallArm {
+interface RecallArm {
   name: string;
   open(context: ArmContext): RankedRecall;
 }
@@ -58,7 +58,7 @@ async function ids(hits: AsyncIterable<{ memory: { id: string } }>): Promise<str
 }
 
 /** The arms measured, each a column; the lexical ones use the server's configured defaults. */
-export const ARMS: RecallArm[] = [
+const ARMS: RecallArm[] = [
   {
     name: "lexical recall",
     open: ({ store }) => {

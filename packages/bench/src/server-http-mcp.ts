@@ -25,7 +25,7 @@ import {
  * cursor). A bare "rollback runbook" matches 271, whose light records (~20k
  * tokens) are offloaded: the whole set is judged, not the page.
  */
-export const NARROW = {
+const NARROW = {
   query: "kafka upgrade",
   namespace: "_episodic/sessions/dynamo",
   tags: ["messaging"],

@@ -6,7 +6,7 @@ import type { Memory, Services } from "atlatl";
 import { summarize, type Timing } from "./harness.js";
 
 /** Recall/search queries per run. */
-export const QUERIES = 40;
+const QUERIES = 40;
 
 const STOP = new Set(
   "with from that this when have into over under unless across after before their there which about than then them they were what your will would should could also only just more most some such each other every".split(
@@ -15,7 +15,7 @@ const STOP = new Set(
 );
 
 /** Deterministic pick of `n` items spread over `items`. */
-export function spread<T>(items: readonly T[], n: number): T[] {
+function spread<T>(items: readonly T[], n: number): T[] {
   const step = Math.max(1, Math.floor(items.length / n));
   return Array.from({ length: n }, (_, i) => items[(i * step + 7) % items.length] as T);
 }

@@ -106,11 +106,7 @@ function knowsShape(text: string, q: Question): boolean {
 }
 
 /** The jq command answering `q` from `hint.file`, given what the agent has seen of it. */
-export function answerCommand(
-  hint: { file: string; lro: boolean },
-  peek: string,
-  q: Question,
-): string {
+function answerCommand(hint: { file: string; lro: boolean }, peek: string, q: Question): string {
   if (hint.lro) return `tail -n +2 ${quote(hint.file)} | jq -s -c ${quote(q.jq)}`;
   const unwrap = q.path.map((k) => `.${k}`).join("|") || ".";
   const head = peek.trimStart();
@@ -123,7 +119,7 @@ export function answerCommand(
 }
 
 /** The answer computed from an inline result's text. */
-export function inlineAnswer(text: string, q: Question): string {
+function inlineAnswer(text: string, q: Question): string {
   let v = JSON.parse(text) as unknown;
   const o = v as Record<string, unknown>;
   // structuredContent's text form ({"content": "..."}) as some servers send it.

@@ -18,7 +18,7 @@ export function claudeBin(): string | undefined {
 }
 
 /** The agent's shell: Claude Code's Bash tool. */
-export const CLAUDE_SHELL: AgentTask["shell"] = {
+const CLAUDE_SHELL: AgentTask["shell"] = {
   name: "Bash",
   input: (command) => ({ command, description: "Query the saved result" }),
 };

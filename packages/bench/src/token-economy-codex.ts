@@ -18,7 +18,7 @@ export function codexBin(): string | undefined {
 }
 
 /** The agent's shell: Codex's `exec_command`. */
-export const CODEX_SHELL: AgentTask["shell"] = { name: "exec_command", input: (cmd) => ({ cmd }) };
+const CODEX_SHELL: AgentTask["shell"] = { name: "exec_command", input: (cmd) => ({ cmd }) };
 
 /** A tool's output in Codex's tool result, after its metadata lines ("Wall time: ...", "Output:"). */
 export function codexOutput(result: string): string {

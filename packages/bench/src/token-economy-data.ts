@@ -20,7 +20,7 @@ const CITIES = ["Lyon", "Oslo", "Porto", "Quito", "Riga", "Sofia", "Tunis", "Utr
 const STATUSES = ["paid", "shipped", "delivered", "refunded", "cancelled"];
 
 /** 2,000 orders, each with a nested customer, address and line items. */
-export function orders(count = 2000): { orders: unknown[] } {
+function orders(count = 2000): { orders: unknown[] } {
   const r = rng(7);
   const list = Array.from({ length: count }, (_, i) => {
     const items = Array.from({ length: 1 + Math.floor(r() * 4) }, (_, j) => ({
@@ -49,7 +49,7 @@ export function orders(count = 2000): { orders: unknown[] } {
  * Flat records: `region` is skewed (region k is drawn with weight 1/(k+1)) so the
  * top 5 by count are distinct and stable.
  */
-export function records(count: number, seed = 11): Record<string, unknown>[] {
+function records(count: number, seed = 11): Record<string, unknown>[] {
   const r = rng(seed);
   const regions = Array.from({ length: 12 }, (_, k) => `region-${String(k + 1).padStart(2, "0")}`);
   const weights = regions.map((_, k) => 1 / (k + 1));
@@ -141,7 +141,7 @@ export const JSON_FILES: Omit<Question, "prompt" | "path"> = {
 };
 
 /** Row count of the medium result: about 2,000 o200k tokens as compact JSON. */
-export const MEDIUM_ROWS = 77;
+const MEDIUM_ROWS = 77;
 
 /** A report of `rows` records, the shape of the medium one (the size sweep). */
 export function sizedReport(rows: number): { items: Record<string, unknown>[] } {

@@ -20,7 +20,7 @@ import { offloadsFor, SCENARIOS, type Scenario } from "./token-economy.js";
 import { o200k } from "./token-economy-model.js";
 
 /** A CLI whose rendering of a tool result is reproduced. */
-export interface RenderingClient {
+interface RenderingClient {
   id: "claude-code" | "codex";
   /** The `clientInfo.name` it sends at `initialize`. */
   clientInfoName: string;
@@ -31,7 +31,7 @@ export interface RenderingClient {
 type ContentBlock = { type: string; text?: string; [key: string]: unknown };
 
 /** The two CLIs of the `token-economy` benchmark. */
-export const RENDERING_CLIENTS: readonly RenderingClient[] = [
+const RENDERING_CLIENTS: readonly RenderingClient[] = [
   {
     id: "claude-code",
     clientInfoName: "claude-code",

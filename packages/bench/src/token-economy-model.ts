@@ -19,7 +19,7 @@ export interface ModelRequest {
   messages: Message[];
 }
 
-export interface ScriptedModel {
+interface ScriptedModel {
   /** Base URL for `ANTHROPIC_BASE_URL`. */
   url: string;
   /** Every `/v1/messages` request, in arrival order. */

@@ -66,7 +66,7 @@ export async function offloadsFor(client: BenchClient, text: string): Promise<bo
  * client's measured threshold, `CLIENT_ECONOMY`): the "with atlatl" arm runs
  * as a user's install would.
  */
-export function installArgs(client: BenchClient): string[] {
+function installArgs(client: BenchClient): string[] {
   const threshold = installThreshold(client);
   return threshold !== undefined ? ["--threshold", String(threshold)] : [];
 }
@@ -76,7 +76,7 @@ export function installArgs(client: BenchClient): string[] {
  * report of each many records, offloaded by atlatl whatever its size, to find the
  * size below which offloading costs a client more session input than inline.
  */
-export function sweepScenarios(rowCounts: number[]): Scenario[] {
+function sweepScenarios(rowCounts: number[]): Scenario[] {
   return rowCounts.map((rows) => {
     const tokens = o200k(JSON.stringify(sizedReport(rows)));
     return {

@@ -90,6 +90,7 @@ export {
   type OffloadFs,
   type OffloadStat,
 } from "./materialize/offload-fs.js";
+export { ensureOutputDirAtStart } from "./materialize/output-dir-at-start.js";
 export {
   ensureOutputDir,
   type JsonlWriter,

@@ -19,6 +19,7 @@ import { LroEvents } from "../src/index.js";
 import {
   defaultOutputDir,
   ensureOutputDir,
+  ensureOutputDirAtStart,
   loadOffloadConfig,
   nodeOffloadFs,
   Offloader,
@@ -131,5 +132,29 @@ describe("the default output directory", () => {
     chmodSync(mine, 0o755);
     await ensureOutputDir(nodeOffloadFs, mine);
     expect(statSync(mine).mode & 0o777).toBe(0o755);
+  });
+});
+
+describe("the directory made as a process starts (atlatl serve, atlatl-proxy)", () => {
+  it("is made when offloading is on, and not when it is off", async () => {
+    const reported: string[] = [];
+    const off = join(base.dir, "off");
+    await ensureOutputDirAtStart({ enabled: false, outputDir: off }, (m) => reported.push(m));
+    expect(() => lstatSync(off)).toThrow(/ENOENT/);
+    await ensureOutputDirAtStart({ enabled: true, outputDir: defaultOutputDir() }, (m) =>
+      reported.push(m),
+    );
+    expect(statSync(defaultOutputDir()).mode & 0o777).toBe(0o700);
+    expect(reported).toEqual([]);
+  });
+
+  it("reports a refusal with the engine's message instead of throwing", async () => {
+    writeFileSync(defaultOutputDir(), "");
+    const reported: string[] = [];
+    await ensureOutputDirAtStart({ enabled: true, outputDir: defaultOutputDir() }, (m) =>
+      reported.push(m),
+    );
+    const err = await ensureOutputDir(nodeOffloadFs, defaultOutputDir()).catch((e) => e);
+    expect(reported).toEqual([err.message]);
   });
 });

@@ -12,7 +12,7 @@ import {
   type McpError,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { direct, FIXTURES, type Peer, proxied, tempDir } from "./helpers.js";
 import { runRecipe } from "./recipes.js";
 
@@ -23,18 +23,25 @@ let p: Peer;
 /** Default timeout; its upstream is crashed by the last test. */
 let q: Peer;
 let stderr = "";
+/** Without the extraction tool; its upstream is crashed too. */
+let r: Peer;
+let noToolStderr = "";
 
 beforeAll(async () => {
-  [p, q] = await Promise.all([
+  [p, q, r] = await Promise.all([
     proxied([FAULTY], ["--output-dir", out.dir, "--timeout", "2"]),
     proxied([FAULTY], ["--output-dir", out.dir]),
+    proxied([FAULTY], ["--output-dir", out.dir, "--no-extract-tool"]),
   ]);
   q.transport.stderr?.on("data", (c: Buffer) => {
     stderr += c.toString();
   });
+  r.transport.stderr?.on("data", (c: Buffer) => {
+    noToolStderr += c.toString();
+  });
 });
 afterAll(async () => {
-  await Promise.all([p?.close(), q?.close()]);
+  await Promise.all([p?.close(), q?.close(), r?.close()]);
   out.remove();
 });
 
@@ -150,6 +157,15 @@ describe("upstream failures through the proxy", () => {
       await new Promise((r) => setTimeout(r, 100));
       expect(stderr).toContain("faulty: crashing on purpose");
       expect(stderr).toContain("closed its connection");
+      expect(stderr).toContain("(lro_extract and offload files still work)");
     }
+  });
+
+  it("names only what the client has when the upstream dies: no extraction tool unless listed", async () => {
+    const err = await rejection(r.client.callTool({ name: "crash", arguments: {} }));
+    expect(err.code).toBe(ErrorCode.ConnectionClosed);
+    await vi.waitFor(() => expect(noToolStderr).toContain("closed its connection"));
+    expect(noToolStderr).toContain("(offload files still work)");
+    expect(noToolStderr).not.toContain("lro_extract");
   });
 });

@@ -13,7 +13,7 @@ import {
   type ToolCall,
 } from "./types.js";
 
-export interface AnthropicOptions {
+interface AnthropicOptions {
   model: string;
   apiKey?: string | undefined;
   baseURL?: string | undefined;

@@ -16,7 +16,7 @@ import {
   type ToolCall,
 } from "./types.js";
 
-export interface OpenAIOptions {
+interface OpenAIOptions {
   model: string;
   apiKey?: string | undefined;
   baseURL?: string | undefined;

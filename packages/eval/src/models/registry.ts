@@ -15,7 +15,7 @@ export const LOCAL_BASE_URLS: Record<string, string> = {
   llamacpp: "http://127.0.0.1:8080/v1",
 };
 
-export interface ModelOptions {
+interface ModelOptions {
   baseURL?: string | undefined;
   maxRetries?: number;
   timeoutMs?: number;
@@ -24,7 +24,7 @@ export interface ModelOptions {
 }
 
 export const DEFAULT_MAX_RETRIES = 5;
-export const DEFAULT_REQUEST_TIMEOUT_MS = 300_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 300_000;
 
 export function createModel(spec: string, options: ModelOptions = {}): ChatModel {
   const colon = spec.indexOf(":");

@@ -14,7 +14,7 @@ export function tableMarkdown(t: Table): string {
   return lines.join("\n");
 }
 
-export function tableHtml(t: Table): string {
+function tableHtml(t: Table): string {
   const cells = (tag: string, cs: string[]) =>
     cs.map((c) => `<${tag}>${escapeXml(c)}</${tag}>`).join("");
   return [

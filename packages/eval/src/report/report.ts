@@ -13,7 +13,7 @@ import { type BarChart, renderBarChart } from "./svg.js";
 import { measureTable1, table1 } from "./table1.js";
 import { behaviourTable, paperTables } from "./tables.js";
 
-export const HARNESS_BANNER =
+const HARNESS_BANNER =
   "HARNESS TEST: these results come from scripted agents (deterministic programs), not from a model. They test the harness and are not model results.";
 
 function charts(r: Results): { name: string; svg: string }[] {
@@ -62,7 +62,7 @@ function charts(r: Results): { name: string; svg: string }[] {
   return out;
 }
 
-export interface ReportFiles {
+interface ReportFiles {
   markdown: string;
   html: string;
   charts: string[];

@@ -4,7 +4,7 @@
  * (vega); one chart type with error bars is ~100 lines of plain markup.
  */
 
-export interface Series {
+interface Series {
   name: string;
   values: (number | null)[];
   /** Optional interval per value (same units), drawn as whiskers. */

@@ -15,13 +15,12 @@ import { o200kTokensOf, offloadCorpus, tokensOf } from "../strategies/lro-descri
 import { descriptorText } from "../tools/list-memories.js";
 import type { Table } from "./tables.js";
 
-export const TABLE1_RHOS = [0.01, 0.02, 0.05, 0.1, 0.25, 0.5];
+const TABLE1_RHOS = [0.01, 0.02, 0.05, 0.1, 0.25, 0.5];
 export const TABLE1_SIZES = [50, 100, 250, 500];
-export const PAPER_T = 155;
-export const PAPER_D = 800;
+const PAPER_T = 155;
+const PAPER_D = 800;
 
-export const savings = (rho: number, n: number, t: number, d: number) =>
-  1 - (d + rho * n * t) / (n * t);
+const savings = (rho: number, n: number, t: number, d: number) => 1 - (d + rho * n * t) / (n * t);
 
 export interface Table1Measure {
   /** Mean tokens per record, the engine's estimate (chars/4). */

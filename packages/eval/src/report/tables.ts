@@ -57,7 +57,7 @@ function budgetOf(r: Results, conditions: readonly Condition[]): string {
   return `Message budget: ${text} (every message counts: system, user, assistant, tool; the paper: 20, Inspect AI's message_limit).`;
 }
 
-export const API_TOKENS_BASIS =
+const API_TOKENS_BASIS =
   "API tokens: the provider-reported usage (input + output + cache read + cache write, the paper's total_tokens), summed over the samples of a cell";
 
 const conditionsOf = (r: Results, e: Experiment) =>

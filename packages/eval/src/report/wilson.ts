@@ -1,5 +1,5 @@
 /** Wilson score interval: a 95 % CI for a proportion that behaves at 0 %, 100 % and small n. */
-export const Z95 = 1.959963984540054;
+const Z95 = 1.959963984540054;
 
 export function wilson(successes: number, n: number, z = Z95): [number, number] {
   if (n === 0) return [0, 1];

@@ -5,7 +5,7 @@
 import cliProgress from "cli-progress";
 import type { SampleScore } from "../score/score.js";
 
-export interface Progress {
+interface Progress {
   start(total: number, skipped: number): void;
   update(score: SampleScore, done: number): void;
   stop(): void;

@@ -17,7 +17,7 @@ import { readSamples, type SampleRecord, SampleWriter, sampleId } from "./transc
 export const SAMPLES_FILE = "samples.jsonl";
 export const DEFAULT_CONCURRENCY = 4;
 
-export interface RunOptions {
+interface RunOptions {
   model: ChatModel;
   conditions: readonly Condition[];
   scales: readonly number[];

@@ -28,18 +28,18 @@ import {
 export const DEFAULT_MESSAGE_LIMIT = 20;
 
 /** Messages in the conversation: the system prompt counts as one, as in Inspect AI. */
-export const conversationLength = (messages: readonly Message[]) => messages.length + 1;
+const conversationLength = (messages: readonly Message[]) => messages.length + 1;
 /** Room for reasoning models (GPT-5-mini counts its reasoning tokens against this). */
 export const DEFAULT_MAX_OUTPUT_TOKENS = 8192;
 export const DEFAULT_TOOL_TIMEOUT_MS = 20_000;
 
 /** Errors no retry or other sample can fix (authentication, permission, unknown model). */
-export function isFatal(err: unknown): boolean {
+function isFatal(err: unknown): boolean {
   const status = (err as { status?: unknown })?.status;
   return status === 401 || status === 403 || status === 404;
 }
 
-export interface SampleOptions {
+interface SampleOptions {
   model: ChatModel;
   sandbox: Sandbox;
   price: Price | undefined;

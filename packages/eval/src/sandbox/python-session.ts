@@ -78,7 +78,7 @@ main()
 /** Longest reply line read from fd 3 (JSON can escape each output byte to 6 characters). */
 const MAX_REPLY_CHARS = 8 * DEFAULT_MAX_OUTPUT_BYTES;
 
-export interface PythonResult {
+interface PythonResult {
   output: string;
   timedOut: boolean;
   /** The interpreter was restarted before this call (earlier state is gone). */

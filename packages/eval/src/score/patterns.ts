@@ -11,7 +11,7 @@
  */
 import type { Message } from "../models/types.js";
 
-export interface QueryScore {
+interface QueryScore {
   text: string;
   alignment: number;
   aligned: boolean;
@@ -23,7 +23,7 @@ const FIELDS =
   /select\s*\(|\.(id|namespace|priority|extensions|content|title|memory_type|tags|provenance)\b/;
 const PIPE = /\|/;
 
-export function scoreShellQuery(command: string): QueryScore {
+function scoreShellQuery(command: string): QueryScore {
   const header = HEADER.test(command);
   const jq = JQ.test(command);
   const features = [header, jq, FIELDS.test(command), PIPE.test(command)];

@@ -16,7 +16,7 @@ import { type ExtractArgs, LroExtractor, type OffloadConfig, Offloader } from "@
 export type { OffloadResponse };
 
 /** The spec's default threshold; every corpus scale (>= 50 records) is above it. */
-export const EVAL_THRESHOLD_TOKENS = 1600;
+const EVAL_THRESHOLD_TOKENS = 1600;
 
 function configFor(outputDir: string): OffloadConfig {
   return { enabled: true, thresholdTokens: EVAL_THRESHOLD_TOKENS, ttlSeconds: 86_400, outputDir };

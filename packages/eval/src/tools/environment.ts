@@ -25,7 +25,7 @@ export interface ToolEnvironment {
   close(): Promise<void>;
 }
 
-export interface EnvironmentOptions {
+interface EnvironmentOptions {
   sandbox: Sandbox;
   /** Per-call limit of `bash` and `python_exec`. */
   timeoutMs: number;

@@ -8,8 +8,8 @@ import { readFile, realpath } from "node:fs/promises";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { fail, MAX_TOOL_OUTPUT_CHARS, ok, type Tool } from "./types.js";
 
-export const READ_DEFAULT_LINES = 100;
-export const READ_MAX_LINES = 500;
+const READ_DEFAULT_LINES = 100;
+const READ_MAX_LINES = 500;
 
 async function confined(dir: string, path: string): Promise<string | undefined> {
   const root = await realpath(dir);

@@ -27,7 +27,7 @@ const ID_AT_END = /"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*\}\s*$/;
  * clients write `id` last, others often first. Undefined when neither edge shows
  * one (a notification, or a layout we do not guess at).
  */
-export function requestIdOf(head: string, tail: string): string | number | undefined {
+function requestIdOf(head: string, tail: string): string | number | undefined {
   if (!head.includes('"method"') && !tail.includes('"method"')) return undefined;
   const match = ID_AT_START.exec(head) ?? ID_AT_END.exec(tail.replace(/\r?\n?$/, ""));
   if (!match?.[1]) return undefined;

@@ -80,7 +80,7 @@ function unusable(dir: string, err: unknown): LroError {
  * default directory must be this user's: one owned by another uid is refused
  * (someone made it first to read or plant files).
  */
-export function checkOutputDir(dir: string, stat: OffloadStat): void {
+function checkOutputDir(dir: string, stat: OffloadStat): void {
   if (stat.isSymbolicLink()) {
     throw new LroError("OUTPUT_DIR_SYMLINK", `output directory ${dir} is a symbolic link; refused`);
   }
@@ -336,7 +336,7 @@ export async function openJsonlWriter(options: JsonlWriterOptions): Promise<Json
  * through the chunked asynchronous writer so the event loop is never blocked
  * for long. Measured in the `lro-engine` benchmark.
  */
-export const SYNC_WRITE_MAX_BYTES = 1024 * 1024;
+const SYNC_WRITE_MAX_BYTES = 1024 * 1024;
 
 /** Inputs of {@link writeJsonlFile}. */
 export interface WriteJsonlOptions extends Omit<JsonlWriterOptions, "reserveHeaderBytes"> {

@@ -14,7 +14,7 @@ export interface ThresholdPolicy {
 }
 
 /** What a call asks: offload regardless (`force`), never (`never`), its own threshold. */
-export interface ThresholdRequest {
+interface ThresholdRequest {
   force?: boolean | undefined;
   never?: boolean | undefined;
   thresholdTokens?: number | undefined;

@@ -32,7 +32,7 @@ export interface RecordsStream {
 }
 
 /** The header line of a records file. */
-export function headerOf(
+function headerOf(
   spec: RecordsFileSpec,
   count: number,
   createdAt: number,

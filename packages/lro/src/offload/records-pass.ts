@@ -24,7 +24,7 @@ export const STREAM_AFTER_CHARS = 8 * 1024 * 1024;
  * kept this long survive garbage collections into V8's old generation, so a
  * whole set of 100,000 would leave tens of megabytes behind for a full GC.
  */
-export const SOURCE_STREAM_AFTER_CHARS = 1024 * 1024;
+const SOURCE_STREAM_AFTER_CHARS = 1024 * 1024;
 
 /** The input's records with their scores, one at a time. */
 function recordsOf(input: OffloadRecordsInput<unknown>): RecordSource {

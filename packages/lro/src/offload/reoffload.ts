@@ -106,8 +106,8 @@ async function offloadOutput(
 }
 
 /**
- * Former options of {@link offloaderReoffload}, accepted and ignored: derived
- * files now use the offloader's own clock and file system.
+ * Options of {@link offloaderReoffload} that have no effect (kept so callers
+ * passing them compile): derived files use the offloader's own clock and file system.
  */
 export interface OffloaderReoffloadOptions {
   now?: () => number;

@@ -63,7 +63,7 @@ function reserveFor(warning: string): number {
 }
 
 /** What the fallback keeps of a result, and the warning saying exactly that. */
-export interface Fitted {
+interface Fitted {
   /** Lines (or characters, for text) kept from the start. */
   kept: number;
   warning: string;

@@ -12,7 +12,7 @@ import type { OffloadedFile, OffloadHeader } from "../types.js";
 import type { OffloadContext } from "./context.js";
 
 /** Inputs of {@link writeLinesFile}. */
-export interface WriteLinesInput {
+interface WriteLinesInput {
   operation: string;
   /** Creation time (epoch ms): shared by the files of one result. */
   createdAt: number;

@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import type { OffloadStat } from "../materialize/offload-fs.js";
 
 /** How every offload file begins: line 1 is the header, `type` its first key. */
-export const OFFLOAD_HEADER_PREFIX = '{"type":"lro_header"';
+const OFFLOAD_HEADER_PREFIX = '{"type":"lro_header"';
 
 const PREFIX_BYTES = Buffer.from(OFFLOAD_HEADER_PREFIX, "utf8");
 

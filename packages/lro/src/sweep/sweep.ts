@@ -22,10 +22,10 @@ import { sweepAttachment } from "./sweep-attachment.js";
 import { remove, type SweepResult, type SweepRun, sameOwnedFile } from "./sweep-run.js";
 
 /** A temporary file younger than this may still be being written. */
-export const DEFAULT_ORPHAN_GRACE_SECONDS = 15 * 60;
+const DEFAULT_ORPHAN_GRACE_SECONDS = 15 * 60;
 
 /** Default sweep period: the specification's hourly `offload_cleanup`. */
-export const DEFAULT_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+const DEFAULT_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
  * How often a sweeper that knows the files' TTL runs: every minute, or at

@@ -3,7 +3,7 @@
  * server (`-- <command> [args...]`, or `--url <url>`), applying LRO on this
  * machine's disk. stdout is the protocol channel: everything else goes to stderr.
  */
-import { ensureOutputDir, nodeOffloadFs } from "@atlatl/lro/node";
+import { ensureOutputDirAtStart } from "@atlatl/lro/node";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { expandHeaderEnv } from "../config/env-reference.js";
 import { loadProxyConfig } from "../config/proxy-config.js";
@@ -127,13 +127,7 @@ async function main(): Promise<void> {
   } catch (err) {
     fail((err as Error).message);
   }
-  // Kept from the start, not the first offload: Claude Code reads its granted
-  // additionalDirectories only when they exist as it starts (see install/offload-dir.ts).
-  if (config.offload.enabled) {
-    await ensureOutputDir(nodeOffloadFs, config.offload.outputDir).catch((err: Error) =>
-      process.stderr.write(`atlatl-proxy: ${err.message}\n`),
-    );
-  }
+  await ensureOutputDirAtStart(config.offload, (m) => process.stderr.write(`atlatl-proxy: ${m}\n`));
 
   // The SDK's default bound (10 MB) would refuse a client's large arguments; ours is the upstream's.
   const transport = clientStdioTransport(process.stdin, process.stdout, MAX_MESSAGE_BYTES, (m) =>

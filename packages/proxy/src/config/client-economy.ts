@@ -184,7 +184,7 @@ export function installThreshold(
  * The proxy options `install <client>` writes: the user's, else a threshold
  * where the client's measured one differs from the specification's. Offload
  * resources are left to the proxy, which tells the client by its
- * `clientInfo.name` at `initialize`: an entry stays as short as before, and a
+ * `clientInfo.name` at `initialize`: an entry carries no resource flag, and a
  * project's shared `.mcp.json` still starts a teammate's older atlatl-proxy.
  */
 export function installOptions(

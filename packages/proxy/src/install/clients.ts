@@ -107,7 +107,7 @@ function spec(
 }
 
 /** Every client `install` supports, by name. */
-export const CLIENTS: Readonly<Record<ClientName, ClientSpec>> = {
+const CLIENTS: Readonly<Record<ClientName, ClientSpec>> = {
   "claude-code": {
     name: "claude-code",
     format: jsonFormat(false),

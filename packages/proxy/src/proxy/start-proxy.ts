@@ -100,12 +100,16 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     setLogLevel: calls.setLogLevel,
   };
 
+  // Name only what this client has: the extraction tool when it is listed.
+  const stillWorks = engine.extractToolListed
+    ? `${engine.extractToolName} and offload files still work`
+    : "offload files still work";
   let closing = false;
   upstream.onclose = () => {
     if (closing) return;
     calls.markGone("its connection closed; a stdio server's process exited");
     log(
-      `the upstream MCP server ${describeTarget(target)} closed its connection; its tools fail with an error from now on (${engine.extractToolName} and offload files still work)`,
+      `the upstream MCP server ${describeTarget(target)} closed its connection; its tools fail with an error from now on (${stillWorks})`,
     );
   };
   upstream.onerror = (err) => log(`upstream: ${err.message}`);

@@ -29,7 +29,7 @@ import type { Downstream } from "./upstream-client.js";
 import { upstreamResultFor } from "./upstream-results.js";
 
 /** What {@link upstreamCalls} needs: the connected upstream and the client side's state. */
-export interface UpstreamCallsOptions {
+interface UpstreamCallsOptions {
   upstream: Client;
   upstreamEra: Era;
   target: UpstreamTarget;
@@ -40,7 +40,7 @@ export interface UpstreamCallsOptions {
 }
 
 /** The upstream side of the downstream servers' deps, and how to mark the upstream gone. */
-export interface UpstreamCalls
+interface UpstreamCalls
   extends Pick<DownstreamDeps, "toUpstream" | "notifyUpstream" | "setLogLevel"> {
   /** From now on every call fails with `CONNECTION_CLOSED`, saying `why`. */
   markGone(why: string): void;

@@ -3,6 +3,6 @@ import type { ServerConfigOverrides } from "../config/server-config.js";
 
 /** The config overrides every command shares (`--config`, `--db`, `--database`). */
 export function globalOverrides(cmd: Command): ServerConfigOverrides {
-  const o = cmd.optsWithGlobals<{ config?: string; db?: string; database?: string }>();
-  return { configFile: o.config, dbPath: o.db, databaseUrl: o.database };
+  const globals = cmd.optsWithGlobals<{ config?: string; db?: string; database?: string }>();
+  return { configFile: globals.config, dbPath: globals.db, databaseUrl: globals.database };
 }

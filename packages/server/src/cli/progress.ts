@@ -1,7 +1,7 @@
 import cliProgress from "cli-progress";
 
 /** Progress reporting for long CLI jobs: a bar on a terminal, nothing otherwise. */
-export interface Progress {
+interface Progress {
   update(done: number, total?: number): void;
   stop(): void;
 }

@@ -19,9 +19,9 @@ import {
 export const DEFAULT_MIN_SIMILARITY_PERCENT = 50;
 
 /** The section's dotted name (TOML table, `ATLATL_EMBEDDINGS__*` variables). */
-export const EMBEDDINGS_SECTION = "embeddings";
+const EMBEDDINGS_SECTION = "embeddings";
 
-export const EMBEDDINGS_KEYS = {
+const EMBEDDINGS_KEYS = {
   url: {
     type: "string",
     default: "",

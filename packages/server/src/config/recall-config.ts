@@ -12,7 +12,7 @@ export interface RecallConfig {
   relevanceFloorPercent: number;
 }
 
-export const RECALL_KEYS = {
+const RECALL_KEYS = {
   relevance_floor_percent: {
     type: "integer",
     min: 0,

@@ -14,7 +14,7 @@ import { redactUrl } from "@atlatl/lro/node";
 import type { EmbeddingsConfig } from "../config/embeddings-config.js";
 
 /** Longest text sent for one memory, in characters (the head of long content carries its topic). */
-export const MAX_EMBED_CHARS = 8_000;
+const MAX_EMBED_CHARS = 8_000;
 
 /** A failure of the embeddings endpoint, or vectors that do not fit the store. */
 export class EmbeddingsError extends CodedError<"EMBEDDINGS_UNAVAILABLE" | "EMBEDDINGS_MISMATCH"> {

@@ -13,12 +13,12 @@ import type { Embedder } from "./embeddings-client.js";
 const BACKFILL_PAGE = 256;
 
 /** The text a memory is embedded from: its title, a blank line, its content. */
-export function embedText(memory: { title: string; content: string }): string {
+function embedText(memory: { title: string; content: string }): string {
   return `${memory.title}\n\n${memory.content}`;
 }
 
 /** The hash stored beside a vector: of the model and the text, so either changing makes it stale. */
-export function textHash(model: string, text: string): string {
+function textHash(model: string, text: string): string {
   return createHash("sha256")
     .update(model)
     .update("\u0000")
@@ -28,12 +28,12 @@ export function textHash(model: string, text: string): string {
 }
 
 /** Where a memory's vector is: in this store, under the memory's id (MIF `vectorUri`). */
-export function vectorUri(id: string): string {
+function vectorUri(id: string): string {
   return `urn:atlatl:vector:${encodeURIComponent(id)}`;
 }
 
 /** Progress of {@link MemoryEmbeddings.backfill}. */
-export interface BackfillProgress {
+interface BackfillProgress {
   /** Memories looked at so far. */
   scanned: number;
   /** Memories in the store when the walk began. */

@@ -16,7 +16,7 @@ import { hostOriginGuard } from "./security/host-origin.js";
 export const MCP_PATH = "/mcp";
 
 /** Host names accepted in `Host`: loopback names, the configured ones, the bound address. */
-export function allowedHosts(http: HttpConfig): string[] {
+function allowedHosts(http: HttpConfig): string[] {
   const bound = http.host === "0.0.0.0" || http.host === "::" ? [] : [http.host];
   return [...LOOPBACK_NAMES, ...http.allowedHosts, ...bound].map((h) =>
     h.includes(":") && !h.startsWith("[") ? `[${h}]` : h,

@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 
 /** RFC 9457 problem details, the error body of every HTTP route but `/mcp`'s JSON-RPC. */
-export interface Problem {
+interface Problem {
   type?: string;
   title: string;
   status: number;

@@ -86,7 +86,7 @@ export function withProgress<A extends unknown[], R>(
 }
 
 /** The message of one step of a ranked read. */
-export function readProgressMessage(p: ReadProgress): string {
+function readProgressMessage(p: ReadProgress): string {
   switch (p.kind) {
     case "query":
       return "querying the memory store";

@@ -55,7 +55,7 @@ function sectionItems(lines: string[], name: string): string[] {
   return items;
 }
 
-export function slug(text: string): string {
+function slug(text: string): string {
   return text
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")

@@ -138,7 +138,7 @@ function withoutBom(text: string): string {
  * and V8 cannot hold a string past ~512 MiB at all). Below it, JSON.parse is
  * about twice as fast.
  */
-export const JSON_STREAM_BYTES = 16 * 1024 * 1024;
+const JSON_STREAM_BYTES = 16 * 1024 * 1024;
 
 /** A `.json` file holding an array of documents, streamed element by element. */
 async function* readJsonArrayFile(file: string): AsyncGenerator<SourceItem[]> {

@@ -57,7 +57,7 @@ export function generatedPart(seed: number, count: number): { memories: Memory[]
 }
 
 /** A planted memory as a full memory. */
-export function plantedMemory(p: PlantedMemory): Memory {
+function plantedMemory(p: PlantedMemory): Memory {
   return {
     id: p.id,
     memory_type: p.memory_type,
@@ -104,7 +104,7 @@ export function labelledCorpus(set: LabelledSet): Memory[] {
 export type RankedRecall = (query: string) => Promise<string[]>;
 
 /** One query's scores. */
-export interface QueryScore {
+interface QueryScore {
   id: string;
   kind: QueryKind;
   text: string;
@@ -136,7 +136,7 @@ export interface SetScore {
 }
 
 /** The scores of one query's ranked ids against its labels. */
-export function scoreQuery(q: LabelledQuery, ranked: readonly string[]): QueryScore {
+function scoreQuery(q: LabelledQuery, ranked: readonly string[]): QueryScore {
   const relevant = new Set(q.relevant);
   let found = 0;
   let first = 0;

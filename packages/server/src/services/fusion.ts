@@ -17,13 +17,13 @@
  */
 
 /** The fusion's rank constant. */
-export const RRF_K = 60;
+const RRF_K = 60;
 
 /** Weight of the lexical rank. */
-export const W_LEXICAL = 1;
+const W_LEXICAL = 1;
 
 /** Weight of the vector rank. */
-export const W_VECTOR = 1;
+const W_VECTOR = 1;
 
 /** Longest vector list fused (nearest first). */
 export const VECTOR_CANDIDATES = 100;

@@ -207,7 +207,7 @@ export function fromRow(row: MemoryRow): Memory {
 }
 
 /** The light memory in a row of a backend's `LIGHT_COLUMNS`, keys in light-record order. */
-export function fromLightRow(row: Omit<MemoryRow, "content" | "doc">): LightRecord {
+function fromLightRow(row: Omit<MemoryRow, "content" | "doc">): LightRecord {
   return {
     id: row.id,
     title: row.title,

@@ -6,7 +6,7 @@
 import type { RankPosition, Scoring } from "./store.js";
 
 /** How a backend spells the pieces of the score expression. */
-export interface ScoreDialect {
+interface ScoreDialect {
   /** Bind `value` and return its placeholder (`?`, `$3`, ...), in textual order. */
   param(value: number): string;
   /** Larger of two numbers (`max` in SQLite, `greatest` in PostgreSQL). */
@@ -44,7 +44,7 @@ export interface Keyset {
  * the position is exact as it is: no position, or one issued at the store's
  * current write epoch (nothing moved since).
  */
-export function anchorSeqs(
+function anchorSeqs(
   after: RankPosition | undefined,
   epoch: number | undefined,
 ): number[] | undefined {

@@ -49,7 +49,7 @@ export function termWeights<T>(
 }
 
 /** Most terms whose combinations {@link combinationsByWeight} yields (2^8 - 1 at worst); longer queries scan their hits. */
-export const MAX_COMBINED_TERMS = 8;
+const MAX_COMBINED_TERMS = 8;
 
 /**
  * Every combination of the terms with its weight, heaviest first: the best

@@ -59,7 +59,7 @@ export interface HostToolConfig {
 }
 
 /** What `registerResource` is given with a resource template. */
-export interface HostResourceConfig {
+interface HostResourceConfig {
   title?: string;
   description?: string;
   mimeType?: string;
@@ -97,15 +97,15 @@ export interface LowLevelServerBase extends ConnectionState {
 }
 
 /** A request schema SDK 1.x dispatches by: an object schema whose `method` is a literal. */
-export type RequestSchema = object;
+type RequestSchema = object;
 
 /** SDK 1.x's low-level `Server`: handlers keyed by request schema. */
-export interface SchemaKeyedServer extends LowLevelServerBase {
+interface SchemaKeyedServer extends LowLevelServerBase {
   setRequestHandler(schema: RequestSchema, handler: HostCallback): void;
 }
 
 /** SDK 2.x's low-level `Server`: handlers keyed by method name; results projected per era. */
-export interface MethodKeyedServer extends LowLevelServerBase {
+interface MethodKeyedServer extends LowLevelServerBase {
   setRequestHandler(method: string, handler: HostCallback): void;
   projectCallToolResult(result: AnyCallToolResult, advertisedOutputSchema: undefined): unknown;
 }

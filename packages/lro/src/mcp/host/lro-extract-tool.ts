@@ -74,7 +74,7 @@ export interface RegisterLroExtractOptions {
  * The tool's callback: validated arguments, and the SDK's request `extra` when
  * there is one; a middleware's may return its SDK's own `CallToolResult`.
  */
-export type ExtractHandler = (
+type ExtractHandler = (
   // biome-ignore lint/suspicious/noExplicitAny: the SDK's callback arguments differ by host.
   args: any,
   // biome-ignore lint/suspicious/noExplicitAny: the SDK's callback arguments differ by host.

@@ -23,7 +23,7 @@ interface ListedFile {
 }
 
 /** Options of {@link listOffloadResources}. */
-export interface ListOffloadResourcesOptions {
+interface ListOffloadResourcesOptions {
   config: Pick<OffloadConfig, "outputDir" | "ttlSeconds"> &
     Partial<Pick<OffloadConfig, "filePrefix">>;
   /** The offloader's store binding: its files are listed too. */

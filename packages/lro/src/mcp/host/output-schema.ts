@@ -64,7 +64,7 @@ function standardOf(schema: unknown): StandardSchema | undefined {
 }
 
 /** A tool's output schema as the `McpServer` registration of an offloadable tool keeps it. */
-export interface MovedOutputSchema {
+interface MovedOutputSchema {
   /** The JSON Schema for `_meta`, when the schema can say it. */
   json: Record<string, unknown> | undefined;
   /**

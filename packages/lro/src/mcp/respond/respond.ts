@@ -63,7 +63,7 @@ import {
 import { readWholeSet, type WholeSet, withWholeSet } from "./whole-set.js";
 
 /** Options of {@link respond}: one call's (its `onEvent` gets that call's events). */
-export interface RespondOptions extends CallEvents {
+interface RespondOptions extends CallEvents {
   offloader: Offloader;
   policy?: ResponsePolicy | undefined;
   /** Profile of records that name none (default `"memory"`). */

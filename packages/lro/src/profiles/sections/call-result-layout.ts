@@ -132,7 +132,7 @@ function parseJsonText(text: string): unknown {
 }
 
 /** Indentation that `JSON.stringify` needs to print `value` as `text` exactly (0 = compact). */
-export type JsonIndent = 0 | 2 | 4 | "\t";
+type JsonIndent = 0 | 2 | 4 | "\t";
 
 /** The indentation reproducing `text` from `value`, or undefined when none does. */
 export function jsonIndentOf(text: string, value: unknown): JsonIndent | undefined {

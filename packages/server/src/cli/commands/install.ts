@@ -35,11 +35,15 @@ interface InstallOptions {
 
 /** The global options given before the command (`--config`, `--db`, `--database`), for the entry. */
 function globalArgs(cmd: Command): string[] {
-  const o = (cmd.parent?.opts() ?? {}) as { config?: string; db?: string; database?: string };
+  const globals = (cmd.parent?.opts() ?? {}) as {
+    config?: string;
+    db?: string;
+    database?: string;
+  };
   return [
-    ...(o.config !== undefined ? ["--config", resolve(o.config)] : []),
-    ...(o.db !== undefined ? ["--db", resolve(o.db)] : []),
-    ...(o.database !== undefined ? ["--database", o.database] : []),
+    ...(globals.config !== undefined ? ["--config", resolve(globals.config)] : []),
+    ...(globals.db !== undefined ? ["--db", resolve(globals.db)] : []),
+    ...(globals.database !== undefined ? ["--database", globals.database] : []),
   ];
 }
 
@@ -79,8 +83,8 @@ async function run(
   cmd: Command,
 ): Promise<void> {
   const client = clientNamed(clientName);
-  const o = (cmd.parent?.opts() ?? {}) as { config?: string };
-  const dir = loadServerConfig({ configFile: o.config }).offload.outputDir;
+  const globals = (cmd.parent?.opts() ?? {}) as { config?: string };
+  const dir = loadServerConfig({ configFile: globals.config }).offload.outputDir;
   const req = request(client, opts, cmd, dir);
   const plans: FilePlan[] = action === "install" ? planAddServer(req) : planRemoveServer(req);
   if (action === "install" && !opts.dryRun) await prepareOffloadDir(dir);

@@ -1,4 +1,4 @@
-import { ensureOutputDir, nodeOffloadFs } from "@atlatl/lro/node";
+import { ensureOutputDirAtStart } from "@atlatl/lro/node";
 import type { Command } from "commander";
 import { openApp } from "../../app/open-app.js";
 import { globalOverrides } from "../global-options.js";
@@ -32,14 +32,7 @@ export async function runServe(opts: ServeOptions, cmd: Command): Promise<void> 
     },
     sharedOffloads: opts.http === true,
   });
-  // Kept from the start, not the first offload: Claude Code reads its granted
-  // additionalDirectories only when they exist as it starts (after a reboot or a
-  // temp-dir cleanup they are gone). A refusal is said here; each offload reports it too.
-  if (app.config.offload.enabled) {
-    await ensureOutputDir(nodeOffloadFs, app.config.offload.outputDir).catch((err: Error) =>
-      process.stderr.write(`atlatl: ${err.message}\n`),
-    );
-  }
+  await ensureOutputDirAtStart(app.config.offload, (m) => process.stderr.write(`atlatl: ${m}\n`));
   if (opts.http) return runServeHttp(app, opts);
   serveStdioApp(app);
 }

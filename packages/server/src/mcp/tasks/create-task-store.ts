@@ -9,7 +9,7 @@ import type { ServedOffloadStore } from "../../offload-store/served-offload-stor
 import { maxTaskTtlMs, type TaskStore } from "./task-store.js";
 
 /** Options of {@link createTaskStore}. */
-export interface CreateTaskStoreOptions {
+interface CreateTaskStoreOptions {
   /** The offload store the server serves from. */
   offloadStore: Pick<ServedOffloadStore, "openTaskStore">;
   /** The offload files' TTL: a task's result names one, so it is kept no longer. */

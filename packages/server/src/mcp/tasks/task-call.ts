@@ -37,10 +37,7 @@ export interface ToolTasks {
 }
 
 /** How a call asks to run as a task: not at all, or in one generation's form (with its TTL). */
-export type TaskRequest =
-  | { era: "modern" }
-  | { era: "legacy"; ttl: number | undefined }
-  | undefined;
+type TaskRequest = { era: "modern" } | { era: "legacy"; ttl: number | undefined } | undefined;
 
 /** Whether the call of `params` with context `ctx` asks to run as a task, and how. */
 export function taskRequestOf(params: { task?: unknown }, ctx: ServerContext): TaskRequest {

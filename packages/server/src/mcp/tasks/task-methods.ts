@@ -32,10 +32,10 @@ import { isTerminal, type TaskSnapshot, type TaskStore } from "./task-store.js";
 import { detailedTask, taskNotFound, wireTask } from "./task-wire.js";
 
 /** Tasks per `tasks/list` page. */
-export const TASK_LIST_PAGE = 100;
+const TASK_LIST_PAGE = 100;
 
 /** The owner a request's tasks belong to. */
-export type TaskOwnerOf = (ctx: ServerContext) => string;
+type TaskOwnerOf = (ctx: ServerContext) => string;
 
 const byId = z.looseObject({ taskId: z.string() });
 const listParams = z.looseObject({ cursor: z.string().optional() });

@@ -58,11 +58,11 @@ export const TASK_TTL_MS = 10 * 60 * 1000;
 /** The longest a finished task is kept, whatever the client asks. */
 export const TASK_MAX_TTL_MS = 60 * 60 * 1000;
 /** Tasks one owner may have working at once. */
-export const TASK_MAX_RUNNING = 16;
+const TASK_MAX_RUNNING = 16;
 /** Tasks (finished ones included) kept per owner; the oldest finished go first. */
-export const TASK_MAX_KEPT = 256;
+const TASK_MAX_KEPT = 256;
 /** The polling interval suggested to clients. */
-export const TASK_POLL_INTERVAL_MS = 1000;
+const TASK_POLL_INTERVAL_MS = 1000;
 
 /** What every task store is told; each unset option takes its `TASK_*` default above. */
 export interface TaskStoreOptions {

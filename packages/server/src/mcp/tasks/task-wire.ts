@@ -37,7 +37,7 @@ export function wireTask(snapshot: TaskSnapshot): Task {
 }
 
 /** A 2026-07-28 task (SEP-2663 `Task`). */
-export type ModernTask = {
+type ModernTask = {
   taskId: string;
   status: Task["status"];
   statusMessage?: string;

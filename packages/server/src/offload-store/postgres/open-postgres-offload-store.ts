@@ -7,7 +7,7 @@ import {
 } from "./postgres-offload-store.js";
 
 /** Options of {@link openPostgresOffloadStore}. */
-export type OpenPostgresOffloadStoreOptions = PostgresOffloadStoreOptions & {
+type OpenPostgresOffloadStoreOptions = PostgresOffloadStoreOptions & {
   /** The instance's pool (`openPostgresPool`); its opener ends it. */
   pool: pg.Pool;
 };

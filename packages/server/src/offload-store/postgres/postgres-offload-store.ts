@@ -55,7 +55,7 @@ function storeFailed(what: string, err: unknown): LroError {
 }
 
 /** Epoch ms as a timestamptz parameter. */
-const ts = (ms: number): Date => new Date(ms);
+const asTimestamp = (ms: number): Date => new Date(ms);
 
 /** Re-cut a byte stream into chunks of exactly `size` bytes (the last one shorter). */
 async function* rechunk(
@@ -131,7 +131,14 @@ export class PostgresOffloadStore implements ServedOffloadStore {
       await client.query(
         `INSERT INTO offload_files (principal, name, size, sha256, created_at, expires_at)
          VALUES ($1, $2, $3, $4, $5, $6)`,
-        [file.principal, file.name, bytes, hash.digest(), ts(file.createdAt), ts(file.expiresAt)],
+        [
+          file.principal,
+          file.name,
+          bytes,
+          hash.digest(),
+          asTimestamp(file.createdAt),
+          asTimestamp(file.expiresAt),
+        ],
       );
       await client.query("COMMIT");
     } catch (err) {
@@ -154,7 +161,7 @@ export class PostgresOffloadStore implements ServedOffloadStore {
     ]);
     const { rows } = await client.query<{ used: string }>(
       "SELECT coalesce(sum(size), 0)::text AS used FROM offload_files WHERE principal = $1 AND expires_at > $2",
-      [file.principal, ts(this.now())],
+      [file.principal, asTimestamp(this.now())],
     );
     const used = Number(rows[0]?.used ?? 0);
     const quota = this.options.quotaBytes;
@@ -225,7 +232,7 @@ export class PostgresOffloadStore implements ServedOffloadStore {
         `SELECT name, size::text AS size, created_at, expires_at FROM offload_files
           WHERE principal = $1 AND expires_at > $2
           ORDER BY created_at DESC, name DESC LIMIT $3`,
-        [principal, ts(now), OFFLOAD_STORE_LIST_LIMIT],
+        [principal, asTimestamp(now), OFFLOAD_STORE_LIST_LIMIT],
       ));
     } catch (err) {
       throw storeFailed("cannot list files", err);
@@ -263,7 +270,7 @@ export class PostgresOffloadStore implements ServedOffloadStore {
              SELECT principal, name FROM offload_files WHERE expires_at <= $1
               LIMIT $2 FOR UPDATE SKIP LOCKED)
            RETURNING principal, name, size::text AS size, created_at, expires_at`,
-          [ts(now), SWEEP_BATCH],
+          [asTimestamp(now), SWEEP_BATCH],
         ));
       } catch (err) {
         throw storeFailed("cannot sweep expired files", err);

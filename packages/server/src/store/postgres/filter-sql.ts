@@ -15,7 +15,7 @@ export const MEMORY_COLUMNS =
   "m.id, m.memory_type, m.status, m.namespace, m.created, m.modified, m.title, m.tags_json AS tags, m.content, m.doc";
 
 /** Columns read back for a light memory (`fields: "light"`; `fromLightRow`'s shape). */
-export const LIGHT_COLUMNS =
+const LIGHT_COLUMNS =
   "m.id, m.memory_type, m.status, m.namespace, m.created, m.modified, m.title, m.tags_json AS tags";
 
 /** Columns read back for `fields`. */

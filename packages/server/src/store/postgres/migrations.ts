@@ -8,7 +8,7 @@
 import type { PoolClient } from "pg";
 import { StoreError } from "../errors.js";
 
-export interface Migration {
+interface Migration {
   version: number;
   name: string;
   sql: string;

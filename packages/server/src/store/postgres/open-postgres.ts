@@ -7,7 +7,7 @@ import { openPostgresPool } from "./postgres-pool.js";
 import { PostgresMemoryStore } from "./postgres-store.js";
 
 /** Options of {@link openPostgresStore}: the instance's pool, or a URL to open one of its own. */
-export type PostgresStoreOptions = (
+type PostgresStoreOptions = (
   | {
       /** The instance's pool (`openPostgresPool`), shared with its other stores; the caller ends it. */
       pool: pg.Pool;

@@ -23,7 +23,7 @@ export interface PostgresTimeouts {
 export const DEFAULT_CONNECT_TIMEOUT_SECONDS = 5;
 export const DEFAULT_STATEMENT_TIMEOUT_SECONDS = 30;
 
-export const DEFAULT_POSTGRES_TIMEOUTS: PostgresTimeouts = {
+const DEFAULT_POSTGRES_TIMEOUTS: PostgresTimeouts = {
   connectTimeoutMs: DEFAULT_CONNECT_TIMEOUT_SECONDS * 1000,
   statementTimeoutMs: DEFAULT_STATEMENT_TIMEOUT_SECONDS * 1000,
 };

@@ -32,7 +32,7 @@ const UNAVAILABLE_MESSAGES =
   /timeout exceeded when trying to connect|Connection terminated|Query read timeout|timeout expired/;
 
 /** True when `err` says the database cannot be reached or did not answer in time. */
-export function isUnavailable(err: unknown): boolean {
+function isUnavailable(err: unknown): boolean {
   const code = (err as { code?: unknown })?.code;
   if (typeof code === "string" && UNAVAILABLE_ERRNOS.has(code)) return true;
   const state = sqlState(err);

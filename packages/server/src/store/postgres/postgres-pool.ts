@@ -16,10 +16,10 @@ import { pgStoreError } from "./postgres-errors.js";
  * The `application_name` of every connection (`pg_stat_activity` shows whose
  * it is); an `application_name` in the URL wins.
  */
-export const APPLICATION_NAME = "atlatl";
+const APPLICATION_NAME = "atlatl";
 
 /** Options of {@link openPostgresPool}. */
-export interface PostgresPoolOptions {
+interface PostgresPoolOptions {
   /** postgres://user:password@host:port/database */
   url: string;
   /** Most connections (default {@link DEFAULT_POOL_SIZE}). */

@@ -42,7 +42,7 @@ const WORD_COUNT_TTL_MS = 30_000;
 const WORD_COUNT_CACHE_SIZE = 512;
 
 /** What the reader needs of the store's connections. */
-export interface PgReads {
+interface PgReads {
   /** Run `fn`, mapping failures to `StoreError`s (and refusing a closed store). */
   run<T>(context: string, fn: () => Promise<T>): Promise<T>;
   rows<R extends pg.QueryResultRow>(sql: string, params: unknown[]): Promise<R[]>;

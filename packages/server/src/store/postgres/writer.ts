@@ -57,7 +57,7 @@ function arrayLiteral(values: readonly string[]): string {
 }
 
 /** The COPY line of one prepared row, led by its batch position `ord` when given. */
-export function copyLine(prepared: PreparedRow, ord?: number): string {
+function copyLine(prepared: PreparedRow, ord?: number): string {
   let line = ord === undefined ? "" : `${ord}\t`;
   const values = rowValues(prepared, arrayLiteral);
   for (let i = 0; i < values.length; i++) {

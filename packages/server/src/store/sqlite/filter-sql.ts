@@ -1,7 +1,7 @@
 /** SQL conditions for a {@link MemoryFilter} over the `memories` table aliased `m`. */
 import type { MemoryFilter } from "../store.js";
 
-export interface SqlFragment {
+interface SqlFragment {
   /** Conditions to AND together (empty: no condition). */
   where: string[];
   params: unknown[];

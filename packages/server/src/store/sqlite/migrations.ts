@@ -6,7 +6,7 @@
 import type Database from "better-sqlite3";
 import { StoreError } from "../errors.js";
 
-export interface Migration {
+interface Migration {
   version: number;
   name: string;
   sql: string;
@@ -103,10 +103,10 @@ const LATEST = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
  * header): what marks a file as ours before we touch it. Databases written
  * before it was set are recognised by their first migration's record.
  */
-export const ATLATL_APPLICATION_ID = 0x41544c54;
+const ATLATL_APPLICATION_ID = 0x41544c54;
 
 /** What an opened file holds: nothing yet, atlatl's schema, or another program's data. */
-export type DatabaseKind = "empty" | "atlatl" | "foreign";
+type DatabaseKind = "empty" | "atlatl" | "foreign";
 
 /**
  * Identify the database by reading only, and refuse one that is not atlatl's

@@ -20,7 +20,7 @@ import { isSqliteError, storeError } from "./sqlite-errors.js";
 import { SqliteMemoryStore } from "./sqlite-store.js";
 
 /** Options of {@link openSqliteStore}. */
-export interface SqliteStoreOptions {
+interface SqliteStoreOptions {
   /** Database file, or `:memory:` (tests). Parent directories are created 0700, the file 0600. */
   path: string;
   /**

@@ -43,7 +43,7 @@ export interface PrunePlan {
   restBound: number;
 }
 
-export interface PruneInputs {
+interface PruneInputs {
   /** One FTS5 phrase per query word (as in the OR query). */
   phrases: readonly string[];
   /** Rows matching each phrase, same order. */

@@ -310,7 +310,7 @@ export class RankedReader {
     });
   }
 
-  /** Where a page continues (see `resumeAfter`): anchors re-scored under today's statistics. */
+  /** Where a page continues (see `resumeAfter`): anchors re-scored under the current statistics. */
   private resolvePosition(
     key: "relevance" | "score",
     select: RankedSelect,

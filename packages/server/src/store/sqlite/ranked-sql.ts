@@ -17,7 +17,7 @@ import { filterSql } from "./filter-sql.js";
  * more about what a memory is than the same word deep in its content. Negated,
  * so that higher is better and a match is >= 0.
  */
-export const RELEVANCE_SQL = "-bm25(memories_fts, 4.0, 1.0, 2.0)";
+const RELEVANCE_SQL = "-bm25(memories_fts, 4.0, 1.0, 2.0)";
 
 export interface RankedSelect {
   /** FTS5 MATCH expression; undefined selects every memory (relevance 0). */

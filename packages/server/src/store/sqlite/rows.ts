@@ -11,7 +11,7 @@ export const MEMORY_COLUMNS =
   "m.id, m.memory_type, m.status, m.namespace, m.created, m.modified, m.title, m.tags, m.content, m.doc";
 
 /** Columns read back for a light memory (`fields: "light"`): no content, no document. */
-export const LIGHT_COLUMNS =
+const LIGHT_COLUMNS =
   "m.id, m.memory_type, m.status, m.namespace, m.created, m.modified, m.title, m.tags";
 
 /** Columns read back for `fields`. */

@@ -58,7 +58,7 @@ function columns(row: RowParams): unknown[] {
 }
 
 /** What an update needs to know of the stored row: every column, to skip rewriting an unchanged one. */
-export type StoredText = Omit<RowParams, "id"> & { seq: number };
+type StoredText = Omit<RowParams, "id"> & { seq: number };
 
 /** Prepared write statements over one connection. */
 export class RowWriter {

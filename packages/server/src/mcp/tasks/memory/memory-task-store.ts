@@ -27,7 +27,7 @@ import {
 } from "../task-store.js";
 
 /** The options of every task store, and the table's clock (tests advance it). */
-export interface TaskTableOptions extends TaskStoreOptions {
+interface TaskTableOptions extends TaskStoreOptions {
   /** Epoch ms (default `Date.now`). */
   now?: () => number;
 }

@@ -4,7 +4,7 @@ import { PostgresTaskStore, type PostgresTaskStoreOptions } from "./postgres-tas
 import { ensureTaskSchema } from "./task-schema.js";
 
 /** Options of {@link openPostgresTaskStore}. */
-export type OpenPostgresTaskStoreOptions = PostgresTaskStoreOptions & {
+type OpenPostgresTaskStoreOptions = PostgresTaskStoreOptions & {
   /** The instance's pool (`openPostgresPool`); its opener ends it. */
   pool: pg.Pool;
 };

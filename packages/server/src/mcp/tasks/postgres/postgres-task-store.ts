@@ -43,9 +43,9 @@ import {
 import { outcomeJson, snapshotOf, TASK_COLUMNS, type TaskRow } from "./task-rows.js";
 
 /** A working task whose heartbeat is this old lost its instance. */
-export const TASK_LOST_AFTER_MS = 30_000;
+const TASK_LOST_AFTER_MS = 30_000;
 /** How often each instance deletes expired finished tasks. */
-export const TASK_SWEEP_INTERVAL_MS = 60_000;
+const TASK_SWEEP_INTERVAL_MS = 60_000;
 
 /** Options of {@link PostgresTaskStore}: every task store's, and how lost tasks and sweeps go. */
 export type PostgresTaskStoreOptions = TaskStoreOptions & {
