@@ -66,7 +66,7 @@ interface RecallColumns {
  * embeddings server at `url` (backfilled here), beside lexical recall: the
  * columns a labelled-set bench compares (`recall(query) => ranked ids`).
  */
-async function recallColumns(
+export async function recallColumns(
   store: MemoryStore,
   url: string,
   dimensions = DIMENSIONS,
