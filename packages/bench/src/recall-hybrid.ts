@@ -11,11 +11,9 @@
  * fresh schema dropped afterwards. `recallColumns` is the same setup as ranked
  * ids per query, for a labelled-set bench.
  */
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
 import { EmbeddingsClient } from "../../server/src/embeddings/embeddings-client.js";
 import { MemoryEmbeddings } from "../../server/src/embeddings/memory-embeddings.js";
 import { seedStore } from "../../server/src/seed/seed-store.js";
@@ -28,6 +26,7 @@ import {
   type EmbeddingsServer,
   startEmbeddingsServer,
 } from "../../server/test/embeddings/embeddings-server.js";
+import { benchPostgresUrl, POSTGRES_NOT_MEASURED, withBenchSchemas } from "./bench-postgres.js";
 import { type Benchmark, type BenchRow, type BenchTable, measure, type Timing } from "./harness.js";
 
 const COUNT = 5000;
@@ -164,33 +163,19 @@ async function run(): Promise<BenchTable[]> {
     } finally {
       await sqlite.close();
     }
-    const url = process.env.ATLATL_BENCH_PG_URL || process.env.ATLATL_TEST_PG_URL;
+    const url = benchPostgresUrl();
     if (!url) {
-      rows.push({
-        name: "PostgreSQL: not measured (set ATLATL_TEST_PG_URL)",
-        value: 0,
-        unit: "",
-        pass: false,
-      });
+      rows.push(POSTGRES_NOT_MEASURED);
     } else {
-      const schema = `bench_${randomBytes(4).toString("hex")}`;
-      const admin = new pg.Client({ connectionString: url });
-      await admin.connect();
-      try {
-        await admin.query(`CREATE SCHEMA ${schema}`);
-        const schemaUrl = new URL(url);
-        schemaUrl.searchParams.set("options", `-c search_path=${schema}`);
-        const postgres = await openStore({ path: "", url: schemaUrl.toString() });
+      await withBenchSchemas(url, 1, async ([schemaUrl]) => {
+        const postgres = await openStore({ path: "", url: schemaUrl as string });
         try {
           details.postgres = await measureStore(postgres, server);
           rows.push(...rowsOf("PostgreSQL", details.postgres));
         } finally {
           await postgres.close();
         }
-      } finally {
-        await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-        await admin.end();
-      }
+      });
     }
   } finally {
     await server.close();

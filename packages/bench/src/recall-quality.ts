@@ -11,13 +11,11 @@
  * model's semantics. PostgreSQL comes from `ATLATL_BENCH_PG_URL`, else
  * `ATLATL_TEST_PG_URL`; the run uses a fresh schema and drops it afterwards.
  */
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createServices, type MemoryStore, openStore } from "atlatl";
-import pg from "pg";
 import {
   type LabelledSet,
   labelledCorpus,
@@ -30,6 +28,7 @@ import {
   type EmbeddingsServer,
   startEmbeddingsServer,
 } from "../../server/test/embeddings/embeddings-server.js";
+import { benchPostgresUrl, POSTGRES_NOT_MEASURED, withBenchSchemas } from "./bench-postgres.js";
 import { atLeast, atMost, type Benchmark, type BenchRow, type BenchTable } from "./harness.js";
 import { DIMENSIONS as EMBEDDING_DIMENSIONS, recallColumns } from "./recall-hybrid.js";
 
@@ -224,23 +223,12 @@ async function runStores(
   } finally {
     await store.close();
   }
-  const url = process.env.ATLATL_BENCH_PG_URL || process.env.ATLATL_TEST_PG_URL;
+  const url = benchPostgresUrl();
   if (!url) {
-    out.push({
-      name: 'PostgreSQL: not measured (set ATLATL_TEST_PG_URL, e.g. eval "$(.ci/start-postgres)")',
-      value: 0,
-      unit: "",
-      pass: false,
-    });
+    out.push(POSTGRES_NOT_MEASURED);
   } else {
-    const schema = `bench_${randomBytes(4).toString("hex")}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    try {
-      const schemaUrl = new URL(url);
-      schemaUrl.searchParams.set("options", `-c search_path=${schema}`);
-      const store = await openStore({ path: "", url: schemaUrl.toString() });
+    await withBenchSchemas(url, 1, async ([schemaUrl]) => {
+      const store = await openStore({ path: "", url: schemaUrl as string });
       try {
         const postgres = await scoreStore(store, set, embeddings);
         details.postgres = detailsOf(postgres);
@@ -248,10 +236,7 @@ async function runStores(
       } finally {
         await store.close();
       }
-    } finally {
-      await admin.query(`DROP SCHEMA ${schema} CASCADE`);
-      await admin.end();
-    }
+    });
   }
   return [
     {

@@ -6,7 +6,6 @@
  * PostgreSQL comes from `ATLATL_BENCH_PG_URL`, else `ATLATL_TEST_PG_URL`; the
  * run uses a fresh schema and drops it afterwards.
  */
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -14,8 +13,8 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { generateCorpus } from "atlatl";
-import pg from "pg";
 import { BATCH_LIMITS } from "../../server/src/model/limits.js";
+import { benchPostgresUrl, POSTGRES_NOT_MEASURED, withBenchSchemas } from "./bench-postgres.js";
 import { atLeast, atMost, type Benchmark, type BenchRow, type BenchTable } from "./harness.js";
 
 const bin = resolve(dirname(fileURLToPath(import.meta.url)), "../../server/bin/atlatl.js");
@@ -119,32 +118,16 @@ async function run(): Promise<BenchTable[]> {
     rows.push(...rowsOf("SQLite", sqlite));
     details.sqlite = sqlite;
 
-    const url = process.env.ATLATL_BENCH_PG_URL || process.env.ATLATL_TEST_PG_URL;
+    const url = benchPostgresUrl();
     if (!url) {
-      rows.push({
-        name: "PostgreSQL: not measured (set ATLATL_TEST_PG_URL)",
-        value: 0,
-        unit: "",
-        pass: false,
-      });
+      rows.push(POSTGRES_NOT_MEASURED);
     } else {
-      const schemas = [0, 1].map(() => `bench_${randomBytes(4).toString("hex")}`);
-      const admin = new pg.Client({ connectionString: url });
-      await admin.connect();
-      try {
-        const args = schemas.map((schema) => {
-          const schemaUrl = new URL(url);
-          schemaUrl.searchParams.set("options", `-c search_path=${schema}`);
-          return ["--database", schemaUrl.toString()];
-        }) as [string[], string[]];
-        for (const schema of schemas) await admin.query(`CREATE SCHEMA ${schema}`);
+      await withBenchSchemas(url, 2, async (schemaUrls) => {
+        const args = schemaUrls.map((u) => ["--database", u]) as [string[], string[]];
         const postgres = await measureLoads(args, dir);
         rows.push(...rowsOf("PostgreSQL", postgres));
         details.postgres = postgres;
-      } finally {
-        for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-        await admin.end();
-      }
+      });
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

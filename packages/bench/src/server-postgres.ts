@@ -10,13 +10,12 @@
  * (`eval "$(.ci/start-postgres)"` starts one); the run uses a fresh schema and
  * drops it afterwards.
  */
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createServices, generateCorpus, type Memory, type MemoryStore, openStore } from "atlatl";
-import pg from "pg";
 import { DEFAULT_IMPORT_BATCH_SIZE } from "../../server/src/mif/import.js";
+import { benchPostgresUrl, POSTGRES_NOT_MEASURED, withBenchSchemas } from "./bench-postgres.js";
 import {
   atLeast,
   atMost,
@@ -57,7 +56,7 @@ async function measureStore(store: MemoryStore, memories: readonly Memory[]): Pr
 const ms = (t: Timing) => `p50 ${t.p50.toFixed(1)} ms, p95 ${t.p95.toFixed(1)} ms`;
 
 async function run(): Promise<BenchTable[]> {
-  const url = process.env.ATLATL_BENCH_PG_URL || process.env.ATLATL_TEST_PG_URL;
+  const url = benchPostgresUrl();
   const memories = [...generateCorpus({ count: COUNT, seed: 4242 })];
   const dir = mkdtempSync(join(tmpdir(), "atlatl-bench-pg-"));
   let sqlite: Figures;
@@ -74,32 +73,18 @@ async function run(): Promise<BenchTable[]> {
       {
         name: "server-postgres",
         title,
-        rows: [
-          {
-            name: 'PostgreSQL: not measured (set ATLATL_TEST_PG_URL, e.g. eval "$(.ci/start-postgres)")',
-            value: 0,
-            unit: "",
-            pass: false,
-          },
-        ],
+        rows: [POSTGRES_NOT_MEASURED],
       },
     ];
   }
-  const schema = `bench_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  let postgres: Figures;
-  try {
-    const schemaUrl = new URL(url);
-    schemaUrl.searchParams.set("options", `-c search_path=${schema}`);
-    const store = await openStore({ path: "", url: schemaUrl.toString() });
-    postgres = await measureStore(store, memories);
-    await store.close();
-  } finally {
-    await admin.query(`DROP SCHEMA ${schema} CASCADE`);
-    await admin.end();
-  }
+  const postgres = await withBenchSchemas(url, 1, async ([schemaUrl]) => {
+    const store = await openStore({ path: "", url: schemaUrl as string });
+    try {
+      return await measureStore(store, memories);
+    } finally {
+      await store.close();
+    }
+  });
   const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x SQLite`;
   const rows: BenchRow[] = [
     atLeast(
