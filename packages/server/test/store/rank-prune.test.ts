@@ -11,11 +11,11 @@ import { generateCorpus } from "../../src/seed/generate.js";
 import { RECALL_SCORING } from "../../src/services/recall-service.js";
 import { openSqliteStore } from "../../src/store/sqlite/open-sqlite.js";
 import { planPrune } from "../../src/store/sqlite/rank-prune.js";
-import { rankedSelect } from "../../src/store/sqlite/ranked-sql.js";
+import { bestCoverageSelect, rankedSelect } from "../../src/store/sqlite/ranked-sql.js";
 import type { SqliteMemoryStore } from "../../src/store/sqlite/sqlite-store.js";
 import { plainPhrases } from "../../src/store/sqlite/text-query.js";
 import type { RankPosition, Scoring } from "../../src/store/store.js";
-import { termWeights } from "../../src/store/term-coverage.js";
+import { minCoverage, termWeights } from "../../src/store/term-coverage.js";
 
 const QUERIES = [
   "incident auth",
@@ -128,6 +128,75 @@ describe("rank with candidate pruning", () => {
       expect(got, text).toEqual(expected);
     }
     expect(pruned).toBeGreaterThanOrEqual(3);
+  });
+
+  it("returns exactly the pages of the full ranking under a filter and the relevance floor", async () => {
+    const filter = { status: "active" as const, namespace: "_semantic" };
+    let excluded = 0;
+    for (const text of QUERIES) {
+      const phrases = plainPhrases(text);
+      const weights = coverage(text);
+      const best = bestCoverageSelect(weights ?? [], filter, undefined);
+      const least = weights
+        ? minCoverage(
+            0.6,
+            db
+              .prepare(best.sql)
+              .pluck()
+              .get(...best.params) as number,
+          )
+        : undefined;
+      const count = db
+        .prepare("SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?")
+        .pluck();
+      const plan = planPrune({
+        phrases,
+        hits: phrases.map((p) => count.get(p) as number),
+        rowsUpperBound: db.prepare("SELECT max(seq) FROM memories").pluck().get() as number,
+        latestModified: db.prepare("SELECT max(modified_ms) FROM memories").pluck().get() as number,
+        scoring,
+        weights: phrases.map((p) => weights?.find((w) => w.term === p)?.weight),
+        minCoverage: least,
+      });
+      if (plan?.restExcluded) excluded++;
+      const select = rankedSelect({
+        match: phrases.join(" OR "),
+        filter,
+        horizon: undefined,
+        scoring,
+        coverage: weights,
+        minCoverage: least,
+      });
+      const expected = db
+        .prepare(`SELECT seq FROM (${select.sql}) ORDER BY score DESC, seq ASC LIMIT 60`)
+        .pluck()
+        .all(...select.params) as number[];
+      const got: number[] = [];
+      let after: RankPosition | undefined;
+      for (let page = 0; page < 3; page++) {
+        const hits = await store.rank({ text, filter, scoring, limit: 20, after, floor: 0.6 });
+        got.push(...hits.map((h) => h.position.seq));
+        after = hits[hits.length - 1]?.position;
+        if (!after) break;
+      }
+      expect(got, text).toEqual(expected);
+    }
+    expect(excluded).toBeGreaterThanOrEqual(3);
+  });
+
+  it("bounds the memories outside the candidates by their coverage, and leaves them out below the floor", () => {
+    const base = { rowsUpperBound: 100_000, latestModified: undefined, scoring };
+    const common = { ...base, phrases: ['"a"', '"b"'], hits: [20_000, 30_000] };
+    const idf = (n: number) => Math.log((100_000 - n + 0.5) / (n + 0.5));
+    // Outside P a memory carries one of the two words: coverage at most 0.55.
+    const plan = planPrune({ ...common, weights: [0.45, 0.55], minCoverage: 0.6 });
+    expect(plan?.restExcluded).toBe(true);
+    const x = 2.2 * idf(20_000) * 0.55 ** 2;
+    expect(plan?.restBound).toBeCloseTo(0.7 * (x / (x + 5)) + 0.2, 8);
+    expect(planPrune({ ...common, weights: [0.45, 0.55], minCoverage: 0.5 })?.restExcluded).toBe(
+      false,
+    );
+    expect(planPrune({ ...common, minCoverage: 0.6 })?.restExcluded).toBe(false);
   });
 
   it("does not plan for queries whose words are all rare or whose matches are few", () => {

@@ -17,6 +17,13 @@
  *    its last score beats S_rest = w_r r(x_rest) + w_c * 1 + w_t * recency of
  *    the most recently modified memory, no memory outside P can be on the page,
  *    and the page is the exact answer. Otherwise the caller ranks every match.
+ *
+ * With coverage weights (`term-coverage.ts`), a memory outside P carries at
+ * most c_rest = the same subset's weight (sum of the common words' weights
+ * minus the smallest, or the one common word's), so its relevance is at most
+ * x_rest * c_rest^2; and when c_rest is below the relevance floor's smallest
+ * coverage, no memory outside P is a hit at all: P's ranking is the answer
+ * even when its page is short (a filter or the floor thinning P).
  */
 import type { Scoring } from "../store.js";
 
@@ -41,6 +48,8 @@ export interface PrunePlan {
   within: string;
   /** No memory outside P scores above this. */
   restBound: number;
+  /** No memory outside P passes the relevance floor: P's ranking is exact whatever its length. */
+  restExcluded: boolean;
 }
 
 interface PruneInputs {
@@ -53,6 +62,10 @@ interface PruneInputs {
   /** Latest `modified_ms` of any memory (undefined when the store is empty). */
   latestModified: number | undefined;
   scoring: Scoring;
+  /** Each phrase's coverage weight, same order (see `term-coverage.ts`); absent without coverage. */
+  weights?: readonly (number | undefined)[] | undefined;
+  /** The relevance floor's smallest coverage, if the query has a floor. */
+  minCoverage?: number | undefined;
 }
 
 /** FTS5's IDF: log((N - n + 0.5) / (n + 0.5)), floored at 1e-6. */
@@ -71,11 +84,13 @@ export function planPrune(inputs: PruneInputs): PrunePlan | undefined {
 
   const common = Math.max(COMMON_MIN_ROWS, rowsUpperBound * COMMON_SHARE);
   const rare: string[] = [];
-  const often: { phrase: string; bound: number }[] = [];
+  const often: { phrase: string; bound: number; weight: number }[] = [];
   phrases.forEach((phrase, i) => {
     const n = hits[i] ?? 0;
     if (n === 0) return; // matches nothing: neither a candidate nor a score
-    if (n > common) often.push({ phrase, bound: (K1 + 1) * idf(rowsUpperBound, n) });
+    // Without a weight a phrase may cover everything (coverage is at most 1).
+    const weight = inputs.weights ? (inputs.weights[i] ?? 1) : 1;
+    if (n > common) often.push({ phrase, bound: (K1 + 1) * idf(rowsUpperBound, n), weight });
     else rare.push(phrase);
   });
   if (often.length === 0) return undefined; // every word is rare: P would be everything
@@ -83,13 +98,20 @@ export function planPrune(inputs: PruneInputs): PrunePlan | undefined {
 
   const parts = [...rare];
   let restX: number;
+  let restCoverage: number;
   if (often.length >= 2) {
     parts.push(`(${often.map((o) => o.phrase).join(" AND ")})`);
     const sum = often.reduce((a, o) => a + o.bound, 0);
     restX = sum - Math.min(...often.map((o) => o.bound));
+    const weights = often.reduce((a, o) => a + o.weight, 0);
+    restCoverage = weights - Math.min(...often.map((o) => o.weight));
   } else {
     restX = often[0]?.bound ?? 0;
+    restCoverage = often[0]?.weight ?? 1;
   }
+  // A hair above: SQLite sums a row's weights in its own order.
+  restCoverage = Math.min(1, restCoverage + 1e-9);
+  if (inputs.weights) restX *= restCoverage ** 2;
   const recency =
     inputs.latestModified === undefined
       ? 0
@@ -101,5 +123,6 @@ export function planPrune(inputs: PruneInputs): PrunePlan | undefined {
     w.relevance * (restX / (restX + scoring.relevanceHalf)) +
     w.confidence * 1 +
     w.recency * recency;
-  return { within: parts.join(" OR "), restBound };
+  const restExcluded = inputs.minCoverage !== undefined && restCoverage < inputs.minCoverage;
+  return { within: parts.join(" OR "), restBound, restExcluded };
 }

@@ -90,7 +90,8 @@ export class RankedReader {
     const epoch = this.epoch();
     const position = this.resolvePosition("score", select, query.after, query.text, epoch);
     let rows: RankedRow[] | undefined;
-    const plan = phrases.length > 0 ? this.planPrune(phrases, query.scoring, epoch) : undefined;
+    const plan =
+      phrases.length > 0 ? this.planPrune(phrases, select, query.scoring, epoch) : undefined;
     if (plan) {
       const pruned = this.rankedRows(
         "score",
@@ -100,8 +101,11 @@ export class RankedReader {
         query.text,
       );
       const last = pruned[pruned.length - 1];
-      // Exact only when the page is full and beats every memory outside P.
-      if (pruned.length === query.limit && last && (last.score ?? 0) > plan.restBound + 1e-12) {
+      // Exact when nothing outside P is a hit, or the page is full and beats every memory outside P.
+      if (
+        plan.restExcluded ||
+        (pruned.length === query.limit && last && (last.score ?? 0) > plan.restBound + 1e-12)
+      ) {
         rows = pruned;
       }
     }
@@ -145,13 +149,17 @@ export class RankedReader {
   ): number | undefined {
     if (!coverage || query.floor === undefined) return undefined;
     let best: number | undefined;
+    let checked = false;
     for (const { terms, weight } of combinationsByWeight(coverage)) {
+      checked = true;
       const s = existsSelect(terms.join(" AND "), query.filter, query.horizon);
       if (this.statements.get(s.sql).get(...s.params) !== undefined) {
         best = weight;
         break;
       }
     }
+    // Every combination checked, each word alone among them: no memory of the filter matches any.
+    if (best === undefined && checked) best = 0;
     if (best === undefined) {
       const s = bestCoverageSelect(coverage, query.filter, query.horizon);
       best = this.statements
@@ -293,7 +301,12 @@ export class RankedReader {
   }
 
   /** Counts per phrase and the bounds {@link planPrune} needs. */
-  private planPrune(phrases: string[], scoring: Scoring, epoch: number): PrunePlan | undefined {
+  private planPrune(
+    phrases: string[],
+    select: RankedSelect,
+    scoring: Scoring,
+    epoch: number,
+  ): PrunePlan | undefined {
     if (phrases.length > 8) return undefined; // long pasted text: not worth counting
     const hits = phrases.map((p) => this.phraseHits(p, epoch));
     const bounds = this.statements
@@ -307,6 +320,10 @@ export class RankedReader {
       rowsUpperBound: bounds.seq,
       latestModified: bounds.modified ?? undefined,
       scoring,
+      weights: select.coverage
+        ? phrases.map((p) => select.coverage?.find((t) => t.term === p)?.weight)
+        : undefined,
+      minCoverage: select.minCoverage,
     });
   }
 
