@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { inTransaction } from "./in-transaction.js";
 import { pgStoreError } from "./postgres-errors.js";
 
 /**
@@ -11,23 +12,13 @@ import { pgStoreError } from "./postgres-errors.js";
  */
 export async function ensureTables(pool: pg.Pool, name: string, ddl: string): Promise<void> {
   try {
-    const client = await pool.connect();
-    try {
-      await client.query("BEGIN");
-      try {
-        await client.query(
-          "SELECT pg_advisory_xact_lock(hashtextextended($1 || current_schema(), 0))",
-          [`atlatl.tables.${name}.`],
-        );
-        await client.query(ddl);
-        await client.query("COMMIT");
-      } catch (err) {
-        await client.query("ROLLBACK").catch(() => undefined);
-        throw err;
-      }
-    } finally {
-      client.release();
-    }
+    await inTransaction(pool, async (client) => {
+      await client.query(
+        "SELECT pg_advisory_xact_lock(hashtextextended($1 || current_schema(), 0))",
+        [`atlatl.tables.${name}.`],
+      );
+      await client.query(ddl);
+    });
   } catch (err) {
     throw pgStoreError(err, `cannot create the ${name} tables`);
   }

@@ -27,6 +27,7 @@ import { spaceMismatch } from "../vector-space.js";
 import { arrayScan } from "./array-scan.js";
 import { ensureTables } from "./ensure-tables.js";
 import { filterConditions, Params } from "./filter-sql.js";
+import { inTransaction } from "./in-transaction.js";
 import { pgStoreError } from "./postgres-errors.js";
 
 const SPACE_TABLE = `CREATE TABLE IF NOT EXISTS vector_space (
@@ -75,38 +76,27 @@ export class PostgresVectorIndex implements VectorIndex {
       const pgvector =
         options.reset || (await this.space()) === null ? await this.tryPgvector() : false;
       await ensureTables(this.pool, "vectors", SPACE_TABLE);
-      const client = await this.pool.connect();
-      try {
-        await client.query("BEGIN");
-        try {
+      await inTransaction(this.pool, async (client) => {
+        await client.query(
+          "SELECT pg_advisory_xact_lock(hashtextextended('atlatl.vectors.' || current_schema(), 0))",
+        );
+        const row = (await client.query("SELECT model, dimensions FROM vector_space WHERE id = 1"))
+          .rows[0] as EmbeddingSpace | undefined;
+        if (row && !options.reset) spaceMismatch(row, space);
+        if (!row || options.reset) {
+          if (await hasTable(client)) await clearRefs(client);
+          await client.query("DROP TABLE IF EXISTS memory_vectors");
+          const type = pgvector ? `vector(${space.dimensions})` : "real[]";
           await client.query(
-            "SELECT pg_advisory_xact_lock(hashtextextended('atlatl.vectors.' || current_schema(), 0))",
+            `CREATE TABLE memory_vectors (seq bigint PRIMARY KEY, hash text NOT NULL, vector ${type} NOT NULL)`,
           );
-          const row = (
-            await client.query("SELECT model, dimensions FROM vector_space WHERE id = 1")
-          ).rows[0] as EmbeddingSpace | undefined;
-          if (row && !options.reset) spaceMismatch(row, space);
-          if (!row || options.reset) {
-            if (await hasTable(client)) await clearRefs(client);
-            await client.query("DROP TABLE IF EXISTS memory_vectors");
-            const type = pgvector ? `vector(${space.dimensions})` : "real[]";
-            await client.query(
-              `CREATE TABLE memory_vectors (seq bigint PRIMARY KEY, hash text NOT NULL, vector ${type} NOT NULL)`,
-            );
-            await client.query(
-              `INSERT INTO vector_space (id, model, dimensions) VALUES (1, $1, $2)
-               ON CONFLICT (id) DO UPDATE SET model = EXCLUDED.model, dimensions = EXCLUDED.dimensions, created = now()`,
-              [space.model, space.dimensions],
-            );
-          }
-          await client.query("COMMIT");
-        } catch (err) {
-          await client.query("ROLLBACK").catch(() => undefined);
-          throw err;
+          await client.query(
+            `INSERT INTO vector_space (id, model, dimensions) VALUES (1, $1, $2)
+           ON CONFLICT (id) DO UPDATE SET model = EXCLUDED.model, dimensions = EXCLUDED.dimensions, created = now()`,
+            [space.model, space.dimensions],
+          );
         }
-      } finally {
-        client.release();
-      }
+      });
       this.engine = (await this.columnType()) === "vector" ? PGVECTOR : ARRAY;
       this.ready = true;
     });
@@ -157,10 +147,8 @@ export class PostgresVectorIndex implements VectorIndex {
 
   async put(entries: readonly VectorEntry[], ref: (id: string) => EmbeddingRef): Promise<number> {
     if (entries.length === 0) return 0;
-    return this.run("store vectors", async () => {
-      const client = await this.pool.connect();
-      try {
-        await client.query("BEGIN");
+    return this.run("store vectors", () =>
+      inTransaction(this.pool, async (client) => {
         const rows = (
           await client.query("SELECT seq, id, doc FROM memories WHERE id = ANY($1) FOR UPDATE", [
             entries.map((e) => e.id),
@@ -172,8 +160,8 @@ export class PostgresVectorIndex implements VectorIndex {
         const type = this.engine === PGVECTOR ? "vector" : "real[]";
         await client.query(
           `INSERT INTO memory_vectors (seq, hash, vector)
-           SELECT t.seq, t.hash, t.vector::${type} FROM unnest($1::bigint[], $2::text[], $3::text[]) AS t(seq, hash, vector)
-           ON CONFLICT (seq) DO UPDATE SET hash = EXCLUDED.hash, vector = EXCLUDED.vector`,
+         SELECT t.seq, t.hash, t.vector::${type} FROM unnest($1::bigint[], $2::text[], $3::text[]) AS t(seq, hash, vector)
+         ON CONFLICT (seq) DO UPDATE SET hash = EXCLUDED.hash, vector = EXCLUDED.vector`,
           [seqs, stored.map((e) => e.hash), stored.map((e) => this.text(e.vector))],
         );
         const docs = stored.map((e) => {
@@ -188,15 +176,9 @@ export class PostgresVectorIndex implements VectorIndex {
           "UPDATE memories m SET doc = t.doc FROM unnest($1::bigint[], $2::text[]) AS t(seq, doc) WHERE m.seq = t.seq",
           [seqs, docs],
         );
-        await client.query("COMMIT");
         return stored.length;
-      } catch (err) {
-        await client.query("ROLLBACK").catch(() => undefined);
-        throw err;
-      } finally {
-        client.release();
-      }
-    });
+      }),
+    );
   }
 
   async remove(ids: readonly string[]): Promise<void> {
